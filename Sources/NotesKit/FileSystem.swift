@@ -1,0 +1,237 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// What `lstat` says of a path, in the few fields the tool uses.
+public struct FileStatus: Equatable, Sendable {
+    /// The kind of file.
+    public enum Kind: Sendable { case regular, directory, symlink, other }
+    /// The kind of file.
+    public var kind: Kind
+    /// Size in bytes.
+    public var size: Int64
+    /// Modification time, seconds since 1970 with nanoseconds.
+    public var mtime: Double
+    /// The inode number.
+    public var inode: UInt64
+}
+
+/// Thin POSIX file operations: reads, atomic and exclusive writes, a directory walk that does not
+/// follow symlinks. All platform `#if`s of the library live here.
+public enum FileSystem {
+    /// `lstat` of `path`, or nil when it does not exist.
+    public static func status(_ path: String) -> FileStatus? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        return makeStatus(st)
+    }
+
+    static func makeStatus(_ st: stat) -> FileStatus {
+        let kind: FileStatus.Kind
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symlink
+        default: kind = .other
+        }
+        #if canImport(Darwin)
+        let mtime = Double(st.st_mtimespec.tv_sec) + Double(st.st_mtimespec.tv_nsec) * 1e-9
+        #else
+        let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) * 1e-9
+        #endif
+        return FileStatus(kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino))
+    }
+
+    /// Reads a whole regular file without following a final symlink; also returns its status.
+    public static func read(_ path: String) throws(VaultError) -> ([UInt8], FileStatus) {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: path, reason: lastError()) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .io(path: path, reason: lastError()) }
+        let status = makeStatus(st)
+        guard status.kind == .regular else { throw .io(path: path, reason: "not a regular file") }
+        var bytes = [UInt8](repeating: 0, count: max(Int(status.size), 0))
+        var total = 0
+        while true {
+            if total == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, total))) }
+            let n = bytes.withUnsafeMutableBytes { buf in
+                Glue.read(fd, buf.baseAddress.map { $0 + total }, buf.count - total)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, reason: lastError())
+            }
+            if n == 0 { break }
+            total += n
+        }
+        bytes.removeSubrange(total...)
+        return (bytes, status)
+    }
+
+    /// Writes `bytes` to `path` atomically: a temp file in the same folder, fsync, rename, and an
+    /// fsync of the folder. A crash leaves the old file or the new one, never a torn one.
+    /// `mode` applies when the file is new; an existing file keeps its permissions.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(VaultError) {
+        var permissions = mode
+        var st = stat()
+        if stat(path, &st) == 0 { permissions = st.st_mode & 0o7777 }
+        let temp = try writeTemp(bytes, beside: path, mode: permissions)
+        guard rename(temp, path) == 0 else {
+            let reason = lastError()
+            unlink(temp)
+            throw .io(path: path, reason: reason)
+        }
+        syncDirectory(of: path)
+    }
+
+    /// Creates `path` holding `bytes`, failing with `false` if it already exists: written to a
+    /// temp file first and then hard-linked into place, so the file appears whole and two
+    /// processes never overwrite each other.
+    public static func createExclusively(_ bytes: [UInt8], at path: String) throws(VaultError) -> Bool {
+        let temp = try writeTemp(bytes, beside: path, mode: 0o644)
+        defer { unlink(temp) }
+        if link(temp, path) == 0 {
+            syncDirectory(of: path)
+            return true
+        }
+        if errno == EEXIST { return false }
+        // File systems without hard links: fall back to O_EXCL then an in-place write.
+        if errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                if errno == EEXIST { return false }
+                throw .io(path: path, reason: lastError())
+            }
+            close(fd)
+            try writeAtomically(bytes, to: path)
+            return true
+        }
+        throw .io(path: path, reason: lastError())
+    }
+
+    static func writeTemp(_ bytes: [UInt8], beside path: String, mode: mode_t) throws(VaultError) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        var template = Array(((directory.isEmpty ? "." : directory) + "/." + name + ".tmp-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buf in
+            buf.baseAddress.map { mkstemp($0) } ?? -1
+        }
+        guard fd >= 0 else { throw .io(path: path, reason: lastError()) }
+        let temp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var ok = true
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { buf in
+                Glue.write(fd, buf.baseAddress.map { $0 + offset }, bytes.count - offset)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                ok = false
+                break
+            }
+            offset += n
+        }
+        let reason = ok ? "" : lastError()
+        if ok && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { ok = false }
+        let closeFailed = close(fd) != 0
+        guard ok && !closeFailed else {
+            unlink(temp)
+            throw .io(path: path, reason: reason.isEmpty ? lastError() : reason)
+        }
+        return temp
+    }
+
+    static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+
+    /// Creates a directory and its parents; succeeds when it already exists.
+    public static func makeDirectory(_ path: String) throws(VaultError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .io(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// Moves a file with `rename(2)`; refuses to replace an existing destination.
+    public static func move(_ from: String, to: String) throws(VaultError) {
+        if status(to) != nil { throw .io(path: to, reason: "a file is already there") }
+        guard rename(from, to) == 0 else { throw .io(path: from, reason: lastError()) }
+        syncDirectory(of: to)
+    }
+
+    /// Removes a file or a whole directory tree (without following symlinks).
+    public static func remove(_ path: String) throws(VaultError) {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw .io(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// The entries of a directory: (name, kind) where kind comes from `d_type` or `lstat`.
+    public static func entries(_ directory: String) -> [(name: String, kind: FileStatus.Kind)]? {
+        guard let dir = opendir(directory) else { return nil }
+        defer { closedir(dir) }
+        var result: [(String, FileStatus.Kind)] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
+                ptr.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    String(cString: $0)
+                }
+            }
+            if name == "." || name == ".." { continue }
+            let kind: FileStatus.Kind
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = .regular
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_LNK): kind = .symlink
+            case Int32(DT_UNKNOWN): kind = status(directory + "/" + name)?.kind ?? .other
+            default: kind = .other
+            }
+            result.append((name, kind))
+        }
+        return result
+    }
+
+    /// The canonical absolute form of an existing path (symlinks resolved).
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether a file descriptor is a terminal.
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    static func lastError() -> String { String(cString: strerror(errno)) }
+}
+
+/// Unqualified libc calls that would otherwise be shadowed by the module's own names.
+enum Glue {
+    static func read(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.read(fd, buf, count)
+        #else
+        Glibc.read(fd, buf, count)
+        #endif
+    }
+
+    static func write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.write(fd, buf, count)
+        #else
+        Glibc.write(fd, buf, count)
+        #endif
+    }
+}

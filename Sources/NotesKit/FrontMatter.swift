@@ -1,0 +1,304 @@
+/// A problem found in a user's file: reported as `warning: <path>:<line>: <message>`, never thrown.
+public struct ParseWarning: Equatable, Sendable {
+    /// 1-based line number in the file.
+    public var line: Int
+    /// What is wrong, as a sentence fragment.
+    public var message: String
+
+    /// Creates a warning.
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+}
+
+/// The front matter of a note: its raw lines, kept byte for byte, and the `key: value` entries
+/// of the YAML-like subset of SPEC §2 read from them.
+public struct FrontMatter: Equatable, Sendable {
+    /// A value of the modelled subset.
+    public enum Value: Equatable, Sendable {
+        /// A plain, single- or double-quoted scalar, unescaped.
+        case scalar(String)
+        /// An inline `[a, b]` or block (`- item`) list.
+        case list([String])
+        /// Valid YAML the subset does not model (nested map, block scalar, flow map): ignored.
+        case unmodelled
+    }
+
+    /// One `key: value` entry.
+    public struct Entry: Equatable, Sendable {
+        /// The key as written.
+        public var key: String
+        /// The parsed value.
+        public var value: Value
+        /// Index into `lines` of the line holding the key.
+        public var lineIndex: Int
+    }
+
+    /// The opening line with its terminator (`---\n` or `---\r\n`).
+    public var opening: String
+    /// The lines between the opening and closing lines, each with its own terminator.
+    public var lines: [String]
+    /// The closing line (`---` or `...`) with its terminator (none at the end of a file).
+    public var closing: String
+    /// The entries, in file order.
+    public var entries: [Entry]
+
+    /// The first entry for `key`.
+    public func entry(_ key: String) -> Entry? { entries.first { $0.key == key } }
+
+    /// The scalar value of the first entry for `key`, if it is a scalar.
+    public func scalar(_ key: String) -> String? {
+        if case .scalar(let s)? = entry(key)?.value { return s }
+        return nil
+    }
+
+    /// The text of the whole front matter, as in the file.
+    public var text: String { opening + lines.joined() + closing }
+
+    /// Reads the entries of `lines`; `firstLine` is the 1-based file line of `lines[0]`.
+    static func parseEntries(_ lines: [String], firstLine: Int, warnings: inout [ParseWarning]) -> [Entry] {
+        var entries: [Entry] = []
+        // The entry whose value was empty, so `- item` lines below it form its block list.
+        var listOwner: Int?
+        // True after a block scalar or nested map: indented lines below belong to it.
+        var hasOwner = false
+        for (index, raw) in lines.enumerated() {
+            let line = stripTerminator(raw)
+            let lineNumber = firstLine + index
+            let trimmed = line.trimmingWhitespace()
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let indented = line.first == " " || line.first == "\t"
+            if trimmed == "-" || trimmed.hasPrefix("- ") || trimmed.hasPrefix("-\t") {
+                if let owner = listOwner {
+                    let item = trimmed.dropFirst().trimmingWhitespace()
+                    if case .list(var items) = entries[owner].value {
+                        if let v = parseScalar(item, line: lineNumber, warnings: &warnings) { items.append(v) }
+                        entries[owner].value = .list(items)
+                    } else {
+                        let v = parseScalar(item, line: lineNumber, warnings: &warnings)
+                        entries[owner].value = .list(v.map { [$0] } ?? [])
+                    }
+                    continue
+                }
+                if indented && hasOwner { continue }
+                warnings.append(ParseWarning(line: lineNumber, message: "a list item outside of any key"))
+                continue
+            }
+            if indented {
+                if hasOwner {
+                    // A nested map or block scalar: kept verbatim, not modelled.
+                    if let owner = listOwner, case .scalar("") = entries[owner].value {
+                        entries[owner].value = .unmodelled
+                    }
+                    listOwner = nil
+                    continue
+                }
+                warnings.append(ParseWarning(line: lineNumber, message: "an indented line outside of any key"))
+                continue
+            }
+            guard let (key, rest) = splitKey(line) else {
+                warnings.append(ParseWarning(line: lineNumber, message: "expected 'key: value'"))
+                listOwner = nil
+                hasOwner = false
+                continue
+            }
+            let value = parseValue(rest, line: lineNumber, warnings: &warnings)
+            entries.append(Entry(key: key, value: value, lineIndex: index))
+            hasOwner = true
+            if case .scalar("") = value, rest.trimmingWhitespace().first != "\"",
+               rest.trimmingWhitespace().first != "'" {
+                listOwner = entries.count - 1
+            } else {
+                listOwner = nil
+            }
+        }
+        return entries
+    }
+
+    /// Splits `key: value` at the first colon followed by a blank or the end of the line.
+    static func splitKey(_ line: Substring) -> (String, Substring)? {
+        var i = line.startIndex
+        while i < line.endIndex {
+            if line[i] == ":" {
+                let next = line.index(after: i)
+                if next == line.endIndex || line[next] == " " || line[next] == "\t" {
+                    let key = line[line.startIndex..<i].trimmingWhitespace()
+                    guard !key.isEmpty else { return nil }
+                    return (String(key), line[next...])
+                }
+            }
+            i = line.index(after: i)
+        }
+        return nil
+    }
+
+    static func parseValue(_ raw: Substring, line: Int, warnings: inout [ParseWarning]) -> Value {
+        let text = raw.trimmingWhitespace()
+        guard let first = text.first else { return .scalar("") }
+        switch first {
+        case "#": return .scalar("")
+        case "|", ">", "{", "&", "*", "!": return .unmodelled
+        case "[": return parseInlineList(text, line: line, warnings: &warnings)
+        default:
+            guard let s = parseScalar(text, line: line, warnings: &warnings) else { return .unmodelled }
+            return .scalar(s)
+        }
+    }
+
+    static func parseInlineList(_ text: Substring, line: Int, warnings: inout [ParseWarning]) -> Value {
+        var items: [String] = []
+        var quote: Character?
+        var i = text.index(after: text.startIndex)
+        var closed = false
+        var itemStart = i
+        while i < text.endIndex {
+            let c = text[i]
+            if let q = quote {
+                if c == q {
+                    if q == "'", text.index(after: i) < text.endIndex, text[text.index(after: i)] == "'" {
+                        i = text.index(i, offsetBy: 2)
+                        continue
+                    }
+                    quote = nil
+                } else if c == "\\", q == "\"" {
+                    i = text.index(after: i)
+                    if i == text.endIndex { break }
+                }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "," || c == "]" {
+                let piece = text[itemStart..<i].trimmingWhitespace()
+                if !piece.isEmpty {
+                    if let v = parseScalar(piece, line: line, warnings: &warnings) { items.append(v) }
+                }
+                itemStart = text.index(after: i)
+                if c == "]" { closed = true; i = text.index(after: i); break }
+            }
+            i = text.index(after: i)
+        }
+        guard closed else {
+            warnings.append(ParseWarning(line: line, message: "an inline list without its closing ']'"))
+            return .unmodelled
+        }
+        let rest = text[i...].trimmingWhitespace()
+        if !rest.isEmpty && !rest.hasPrefix("#") {
+            warnings.append(ParseWarning(line: line, message: "unexpected text after a list"))
+        }
+        return .list(items)
+    }
+
+    /// A plain, 'single' or "double" quoted scalar; nil (with a warning) when a quote is unclosed.
+    static func parseScalar(_ text: Substring, line: Int, warnings: inout [ParseWarning]) -> String? {
+        guard let first = text.first else { return "" }
+        if first == "'" {
+            var out = ""
+            var i = text.index(after: text.startIndex)
+            while i < text.endIndex {
+                let c = text[i]
+                if c == "'" {
+                    let next = text.index(after: i)
+                    if next < text.endIndex, text[next] == "'" {
+                        out.append("'")
+                        i = text.index(after: next)
+                        continue
+                    }
+                    checkTrailing(text[next...], line: line, warnings: &warnings)
+                    return out
+                }
+                out.append(c)
+                i = text.index(after: i)
+            }
+            warnings.append(ParseWarning(line: line, message: "a single-quoted value without its closing quote"))
+            return nil
+        }
+        if first == "\"" {
+            var out = String.UnicodeScalarView()
+            let scalars = text.unicodeScalars
+            var i = scalars.index(after: scalars.startIndex)
+            while i < scalars.endIndex {
+                let c = scalars[i]
+                if c == "\"" {
+                    checkTrailing(Substring(scalars[scalars.index(after: i)...]), line: line, warnings: &warnings)
+                    return String(out)
+                }
+                if c == "\\" {
+                    let n = scalars.index(after: i)
+                    guard n < scalars.endIndex else { break }
+                    let e = scalars[n]
+                    i = scalars.index(after: n)
+                    switch e {
+                    case "n": out.append("\n")
+                    case "t": out.append("\t")
+                    case "r": out.append("\r")
+                    case "0": out.append("\0")
+                    case "e": out.append("\u{1B}")
+                    case "u", "U", "x":
+                        let width = e == "u" ? 4 : e == "U" ? 8 : 2
+                        var hex = ""
+                        var j = i
+                        while hex.count < width, j < scalars.endIndex, scalars[j].properties.isASCIIHexDigit {
+                            hex.unicodeScalars.append(scalars[j])
+                            j = scalars.index(after: j)
+                        }
+                        if hex.count == width, let v = UInt32(hex, radix: 16), let s = Unicode.Scalar(v) {
+                            out.append(s)
+                            i = j
+                        } else {
+                            warnings.append(ParseWarning(line: line, message: "a bad \\\(e) escape"))
+                            out.append(e)
+                        }
+                    default: out.append(e)
+                    }
+                    continue
+                }
+                out.append(c)
+                i = scalars.index(after: i)
+            }
+            warnings.append(ParseWarning(line: line, message: "a double-quoted value without its closing quote"))
+            return nil
+        }
+        // Plain scalar: a '#' after a blank starts a comment.
+        var end = text.endIndex
+        var i = text.startIndex
+        var previous: Character = " "
+        while i < text.endIndex {
+            if text[i] == "#" && (previous == " " || previous == "\t") && i != text.startIndex {
+                end = i
+                break
+            }
+            previous = text[i]
+            i = text.index(after: i)
+        }
+        return String(text[text.startIndex..<end].trimmingWhitespace())
+    }
+
+    static func checkTrailing(_ rest: Substring, line: Int, warnings: inout [ParseWarning]) {
+        let t = rest.trimmingWhitespace()
+        if !t.isEmpty && !t.hasPrefix("#") {
+            warnings.append(ParseWarning(line: line, message: "unexpected text after a quoted value"))
+        }
+    }
+
+    static func stripTerminator(_ raw: String) -> Substring {
+        // Works on UTF-8 because "\r\n" is a single Character.
+        var end = raw.utf8.endIndex
+        if end > raw.utf8.startIndex, raw.utf8[raw.utf8.index(before: end)] == 0x0A {
+            end = raw.utf8.index(before: end)
+            if end > raw.utf8.startIndex, raw.utf8[raw.utf8.index(before: end)] == 0x0D {
+                end = raw.utf8.index(before: end)
+            }
+        }
+        return raw[raw.startIndex..<end]
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> Substring {
+        var s = self[...]
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return Substring(s)
+    }
+}

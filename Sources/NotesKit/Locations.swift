@@ -1,0 +1,115 @@
+import Foundation
+
+/// Where the settings file and the vault are (SPEC §3), worked out from flags and environment.
+public struct Locations: Sendable {
+    /// The environment variables (passed in, so tests need not touch the real ones).
+    public var environment: [String: String]
+    /// The current directory.
+    public var cwd: String
+
+    /// Creates a locator over an environment and a current directory.
+    public init(environment: [String: String], cwd: String) {
+        self.environment = environment
+        self.cwd = cwd
+    }
+
+    /// The home directory: `HOME`, else the password database's.
+    public var home: String {
+        if let home = environment["HOME"], !home.isEmpty { return home }
+        return NSHomeDirectory()
+    }
+
+    /// Expands a leading `~` or `~/` with `home`.
+    public func expandTilde(_ path: String) -> String {
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return home + path.dropFirst() }
+        return path
+    }
+
+    /// The settings file: `--config FILE` · `NOTES_CONFIG` · `$XDG_CONFIG_HOME/notes/settings.json`
+    /// · `~/.config/notes/settings.json`.
+    public func settingsPath(flag: String?) -> String {
+        if let flag, !flag.isEmpty { return expandTilde(flag) }
+        if let env = environment["NOTES_CONFIG"], !env.isEmpty { return expandTilde(env) }
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/notes/settings.json" }
+        return home + "/.config/notes/settings.json"
+    }
+
+    /// How the vault was chosen, which decides what happens when it is missing.
+    public enum VaultSource: Equatable, Sendable {
+        /// `--vault`, `NOTES_VAULT` or the `vault` setting: a missing folder is an error.
+        case explicit(String)
+        /// A folder at or above the current directory holding `.notes/`.
+        case enclosing
+        /// `~/Notes`: created by write commands when missing.
+        case defaultVault
+    }
+
+    /// The vault path and how it was chosen: `--vault` · `NOTES_VAULT` · the nearest folder at or
+    /// above the current directory holding `.notes/` · the `vault` setting · `~/Notes`.
+    public func vault(flag: String?, setting: String?) -> (path: String, source: VaultSource) {
+        if let flag, !flag.isEmpty { return (expandTilde(flag), .explicit("--vault")) }
+        if let env = environment["NOTES_VAULT"], !env.isEmpty { return (expandTilde(env), .explicit("NOTES_VAULT")) }
+        var directory = cwd
+        while true {
+            if FileSystem.status(directory + "/.notes")?.kind == .directory { return (directory, .enclosing) }
+            let parent = (directory as NSString).deletingLastPathComponent
+            if parent == directory || parent.isEmpty { break }
+            directory = parent
+        }
+        if let setting, !setting.isEmpty { return (expandTilde(setting), .explicit("the 'vault' setting")) }
+        return (home + "/Notes", .defaultVault)
+    }
+}
+
+/// Reads and writes the settings file (SPEC §3).
+public struct SettingsFile: Sendable {
+    /// The file's path.
+    public let path: String
+
+    /// Creates a handle on the settings file at `path`.
+    public init(path: String) { self.path = path }
+
+    /// What loading found.
+    public struct Loaded: Sendable {
+        /// The settings (defaults when the file is missing or corrupt).
+        public var settings: Settings
+        /// Whether the file exists.
+        public var exists: Bool
+        /// Set when the file exists but is not a JSON object.
+        public var corruption: SettingsError?
+    }
+
+    /// Loads the settings; a missing file means defaults, a corrupt one defaults plus the problem.
+    public func load() -> Loaded {
+        guard FileSystem.status(path) != nil else { return Loaded(settings: Settings(), exists: false) }
+        do {
+            let (bytes, _) = try FileSystem.read(path)
+            return Loaded(settings: try Settings.decode(bytes, path: path), exists: true)
+        } catch let error as SettingsError {
+            return Loaded(settings: Settings(), exists: true, corruption: error)
+        } catch {
+            return Loaded(settings: Settings(), exists: true, corruption: .corrupt(
+                path: path, reason: error.localizedDescription))
+        }
+    }
+
+    /// Writes the settings atomically, creating the folder when needed.
+    public func save(_ settings: Settings) throws(VaultError) {
+        try FileSystem.makeDirectory((path as NSString).deletingLastPathComponent)
+        try FileSystem.writeAtomically(settings.encoded(), to: path)
+    }
+
+    /// Replaces the file with defaults, keeping the old bytes in `<file>.bak`; returns the backup's
+    /// path when there was a file to keep.
+    public func reset() throws(VaultError) -> String? {
+        var backup: String?
+        if FileSystem.status(path) != nil {
+            let (bytes, _) = try FileSystem.read(path)
+            backup = path + ".bak"
+            try FileSystem.writeAtomically(bytes, to: path + ".bak", mode: 0o600)
+        }
+        try save(Settings())
+        return backup
+    }
+}

@@ -1,0 +1,99 @@
+/// A note as every command sees it: its identity, dates and the text derived from its file.
+public struct Note: Equatable, Sendable {
+    /// The path relative to the vault, `/`-separated, without `.md` (SPEC §2).
+    public var id: String
+    /// The path relative to the vault, `/`-separated.
+    public var path: String
+    /// The title (front-matter `title`, else the first non-empty body line without heading marks).
+    public var title: String
+    /// Whether the title came from the front matter (then it is part of the searchable text).
+    public var titleFromFrontMatter: Bool
+    /// Creation time, seconds since 1970: from the front matter, else the file's modification time.
+    public var createdAt: Double
+    /// The `updatedAt` time, if the note has a parsable one.
+    public var updatedAt: Double?
+    /// The first non-empty body line other than the title line, heading marks stripped.
+    public var preview: String
+    /// The body, as written in the file.
+    public var body: String
+
+    /// Creates a note from its parts.
+    public init(
+        id: String, path: String, title: String, titleFromFrontMatter: Bool, createdAt: Double,
+        updatedAt: Double?, preview: String, body: String
+    ) {
+        self.id = id
+        self.path = path
+        self.title = title
+        self.titleFromFrontMatter = titleFromFrontMatter
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.preview = preview
+        self.body = body
+    }
+
+    /// Derives a note from a parsed file. `mtime` is the creation fallback.
+    public init(path: String, document: NoteDocument, mtime: Double) {
+        self.path = path
+        id = Note.id(forPath: path)
+        createdAt = document.creationDate()?.seconds ?? mtime
+        updatedAt = document.updatedDate()
+        body = document.body
+        var titleLine: Int?
+        if let t = document.frontMatter?.scalar("title")?.trimmingWhitespace(), !t.isEmpty {
+            title = String(t)
+            titleFromFrontMatter = true
+        } else {
+            titleFromFrontMatter = false
+            title = "Untitled"
+            for (index, line) in Note.lines(of: body).enumerated() where !line.trimmingWhitespace().isEmpty {
+                let stripped = Note.stripHeading(line)
+                title = stripped.isEmpty ? "Untitled" : stripped
+                titleLine = index
+                break
+            }
+        }
+        preview = ""
+        for (index, line) in Note.lines(of: body).enumerated()
+        where index != titleLine && !line.trimmingWhitespace().isEmpty {
+            preview = Note.stripHeading(line)
+            break
+        }
+    }
+
+    /// The text search looks in: the front-matter title (if any) and the body (SPEC §5).
+    public var searchableText: String { titleFromFrontMatter ? title + "\n" + body : body }
+
+    /// The date the `updated` order uses: `updatedAt`, else `createdAt`.
+    public var modifiedAt: Double { updatedAt ?? createdAt }
+
+    /// The ID of the note at a vault-relative path.
+    public static func id(forPath path: String) -> String {
+        path.hasSuffix(".md") ? String(path.dropLast(3)) : path
+    }
+
+    /// Lines split on LF only, without their terminators (a CR before the LF is dropped).
+    public static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+    }
+
+    /// A line trimmed, without ATX heading marks (`# ` … `###### ` and closing `#`s).
+    public static func stripHeading(_ line: Substring) -> String {
+        var s = line.trimmingWhitespace()
+        var hashes = 0
+        while hashes < s.count, s[s.index(s.startIndex, offsetBy: hashes)] == "#" { hashes += 1 }
+        guard (1...6).contains(hashes) else { return String(s) }
+        let afterMarks = s.dropFirst(hashes)
+        guard afterMarks.isEmpty || afterMarks.first == " " || afterMarks.first == "\t" else { return String(s) }
+        s = afterMarks.trimmingWhitespace()
+        // A closing sequence of #s counts only after a blank (or when it is all that is left).
+        var end = s.endIndex
+        while end > s.startIndex, s[s.index(before: end)] == "#" { end = s.index(before: end) }
+        if end == s.startIndex {
+            s = s[s.startIndex..<s.startIndex]
+        } else if end < s.endIndex, s[s.index(before: end)] == " " || s[s.index(before: end)] == "\t" {
+            s = s[s.startIndex..<end]
+        }
+        return String(s.trimmingWhitespace())
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// Reads and writes the date forms of SPEC §2. Times are seconds since 1970 (UTC).
+public enum NoteDate {
+    /// Parses `2026-11-29T12:38:16Z`, fractional seconds, offsets (`+02:00`, `+0200`, `+02`),
+    /// `2026-11-29 12:38[:16]` and `2026-11-29T12:38[:16]` (local time) and `2026-11-29`
+    /// (local midnight). Returns nil for anything else, including impossible dates.
+    public static func parse(_ text: String, timeZone: TimeZone = .current) -> Double? {
+        let b = Array(text.utf8)
+        var i = 0
+        func digits(_ count: Int) -> Int? {
+            guard i + count <= b.count else { return nil }
+            var v = 0
+            for k in i..<(i + count) {
+                let d = b[k] &- 0x30
+                guard d < 10 else { return nil }
+                v = v * 10 + Int(d)
+            }
+            i += count
+            return v
+        }
+        func take(_ c: UInt8) -> Bool {
+            if i < b.count, b[i] == c { i += 1; return true }
+            return false
+        }
+        guard let year = digits(4), take(0x2D), let month = digits(2), take(0x2D), let day = digits(2),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        if i == b.count {
+            return localSeconds(year, month, day, 0, 0, 0, 0, timeZone)
+        }
+        guard i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == 0x20
+        else { return nil }
+        i += 1
+        guard let hour = digits(2), hour < 24, take(0x3A), let minute = digits(2), minute < 60
+        else { return nil }
+        var second = 0
+        var fraction = 0.0
+        if take(0x3A) {
+            guard let s = digits(2), s < 60 else { return nil }
+            second = s
+            if take(0x2E) || take(0x2C) {
+                var scale = 0.1
+                let start = i
+                while i < b.count, b[i] &- 0x30 < 10 {
+                    fraction += Double(b[i] - 0x30) * scale
+                    scale /= 10
+                    i += 1
+                }
+                guard i > start else { return nil }
+            }
+        }
+        if i == b.count {
+            return localSeconds(year, month, day, hour, minute, second, fraction, timeZone)
+        }
+        var offset = 0
+        if take(UInt8(ascii: "Z")) || take(UInt8(ascii: "z")) {
+            offset = 0
+        } else if i < b.count, b[i] == 0x2B || b[i] == 0x2D {
+            let sign = b[i] == 0x2D ? -1 : 1
+            i += 1
+            guard let oh = digits(2), oh < 24 else { return nil }
+            var om = 0
+            if take(0x3A) {
+                guard let m = digits(2), m < 60 else { return nil }
+                om = m
+            } else if i < b.count {
+                guard let m = digits(2), m < 60 else { return nil }
+                om = m
+            }
+            offset = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let days = daysFromCivil(year, month, day)
+        let utc = days * 86400 + hour * 3600 + minute * 60 + second - offset
+        return Double(utc) + fraction
+    }
+
+    /// Formats a time as UTC ISO 8601 with whole seconds, e.g. `2026-11-29T12:38:16Z`.
+    public static func format(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded(.down))
+        var days = total / 86400
+        var rest = total % 86400
+        if rest < 0 { rest += 86400; days -= 1 }
+        let (y, m, d) = civilFromDays(days)
+        func pad(_ v: Int, _ w: Int) -> String {
+            let s = String(v)
+            return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+        }
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rest / 3600, 2)):\(pad(rest / 60 % 60, 2)):"
+            + "\(pad(rest % 60, 2))Z"
+    }
+
+    /// Formats a time in the local time zone as `YYYYMMDD-HHMMSS` (file-name stamps).
+    public static func stamp(_ seconds: Double, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: seconds))
+        func pad(_ v: Int?, _ w: Int) -> String {
+            let s = String(v ?? 0)
+            return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+        }
+        return pad(c.year, 4) + pad(c.month, 2) + pad(c.day, 2) + "-" + pad(c.hour, 2) + pad(c.minute, 2)
+            + pad(c.second, 2)
+    }
+
+    static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    static func localSeconds(
+        _ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int, _ fraction: Double, _ tz: TimeZone
+    ) -> Double? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = tz
+        let components = DateComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
+        guard let date = calendar.date(from: components) else { return nil }
+        return date.timeIntervalSince1970 + fraction
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

@@ -1,0 +1,167 @@
+/// A note file split into its parts — BOM, front matter, body — so that it can be rewritten
+/// changing only what must change (SPEC §2, round-trip fidelity).
+public struct NoteDocument: Equatable, Sendable {
+    /// Whether the file starts with a UTF-8 byte order mark.
+    public var hasBOM: Bool
+    /// The front matter, if the file has one that is closed.
+    public var frontMatter: FrontMatter?
+    /// Everything after the front matter (or the whole file), as written.
+    public var body: String
+    /// The file's line ending: CRLF when its first line ends with one, else LF.
+    public var lineEnding: String
+    /// Problems found while reading; 1-based file line numbers.
+    public var warnings: [ParseWarning]
+
+    /// The keys a creation date is read from, in order (SPEC §2).
+    public static let creationKeys = ["createdAt", "created", "date"]
+
+    /// Splits `text` (the file's contents, decoded as UTF-8) into its parts.
+    public init(parsing text: String) {
+        var rest = Substring(text)
+        hasBOM = rest.unicodeScalars.first == "\u{FEFF}"
+        if hasBOM { rest = Substring(rest.unicodeScalars.dropFirst()) }
+        warnings = []
+        frontMatter = nil
+        body = String(rest)
+        let firstLine = Self.nextLine(rest)
+        lineEnding = firstLine.hasSuffix("\r\n") ? "\r\n" : "\n"
+        guard FrontMatter.stripTerminator(String(firstLine)) == "---" else { return }
+        var lines: [String] = []
+        var cursor = rest[firstLine.endIndex...]
+        while !cursor.isEmpty {
+            let line = Self.nextLine(cursor)
+            cursor = cursor[line.endIndex...]
+            let content = FrontMatter.stripTerminator(String(line))
+            if content == "---" || content == "..." {
+                var entryWarnings: [ParseWarning] = []
+                let entries = FrontMatter.parseEntries(lines, firstLine: 2, warnings: &entryWarnings)
+                frontMatter = FrontMatter(
+                    opening: String(firstLine), lines: lines, closing: String(line), entries: entries)
+                body = String(cursor)
+                warnings = entryWarnings
+                return
+            }
+            lines.append(String(line))
+        }
+        warnings.append(ParseWarning(
+            line: 1, message: "front matter has no closing '---' line; the whole file is read as the body"))
+    }
+
+    /// The line at the start of `text`, with its LF terminator if it has one.
+    static func nextLine(_ text: Substring) -> Substring {
+        let utf8 = text.utf8
+        if let newline = utf8.firstIndex(of: 0x0A) {
+            return text[text.startIndex..<utf8.index(after: newline)]
+        }
+        return text
+    }
+
+    /// The whole file, byte for byte as it would be written.
+    public var text: String {
+        (hasBOM ? "\u{FEFF}" : "") + (frontMatter?.text ?? "") + body
+    }
+
+    /// The first creation-date key that holds a parsable date, with that date.
+    public func creationDate() -> (key: String, seconds: Double)? {
+        guard let fm = frontMatter else { return nil }
+        for key in Self.creationKeys {
+            if let value = fm.scalar(key), let seconds = NoteDate.parse(value) { return (key, seconds) }
+        }
+        return nil
+    }
+
+    /// The `updatedAt` date, if present and parsable.
+    public func updatedDate() -> Double? {
+        frontMatter?.scalar("updatedAt").flatMap { NoteDate.parse($0) }
+    }
+
+    /// Warnings about date keys whose values do not parse.
+    public func dateWarnings() -> [ParseWarning] {
+        guard let fm = frontMatter else { return [] }
+        var result: [ParseWarning] = []
+        for entry in fm.entries where (Self.creationKeys + ["updatedAt"]).contains(entry.key) {
+            guard case .scalar(let value) = entry.value else {
+                result.append(ParseWarning(line: entry.lineIndex + 2, message: "\(entry.key) is not a date"))
+                continue
+            }
+            if NoteDate.parse(value) == nil {
+                result.append(ParseWarning(
+                    line: entry.lineIndex + 2,
+                    message: "\(entry.key): '\(value)' is not a date (use e.g. 2026-11-29T12:38:16Z)"))
+            }
+        }
+        return result
+    }
+
+    /// Replaces the body with `content` (already trimmed, ending in one newline) and records
+    /// `updated` in the `updatedAt` line, keeping every other byte of the front matter.
+    ///
+    /// - Parameter fallbackCreation: the creation date to write when the note has no creation key
+    ///   (its file modification time), so the fallback is not lost.
+    public mutating func rewrite(content: String, updated: Double, fallbackCreation: Double) {
+        let eol = lineEnding
+        let updatedLine = "updatedAt: \(NoteDate.format(updated))" + eol
+        body = eol == "\r\n" ? content.replacingLineFeeds(with: "\r\n") : content
+        guard var fm = frontMatter else {
+            frontMatter = FrontMatter(
+                opening: "---" + eol,
+                lines: ["createdAt: \(NoteDate.format(fallbackCreation))" + eol, updatedLine],
+                closing: "---" + eol, entries: [])
+            reparse()
+            return
+        }
+        if let existing = fm.entry("updatedAt") {
+            fm.lines[existing.lineIndex] = updatedLine
+        } else if let anchor = creationAnchor(fm) {
+            fm.lines.insert(updatedLine, at: anchor + 1)
+        } else {
+            if let last = fm.lines.last, !last.hasSuffix("\n") { fm.lines[fm.lines.count - 1] = last + eol }
+            fm.lines.append("createdAt: \(NoteDate.format(fallbackCreation))" + eol)
+            fm.lines.append(updatedLine)
+        }
+        // The closing line may be the file's last line without a terminator.
+        if !fm.closing.hasSuffix("\n") { fm.closing += eol }
+        frontMatter = fm
+        reparse()
+    }
+
+    /// The line index after which `updatedAt` goes: the line the creation date came from, else
+    /// the first creation key present (even if its value does not parse).
+    private func creationAnchor(_ fm: FrontMatter) -> Int? {
+        if let (key, _) = creationDate(), let entry = fm.entry(key) { return entry.lineIndex }
+        for key in Self.creationKeys {
+            if let entry = fm.entry(key) { return entry.lineIndex }
+        }
+        return nil
+    }
+
+    private mutating func reparse() {
+        guard var fm = frontMatter else { return }
+        var ignored: [ParseWarning] = []
+        fm.entries = FrontMatter.parseEntries(fm.lines, firstLine: 2, warnings: &ignored)
+        frontMatter = fm
+    }
+
+    /// The text of a brand-new note file holding `content`.
+    public static func newFile(content: String, created: Double) -> String {
+        "---\ncreatedAt: \(NoteDate.format(created))\n---\n" + content
+    }
+}
+
+extension String {
+    /// The string with every bare LF turned into `ending` (existing CRLFs stay as they are).
+    func replacingLineFeeds(with ending: String) -> String {
+        var out = String.UnicodeScalarView()
+        var previousCR = false
+        for scalar in unicodeScalars {
+            if scalar == "\n" {
+                if previousCR { out.removeLast() }
+                out.append(contentsOf: ending.unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+            previousCR = scalar == "\r"
+        }
+        return String(out)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// A search query (SPEC §5): terms separated by white space, `"a quoted phrase"` as one term;
+/// a note matches when every folded term occurs in its folded searchable text.
+public struct SearchQuery: Equatable, Sendable {
+    /// The terms as typed.
+    public var terms: [String]
+    /// The folded UTF-8 bytes of each term.
+    public var foldedTerms: [[UInt8]]
+
+    /// Parses a query. An unbalanced quote runs to the end of the query.
+    public init(_ query: String) {
+        var terms: [String] = []
+        var buffer = ""
+        var quoted = false
+        func flushWords() {
+            terms += buffer.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+            buffer = ""
+        }
+        for character in query {
+            if character == "\"" {
+                if quoted {
+                    if !buffer.allSatisfy(\.isWhitespace) { terms.append(buffer) }
+                    buffer = ""
+                } else {
+                    flushWords()
+                }
+                quoted.toggle()
+            } else {
+                buffer.append(character)
+            }
+        }
+        if quoted {
+            if !buffer.allSatisfy(\.isWhitespace) { terms.append(buffer) }
+        } else {
+            flushWords()
+        }
+        self.terms = terms
+        var folder = TextFolder()
+        foldedTerms = terms.map { folder.foldedBytes($0) }
+    }
+
+    /// Whether the query has no terms (it then matches every note).
+    public var isEmpty: Bool { foldedTerms.isEmpty }
+
+    /// Whether folded text contains every term.
+    public func matches(folded haystack: [UInt8]) -> Bool {
+        foldedTerms.allSatisfy { TextFolding.contains(haystack, $0) }
+    }
+
+    /// The first line of `text` that contains any term, trimmed, as written; nil if none does.
+    public func snippet(in text: String, folder: inout TextFolder) -> String? {
+        for line in Note.lines(of: text) {
+            let folded = folder.foldedBytes(String(line))
+            if foldedTerms.contains(where: { !$0.isEmpty && TextFolding.contains(folded, $0) }) {
+                return String(line.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return nil
+    }
+
+    /// The ranges of `line` (in Characters) where a term matches, for highlighting.
+    public func highlights(in line: String) -> [Range<String.Index>] {
+        var folder = TextFolder()
+        // Fold each Character on its own so folded offsets map back to the line.
+        var folded: [UInt8] = []
+        var owners: [String.Index] = []
+        for index in line.indices {
+            let bytes = folder.foldedBytes(String(line[index]))
+            folded += bytes
+            owners += repeatElement(index, count: bytes.count)
+        }
+        var ranges: [Range<String.Index>] = []
+        for term in foldedTerms where !term.isEmpty {
+            var start = 0
+            while start + term.count <= folded.count,
+                  let hit = TextFolding.firstIndex(of: term, in: Array(folded[start...])) {
+                let from = owners[start + hit]
+                let lastOwner = owners[start + hit + term.count - 1]
+                ranges.append(from..<line.index(after: lastOwner))
+                start += hit + max(term.count, 1)
+            }
+        }
+        return ranges.sorted { $0.lowerBound < $1.lowerBound }
+    }
+}
+
+/// The orders of `list` and `search` (SPEC §4).
+public enum SortOrder: String, CaseIterable, Codable, Sendable {
+    /// `updatedAt`, else `createdAt`, newest first.
+    case updated
+    /// `createdAt`, newest first.
+    case created
+    /// Title in localized standard order, A→Z.
+    case title
+
+    /// The date shown beside a note in this order.
+    public func date(of note: Note) -> Double {
+        self == .created ? note.createdAt : note.modifiedAt
+    }
+
+    /// Sorts notes in this order; ties by ID in code-point order; `reverse` flips it all.
+    public func sort(_ notes: [Note], reverse: Bool = false) -> [Note] {
+        let sorted = notes.sorted { a, b in
+            switch self {
+            case .updated, .created:
+                let da = date(of: a), db = date(of: b)
+                if da != db { return da > db }
+            case .title:
+                let order = a.title.localizedStandardCompare(b.title)
+                if order != .orderedSame { return order == .orderedAscending }
+            }
+            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
+        return reverse ? sorted.reversed() : sorted
+    }
+}
+
+/// Searching a set of notes with one query, on all cores.
+public enum NoteSearch {
+    /// The notes whose searchable text matches `query`, in their given order.
+    public static func filter(_ notes: [Note], query: SearchQuery) -> [Note] {
+        guard !query.isEmpty else { return notes }
+        var keep = [Bool](repeating: false, count: notes.count)
+        let chunk = 256
+        let chunks = (notes.count + chunk - 1) / chunk
+        keep.withUnsafeMutableBufferPointer { buffer in
+            let out = UnsafeSendable(buffer)
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                var folder = TextFolder()
+                for i in (c * chunk)..<min(notes.count, (c + 1) * chunk) {
+                    out.value[i] = query.matches(folded: folder.foldedBytes(notes[i].searchableText))
+                }
+            }
+        }
+        return zip(notes, keep).compactMap { $1 ? $0 : nil }
+    }
+}

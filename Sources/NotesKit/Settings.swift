@@ -1,0 +1,284 @@
+import Foundation
+
+/// A JSON value, to keep settings keys the tool does not know byte-for-byte in meaning.
+public enum JSONValue: Codable, Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .number(let n):
+            if n.rounded() == n, abs(n) < 1e15 { try c.encode(Int64(n)) } else { try c.encode(n) }
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
+        }
+    }
+
+    /// The value as the user would type it in JSON.
+    public var display: String {
+        switch self {
+        case .string(let s): return s
+        default:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+    }
+}
+
+/// The colour themes of the seed app's `ColorBackground`.
+public enum Scheme: String, CaseIterable, Codable, Sendable {
+    case `default`, blue, orange, yellow, green, indigo
+}
+
+/// The user's preferences (SPEC §3): a JSON object, every key optional, defaults in one place.
+/// Keys the tool does not know are kept when the file is written again.
+public struct Settings: Codable, Equatable, Sendable {
+    /// One settings key with how to check and show its value.
+    public enum Key: String, CaseIterable, Sendable {
+        case isDarkOn, scheme, sort, editor, vault
+
+        /// What the key means, for `notes config` help.
+        public var summary: String {
+            switch self {
+            case .isDarkOn: return "dark palette (true or false)"
+            case .scheme: return "colour theme: " + Scheme.allCases.map(\.rawValue).joined(separator: ", ")
+            case .sort: return "default order: " + SortOrder.allCases.map(\.rawValue).joined(separator: ", ")
+            case .editor: return "editor command, e.g. 'code --wait'"
+            case .vault: return "default vault folder ('~' expanded)"
+            }
+        }
+
+        /// The valid values, when there is a fixed set.
+        public var validValues: [String]? {
+            switch self {
+            case .isDarkOn: return ["true", "false"]
+            case .scheme: return Scheme.allCases.map(\.rawValue)
+            case .sort: return SortOrder.allCases.map(\.rawValue)
+            case .editor, .vault: return nil
+            }
+        }
+    }
+
+    /// The default values (SPEC §3).
+    public enum Defaults {
+        public static let isDarkOn = false
+        public static let scheme = Scheme.default
+        public static let sort = SortOrder.updated
+    }
+
+    /// Dark palette, if set.
+    public var isDarkOn: Bool?
+    /// Colour theme, if set.
+    public var scheme: Scheme?
+    /// Default order, if set.
+    public var sort: SortOrder?
+    /// Editor command, if set.
+    public var editor: String?
+    /// Default vault path, if set.
+    public var vault: String?
+    /// Keys the tool does not know (and known keys with values it cannot read), kept as they were.
+    public var other: [String: JSONValue] = [:]
+    /// Problems with individual values (wrong type or unknown name); those keys fall back to defaults.
+    public var problems: [String] = []
+
+    /// Settings with every key at its default.
+    public init() {}
+
+    /// Dark mode, with the default applied.
+    public var darkMode: Bool { isDarkOn ?? Defaults.isDarkOn }
+    /// The theme, with the default applied.
+    public var theme: Scheme { scheme ?? Defaults.scheme }
+    /// The order, with the default applied.
+    public var order: SortOrder { sort ?? Defaults.sort }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ s: String) { stringValue = s }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        for codingKey in container.allKeys {
+            let raw = try container.decode(JSONValue.self, forKey: codingKey)
+            do {
+                try set(codingKey.stringValue, json: raw)
+            } catch {
+                other[codingKey.stringValue] = raw
+                problems.append(error.localizedDescription)
+            }
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: AnyKey.self)
+        for (key, value) in other where Key(rawValue: key) == nil || self.value(Key(rawValue: key)) == nil {
+            try container.encode(value, forKey: AnyKey(key))
+        }
+        for key in Key.allCases {
+            if let value = value(key) { try container.encode(value, forKey: AnyKey(key.rawValue)) }
+        }
+    }
+
+    /// The value set in the file for a known key, as JSON; nil when unset.
+    public func value(_ key: Key?) -> JSONValue? {
+        switch key {
+        case .isDarkOn: return isDarkOn.map { .bool($0) }
+        case .scheme: return scheme.map { .string($0.rawValue) }
+        case .sort: return sort.map { .string($0.rawValue) }
+        case .editor: return editor.map { .string($0) }
+        case .vault: return vault.map { .string($0) }
+        case nil: return nil
+        }
+    }
+
+    /// The effective value of a key as text (the default when unset); nil for unset keys without one.
+    public func effective(_ key: Key) -> String? {
+        switch key {
+        case .isDarkOn: return String(darkMode)
+        case .scheme: return theme.rawValue
+        case .sort: return order.rawValue
+        case .editor: return editor
+        case .vault: return vault
+        }
+    }
+
+    private mutating func set(_ name: String, json: JSONValue) throws(SettingsError) {
+        guard let key = Key(rawValue: name) else {
+            other[name] = json
+            return
+        }
+        switch (key, json) {
+        case (.isDarkOn, .bool(let b)): isDarkOn = b
+        case (.editor, .string(let s)): editor = s
+        case (.vault, .string(let s)): vault = s
+        case (.scheme, .string(let s)), (.sort, .string(let s)):
+            try set(key, text: s)
+        default:
+            throw .invalidValue(key: name, value: json.display, valid: key.validValues)
+        }
+    }
+
+    /// Sets a known key from text as typed on the command line, validating it.
+    public mutating func set(_ key: Key, text: String) throws(SettingsError) {
+        switch key {
+        case .isDarkOn:
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": isDarkOn = true
+            case "false", "no", "off", "0": isDarkOn = false
+            default: throw .invalidValue(key: key.rawValue, value: text, valid: key.validValues)
+            }
+        case .scheme:
+            guard let s = Scheme(rawValue: text.lowercased()) else {
+                throw .invalidValue(key: key.rawValue, value: text, valid: key.validValues)
+            }
+            scheme = s
+        case .sort:
+            guard let s = SortOrder(rawValue: text.lowercased()) else {
+                throw .invalidValue(key: key.rawValue, value: text, valid: key.validValues)
+            }
+            sort = s
+        case .editor:
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw .invalidValue(key: key.rawValue, value: text, valid: nil)
+            }
+            editor = text
+        case .vault:
+            guard !text.isEmpty else { throw .invalidValue(key: key.rawValue, value: text, valid: nil) }
+            vault = text
+        }
+        other[key.rawValue] = nil
+    }
+
+    /// Clears a key back to its default.
+    public mutating func unset(_ key: Key) {
+        switch key {
+        case .isDarkOn: isDarkOn = nil
+        case .scheme: scheme = nil
+        case .sort: sort = nil
+        case .editor: editor = nil
+        case .vault: vault = nil
+        }
+        other[key.rawValue] = nil
+    }
+
+    /// Whether a key is set in the file (even to a value the tool cannot read).
+    public func isSet(_ key: Key) -> Bool { value(key) != nil || other[key.rawValue] != nil }
+
+    /// The JSON text written to the settings file: pretty-printed, sorted keys, final newline.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return Array("{}\n".utf8) }
+        return Array(data) + [0x0A]
+    }
+
+    /// Decodes settings from file bytes; throws `corrupt` when they are not a JSON object.
+    public static func decode(_ bytes: [UInt8], path: String) throws(SettingsError) -> Settings {
+        do {
+            return try JSONDecoder().decode(Settings.self, from: Data(bytes))
+        } catch {
+            throw .corrupt(path: path, reason: describe(error))
+        }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        if case DecodingError.typeMismatch = error { return "it is not a JSON object" }
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        }
+        return "it is not valid JSON"
+    }
+}
+
+/// Errors about the settings file and values.
+public enum SettingsError: LocalizedError, Equatable, Sendable {
+    /// The file is not a JSON object; defaults are used and it is not overwritten.
+    case corrupt(path: String, reason: String)
+    /// A value is not valid for its key.
+    case invalidValue(key: String, value: String, valid: [String]?)
+    /// The key is not a settings key.
+    case unknownKey(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .corrupt(let path, let reason):
+            return "the settings file '\(path)' is not valid (\(reason))"
+        case .invalidValue(let key, let value, let valid):
+            let choices = valid.map { "; valid values: " + $0.joined(separator: ", ") } ?? ""
+            return "'\(value)' is not a valid value for '\(key)'\(choices)"
+        case .unknownKey(let key):
+            return "'\(key)' is not a settings key; keys: "
+                + Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")
+        }
+    }
+}

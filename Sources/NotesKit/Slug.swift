@@ -1,0 +1,62 @@
+import Foundation
+
+/// File names for new notes (SPEC §2): a slug of the title.
+public enum Slug {
+    /// The longest slug, in characters.
+    public static let maxLength = 60
+
+    /// The slug of `title`: lower case, Latin letters folded (`Crème` → `creme`), other scripts
+    /// kept in NFC, runs of anything but letters, marks and digits turned into `-`, trimmed of
+    /// `-`, cut to 60 characters at a `-` boundary. Empty when nothing is left.
+    public static func make(_ title: String) -> String {
+        var folder = TextFolder()
+        var out = ""
+        var pendingDash = false
+        for character in title.precomposedStringWithCanonicalMapping {
+            let piece: String
+            if character.unicodeScalars.allSatisfy(isLatin) {
+                piece = folder.fold(String(character))
+            } else {
+                piece = String(character).lowercased()
+            }
+            for c in piece {
+                if c.unicodeScalars.contains(where: isWordScalar) {
+                    if pendingDash && !out.isEmpty { out.append("-") }
+                    pendingDash = false
+                    out.append(c)
+                } else {
+                    pendingDash = true
+                }
+            }
+        }
+        guard out.count > maxLength else { return out }
+        let cut = out.prefix(maxLength)
+        let next = out[cut.endIndex...].first
+        if next == "-" { return String(cut) }
+        if let dash = cut.lastIndex(of: "-") { return String(cut[cut.startIndex..<dash]) }
+        return String(cut)
+    }
+
+    /// The name used when the slug is empty: `note-YYYYMMDD-HHMMSS` in local time.
+    public static func fallback(now: Double) -> String { "note-" + NoteDate.stamp(now) }
+
+    static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func isLatin(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x00...0x024F, 0x0300...0x036F, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF,
+             0xAB30...0xAB6F, 0xFB00...0xFB06, 0xFF00...0xFF5E:
+            return true
+        default:
+            return false
+        }
+    }
+}

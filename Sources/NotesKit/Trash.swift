@@ -1,0 +1,108 @@
+import Foundation
+
+/// A note in the trash: `<vault>/.notes/trash/<entry>/` holds the file at its old relative path
+/// and a `deleted.json` saying where it came from and when it was deleted.
+public struct TrashEntry: Equatable, Sendable {
+    /// The entry's folder name inside the trash.
+    public var name: String
+    /// The note as it was (its ID and path are the ones it had in the vault).
+    public var note: Note
+    /// When it was deleted, seconds since 1970.
+    public var deletedAt: Double
+}
+
+private struct TrashRecord: Codable {
+    var path: String
+    var deletedAt: String
+}
+
+extension Vault {
+    /// Moves a note into the trash (a `rename`, so it is never half-moved).
+    public func trash(path relative: String, now: Double) throws(VaultError) {
+        try FileSystem.makeDirectory(trashDirectory)
+        let template = trashDirectory + "/" + NoteDate.stamp(now) + "-XXXXXX"
+        var buffer = Array(template.utf8CString)
+        let made = buffer.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkdtemp($0) } ?? nil }
+        guard made != nil else { throw .io(path: trashDirectory, reason: FileSystem.lastError()) }
+        let entry = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let record = TrashRecord(path: relative, deletedAt: NoteDate.format(now))
+        let data = (try? JSONEncoder().encode(record)) ?? Data()
+        try FileSystem.writeAtomically(Array(data), to: entry + "/deleted.json")
+        let destination = entry + "/" + relative
+        try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
+        try FileSystem.move(fullPath(relative), to: destination)
+    }
+
+    /// The trashed notes, most recently deleted first.
+    public func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) {
+        var entries: [TrashEntry] = []
+        var diagnostics: [Diagnostic] = []
+        for (name, kind) in FileSystem.entries(trashDirectory) ?? [] where kind == .directory {
+            let folder = trashDirectory + "/" + name
+            guard let (bytes, _) = try? FileSystem.read(folder + "/deleted.json"),
+                  let record = try? JSONDecoder().decode(TrashRecord.self, from: Data(bytes)),
+                  let deletedAt = NoteDate.parse(record.deletedAt),
+                  let (fileBytes, status) = try? FileSystem.read(folder + "/" + record.path),
+                  let text = String(validating: fileBytes, as: UTF8.self)
+            else {
+                diagnostics.append(Diagnostic(path: folder, line: nil, message: "not a readable trash entry; skipped"))
+                continue
+            }
+            let note = Note(path: record.path, document: NoteDocument(parsing: text), mtime: status.mtime)
+            entries.append(TrashEntry(name: name, note: note, deletedAt: deletedAt))
+        }
+        entries.sort { a, b in
+            a.deletedAt != b.deletedAt ? a.deletedAt > b.deletedAt : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
+        }
+        return (entries, diagnostics)
+    }
+
+    /// Finds a trashed note by exact ID, unique ID prefix or unique title; the most recently
+    /// deleted wins among notes with the same ID.
+    public func resolveTrashed(_ argument: String, in entries: [TrashEntry]) throws(VaultError) -> TrashEntry {
+        if let exact = entries.first(where: { $0.note.id == argument || $0.note.path == argument }) { return exact }
+        var seen = Set<String>()
+        let prefixed = entries.filter { $0.note.id.hasPrefix(argument) && seen.insert($0.note.id).inserted }
+        if prefixed.count == 1 { return prefixed[0] }
+        if prefixed.count > 1 { throw .ambiguous(argument, candidates: prefixed.map(\.note.id).sorted()) }
+        let folded = TextFolding.fold(argument)
+        seen = []
+        let titled = entries.filter { TextFolding.fold($0.note.title) == folded && seen.insert($0.note.id).inserted }
+        if titled.count == 1 { return titled[0] }
+        if titled.count > 1 { throw .ambiguous(argument, candidates: titled.map(\.note.id).sorted()) }
+        throw .notInTrash(argument)
+    }
+
+    /// Puts a trashed note back at its old path, or at a free `-2`, `-3`, … name when that is
+    /// taken. Returns the restored note's vault-relative path.
+    public func restore(_ entry: TrashEntry) throws(VaultError) -> String {
+        let folder = trashDirectory + "/" + entry.name
+        let source = folder + "/" + entry.note.path
+        let path = entry.note.path
+        let directory = (path as NSString).deletingLastPathComponent
+        let file = (path as NSString).lastPathComponent
+        let ext = file.hasSuffix(".markdown") ? ".markdown" : ".md"
+        let stem = String(file.dropLast(ext.count))
+        if !directory.isEmpty { try FileSystem.makeDirectory(fullPath(directory)) }
+        var attempt = 1
+        while true {
+            let name = (directory.isEmpty ? "" : directory + "/") + stem + (attempt == 1 ? "" : "-\(attempt)") + ext
+            // link() refuses to replace an existing file, so a note created meanwhile is safe.
+            if link(source, fullPath(name)) == 0 {
+                try FileSystem.remove(folder)
+                FileSystem.syncDirectory(of: fullPath(name))
+                return name
+            }
+            guard errno == EEXIST else { throw .io(path: fullPath(name), reason: FileSystem.lastError()) }
+            attempt += 1
+        }
+    }
+
+    /// Removes every trashed note for good; returns how many there were.
+    @discardableResult
+    public func emptyTrash() throws(VaultError) -> Int {
+        let names = (FileSystem.entries(trashDirectory) ?? []).filter { $0.kind == .directory }
+        for (name, _) in names { try FileSystem.remove(trashDirectory + "/" + name) }
+        return names.count
+    }
+}

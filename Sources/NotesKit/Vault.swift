@@ -1,0 +1,237 @@
+import Dispatch
+import Foundation
+
+/// A folder of Markdown notes (SPEC §2–§3): walking it, reading notes, creating, rewriting and
+/// trashing them. Every write is atomic.
+public struct Vault: Sendable {
+    /// The vault's path as the user gave it (used in messages and warnings).
+    public let root: String
+    /// The canonical absolute path of the vault (symlinks resolved), for containment checks.
+    public let canonicalRoot: String
+
+    /// Opens an existing vault folder; throws `vaultMissing` when there is no such folder.
+    public init(root: String) throws(VaultError) {
+        var trimmed = root
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard FileSystem.status(trimmed).map({ $0.kind == .directory || $0.kind == .symlink }) == true,
+              let canonical = FileSystem.realPath(trimmed),
+              FileSystem.status(canonical)?.kind == .directory
+        else { throw .vaultMissing(root) }
+        self.root = trimmed
+        canonicalRoot = canonical
+    }
+
+    /// The tool's local state folder, `<vault>/.notes`.
+    public var stateDirectory: String { root + "/.notes" }
+    /// The trash folder.
+    public var trashDirectory: String { stateDirectory + "/trash" }
+
+    /// Makes `path` a vault: creates it and `.notes/` with a `.gitignore` of `*`.
+    /// Returns false when it already was one.
+    @discardableResult
+    public static func initialize(at path: String) throws(VaultError) -> Bool {
+        let state = path + "/.notes"
+        let existed = FileSystem.status(state)?.kind == .directory
+        try FileSystem.makeDirectory(state)
+        let ignore = state + "/.gitignore"
+        if FileSystem.status(ignore) == nil {
+            try FileSystem.writeAtomically(Array("*\n".utf8), to: ignore)
+        }
+        return !existed
+    }
+
+    /// The full path of a vault-relative path.
+    public func fullPath(_ relative: String) -> String { root + "/" + relative }
+
+    // MARK: Reading
+
+    /// Every note file's vault-relative path: `*.md` and `*.markdown` at any depth, skipping
+    /// hidden names and never following symlinks.
+    public func notePaths() -> [String] {
+        var result: [String] = []
+        var pending: [String] = [""]
+        while let directory = pending.popLast() {
+            let full = directory.isEmpty ? root : root + "/" + directory
+            guard let entries = FileSystem.entries(full) else { continue }
+            for (name, kind) in entries where !name.hasPrefix(".") {
+                let relative = directory.isEmpty ? name : directory + "/" + name
+                switch kind {
+                case .directory: pending.append(relative)
+                case .regular where Vault.isNoteName(name): result.append(relative)
+                default: break
+                }
+            }
+        }
+        return result
+    }
+
+    /// Whether a file name is a note's (`.md` or `.markdown`).
+    public static func isNoteName(_ name: String) -> Bool {
+        name.hasSuffix(".md") || name.hasSuffix(".markdown")
+    }
+
+    /// Reads and parses every note, on all cores. Files that cannot be read or are not UTF-8 are
+    /// skipped; their problems, and front-matter problems, are returned as diagnostics.
+    public func loadNotes() -> (notes: [Note], diagnostics: [Diagnostic]) {
+        let paths = notePaths()
+        var results = [LoadedNote?](repeating: nil, count: paths.count)
+        var problems = [[Diagnostic]](repeating: [], count: paths.count)
+        let chunk = 64
+        let chunks = (paths.count + chunk - 1) / chunk
+        results.withUnsafeMutableBufferPointer { out in
+            problems.withUnsafeMutableBufferPointer { warn in
+                let outBase = UnsafeSendable(out)
+                let warnBase = UnsafeSendable(warn)
+                DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                    for i in (c * chunk)..<min(paths.count, (c + 1) * chunk) {
+                        do {
+                            let loaded = try load(path: paths[i])
+                            outBase.value[i] = loaded
+                            warnBase.value[i] = loaded.diagnostics
+                        } catch {
+                            warnBase.value[i] = [Diagnostic(
+                                path: fullPath(paths[i]), line: nil,
+                                message: ((error as? LocalizedError)?.errorDescription ?? "unreadable") + "; skipped")]
+                        }
+                    }
+                }
+            }
+        }
+        return (results.compactMap { $0?.note }, problems.flatMap { $0 })
+    }
+
+    /// One note read from disk with everything needed to rewrite it.
+    public struct LoadedNote: Sendable {
+        /// The derived note.
+        public var note: Note
+        /// The parsed file.
+        public var document: NoteDocument
+        /// The file's bytes as read.
+        public var bytes: [UInt8]
+        /// The file's status as read.
+        public var status: FileStatus
+        /// Problems found in the file.
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// Reads and parses the note at a vault-relative path.
+    public func load(path relative: String) throws(VaultError) -> LoadedNote {
+        let full = fullPath(relative)
+        let (bytes, status) = try FileSystem.read(full)
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8(full) }
+        let document = NoteDocument(parsing: text)
+        let note = Note(path: relative, document: document, mtime: status.mtime)
+        let diagnostics = (document.warnings + document.dateWarnings()).map {
+            Diagnostic(path: full, line: $0.line, message: $0.message)
+        }
+        return LoadedNote(note: note, document: document, bytes: bytes, status: status, diagnostics: diagnostics)
+    }
+
+    // MARK: Resolving IDs
+
+    /// Finds the note an argument names (SPEC §4): exact ID · a path to a file inside the vault ·
+    /// a unique ID prefix · a unique title (case- and accent-insensitive).
+    public func resolve(_ argument: String, in notes: [Note], cwd: String) throws(VaultError) -> Note {
+        if let exact = notes.first(where: { $0.id == argument || $0.path == argument }) { return exact }
+        if let relative = try relativePath(of: argument, cwd: cwd) {
+            if let note = notes.first(where: { $0.path == relative }) { return note }
+            throw .noMatch(argument)
+        }
+        let prefixed = notes.filter { $0.id.hasPrefix(argument) }
+        if prefixed.count == 1 { return prefixed[0] }
+        if prefixed.count > 1 { throw .ambiguous(argument, candidates: prefixed.map(\.id).sorted()) }
+        let folded = TextFolding.fold(argument)
+        let titled = notes.filter { TextFolding.fold($0.title) == folded }
+        if titled.count == 1 { return titled[0] }
+        if titled.count > 1 { throw .ambiguous(argument, candidates: titled.map(\.id).sorted()) }
+        throw .noMatch(argument)
+    }
+
+    /// When `argument` is written as a path (absolute, with `..`, `./`, `~` or an existing file
+    /// relative to `cwd`), its vault-relative path; throws when it leaves the vault or is a link.
+    /// Returns nil when the argument is not path-like.
+    func relativePath(of argument: String, cwd: String) throws(VaultError) -> String? {
+        let components = argument.split(separator: "/", omittingEmptySubsequences: false)
+        let pathLike = argument.hasPrefix("/") || argument.hasPrefix("~") || components.contains("..")
+            || components.first == "."
+        var candidates: [String] = []
+        if argument.hasPrefix("/") {
+            candidates = [argument]
+        } else if argument.hasPrefix("~") {
+            candidates = [(argument as NSString).expandingTildeInPath]
+        } else {
+            candidates = [cwd + "/" + argument, root + "/" + argument]
+        }
+        for candidate in candidates {
+            guard let status = FileSystem.status(candidate), status.kind != .directory else { continue }
+            let lexical = (candidate as NSString).standardizingPath
+            let parent = (lexical as NSString).deletingLastPathComponent
+            guard let realParent = FileSystem.realPath(parent) else { continue }
+            let real = realParent + "/" + (lexical as NSString).lastPathComponent
+            guard real.hasPrefix(canonicalRoot + "/") else {
+                if pathLike || status.kind == .regular { throw .outsideVault(argument) }
+                continue
+            }
+            if status.kind == .symlink { throw .outsideVault(argument) }
+            return String(real.dropFirst(canonicalRoot.count + 1))
+        }
+        if pathLike {
+            // Nothing exists there: still refuse a path that would leave the vault.
+            let lexical = ((root + "/" + argument) as NSString).standardizingPath
+            let lexicalRoot = (root as NSString).standardizingPath
+            if !lexical.hasPrefix(lexicalRoot + "/") || argument.hasPrefix("/") { throw .outsideVault(argument) }
+            throw .noMatch(argument)
+        }
+        return nil
+    }
+
+    // MARK: Writing
+
+    /// Creates a note holding `content` (already trimmed), named after its title; returns its ID.
+    public func add(content: String, now: Double) throws(VaultError) -> String {
+        let probe = Note(path: "x.md", document: NoteDocument(parsing: content), mtime: now)
+        var base = Slug.make(probe.title == "Untitled" && content.isEmpty ? "" : probe.title)
+        if base.isEmpty { base = Slug.fallback(now: now) }
+        let bytes = Array(NoteDocument.newFile(content: content, created: now).utf8)
+        var attempt = 1
+        while true {
+            let name = attempt == 1 ? base : "\(base)-\(attempt)"
+            if try FileSystem.createExclusively(bytes, at: fullPath(name + ".md")) { return name }
+            attempt += 1
+        }
+    }
+
+    /// Replaces a note's body with `content` and sets its `updatedAt` to `now`, keeping every other
+    /// byte (SPEC §2). When `expected` is given and the file no longer holds those bytes, nothing is
+    /// written and `conflict` is thrown after saving `content` beside the note.
+    public func update(
+        path relative: String, content: String, now: Double, expected: [UInt8]? = nil
+    ) throws(VaultError) {
+        let current = try load(path: relative)
+        if let expected, expected != current.bytes {
+            let copy = try saveConflictCopy(path: relative, content: content, now: now)
+            throw .conflict(id: current.note.id, copy: copy)
+        }
+        var document = current.document
+        document.rewrite(content: content, updated: now, fallbackCreation: current.note.createdAt)
+        try FileSystem.writeAtomically(Array(document.text.utf8), to: fullPath(relative))
+    }
+
+    /// Writes `content` to `<id>.conflict-YYYYMMDD-HHMMSS.md` beside the note; returns its path.
+    public func saveConflictCopy(path relative: String, content: String, now: Double) throws(VaultError) -> String {
+        let id = Note.id(forPath: relative)
+        let base = fullPath(id) + ".conflict-" + NoteDate.stamp(now)
+        var attempt = 1
+        while true {
+            let candidate = base + (attempt == 1 ? "" : "-\(attempt)") + ".md"
+            if try FileSystem.createExclusively(Array(content.utf8), at: candidate) { return candidate }
+            attempt += 1
+        }
+    }
+}
+
+/// Lets a buffer pointer cross into `concurrentPerform`, where each index is written by one thread.
+struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
