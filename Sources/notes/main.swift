@@ -1,1 +1,10 @@
-print("x")
+import Foundation
+
+// Each write of a closed pipe (`notes list | head`) should end quietly, as in other Unix tools.
+signal(SIGPIPE, SIG_DFL)
+
+let status = CLI.main(
+    Array(CommandLine.arguments.dropFirst()),
+    environment: ProcessInfo.processInfo.environment,
+    cwd: FileManager.default.currentDirectoryPath)
+exit(status)

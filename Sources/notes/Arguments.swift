@@ -1,0 +1,175 @@
+/// One option a command accepts.
+struct OptionSpec: Sendable {
+    /// The long name without dashes (`sort` for `--sort`).
+    var long: String
+    /// The short letter (`y` for `-y`), if any.
+    var short: Character?
+    /// The value's name (`order` for `--sort <order>`); nil for a flag.
+    var valueName: String?
+    /// One line of help.
+    var help: String
+
+    init(_ long: String, short: Character? = nil, value: String? = nil, help: String) {
+        self.long = long
+        self.short = short
+        valueName = value
+        self.help = help
+    }
+
+    /// How the option is written in help, e.g. `-y, --yes` or `--sort <order>`.
+    var label: String {
+        let names = (short.map { "-\($0), " } ?? "") + "--" + long
+        return valueName.map { names + " <\($0)>" } ?? names
+    }
+}
+
+/// What a command is: its names, help text and options, in swift-argument-parser's layout.
+struct CommandSpec: Sendable {
+    var name: String
+    var aliases: [String] = []
+    var overview: String
+    /// The usage line after `notes `, e.g. `list [--sort <order>] [--reverse]`.
+    var usage: String
+    /// Positional arguments: (name as in usage, help).
+    var arguments: [(String, String)] = []
+    var options: [OptionSpec] = []
+    /// Extra paragraphs shown after the options.
+    var discussion: String?
+}
+
+/// The global options, accepted before or after any subcommand (SPEC §4).
+let globalOptions: [OptionSpec] = [
+    OptionSpec("vault", value: "dir", help: "The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes)."),
+    OptionSpec("config", value: "file", help: "The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes)."),
+    OptionSpec("color", value: "when", help: "Colour output: auto, always or never (default: auto)."),
+    OptionSpec("help", short: "h", help: "Show help information."),
+    OptionSpec("version", help: "Show the version."),
+]
+
+/// The options and arguments of one command line, after parsing.
+struct ParsedArguments: Sendable {
+    var flags: Set<String> = []
+    var values: [String: String] = [:]
+    var positionals: [String] = []
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func value(_ name: String) -> String? { values[name] }
+}
+
+/// A problem with the command line: exit 64 with a usage line.
+struct UsageError: Error {
+    var message: String
+    /// The command whose usage to show; nil for the top level.
+    var command: CommandSpec?
+}
+
+/// A hand-written parser with `--opt=value`, `--opt value`, bundled short flags and `--`.
+enum ArgumentParser {
+    /// Finds where the subcommand is: the first token that is not an option or a global option's value.
+    static func commandIndex(_ tokens: [String]) -> Int? {
+        var i = 0
+        while i < tokens.count {
+            let token = tokens[i]
+            if token == "--" { return nil }
+            if token.hasPrefix("--") {
+                let name = String(token.dropFirst(2))
+                if globalOptions.contains(where: { $0.long == name && $0.valueName != nil }) { i += 1 }
+            } else if !(token.hasPrefix("-") && token.count > 1) {
+                return i
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Parses tokens against a command's options plus the global ones.
+    static func parse(_ tokens: [String], options: [OptionSpec], command: CommandSpec?) throws(UsageError) -> ParsedArguments {
+        let all = options + globalOptions
+        var result = ParsedArguments()
+        var i = 0
+        var onlyPositionals = false
+        func store(_ option: OptionSpec, inline: String?) throws(UsageError) {
+            guard option.valueName != nil else {
+                if inline != nil {
+                    throw UsageError(message: "Option '--\(option.long)' does not take a value.", command: command)
+                }
+                result.flags.insert(option.long)
+                return
+            }
+            if let inline {
+                result.values[option.long] = inline
+            } else if i + 1 < tokens.count {
+                i += 1
+                result.values[option.long] = tokens[i]
+            } else {
+                throw UsageError(message: "Missing value for '\(option.label)'.", command: command)
+            }
+        }
+        while i < tokens.count {
+            let token = tokens[i]
+            if onlyPositionals || token == "-" || !token.hasPrefix("-") {
+                result.positionals.append(token)
+            } else if token == "--" {
+                onlyPositionals = true
+            } else if token.hasPrefix("--") {
+                let body = token.dropFirst(2)
+                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+                guard let option = all.first(where: { $0.long == name }) else {
+                    let suggestion = closest(to: "--" + name, among: all.map { "--" + $0.long })
+                    throw UsageError(
+                        message: "Unknown option '--\(name)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? ""),
+                        command: command)
+                }
+                try store(option, inline: inline)
+            } else {
+                // Bundled short flags: -ry; a short option with a value takes the rest or the next token.
+                var letters = Substring(token.dropFirst())
+                while let letter = letters.first {
+                    letters = letters.dropFirst()
+                    guard let option = all.first(where: { $0.short == letter }) else {
+                        if letter.isNumber, Int(token.dropFirst()) != nil {
+                            throw UsageError(message: "Unknown option '\(token)'. Put '--' before a negative number.", command: command)
+                        }
+                        throw UsageError(message: "Unknown option '-\(letter)'.", command: command)
+                    }
+                    if option.valueName != nil {
+                        try store(option, inline: letters.isEmpty ? nil : String(letters))
+                        break
+                    }
+                    try store(option, inline: nil)
+                }
+            }
+            i += 1
+        }
+        return result
+    }
+
+    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        var best: (String, Int)?
+        for candidate in candidates {
+            let d = editDistance(word.lowercased(), candidate.lowercased())
+            if d <= max(2, candidate.count / 3), best.map({ d < $0.1 }) ?? true { best = (candidate, d) }
+        }
+        if best == nil {
+            best = candidates.first { $0.hasPrefix(word) && word.count >= 2 }.map { ($0, 0) }
+        }
+        return best?.0
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

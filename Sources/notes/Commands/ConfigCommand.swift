@@ -1,0 +1,149 @@
+import NotesKit
+
+/// `notes config`: reads and writes the settings file (SPEC §3).
+struct ConfigCommand: NotesCommand {
+    static let spec = CommandSpec(
+        name: "config", aliases: ["settings"], overview: "Read and write the settings.",
+        usage: "config [list [--json] | get <key> | set <key> <value> | unset <key> | reset | path]",
+        arguments: [
+            ("list", "Every key, its value, and whether it comes from the file or the default."),
+            ("get <key>", "Print one key's value."),
+            ("set <key> <value>", "Set a key (the value is checked first)."),
+            ("unset <key>", "Remove a key from the file, so its default applies."),
+            ("reset", "Replace the file with defaults, keeping the old one as <file>.bak."),
+            ("path", "Print the settings file's path."),
+        ],
+        options: [OptionSpec("json", help: "With list: print a JSON object.")],
+        discussion: "KEYS:\n" + Settings.Key.allCases.map {
+            "  " + $0.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary
+        }.joined(separator: "\n"))
+
+    enum Action {
+        case list(json: Bool)
+        case get(Settings.Key)
+        case set(Settings.Key, String)
+        case unset(Settings.Key)
+        case reset
+        case path
+    }
+
+    let action: Action
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let words = arguments.positionals
+        let verbs = ["list", "get", "set", "unset", "reset", "path"]
+        let verb = words.first ?? "list"
+        func key(_ index: Int) throws(UsageError) -> Settings.Key {
+            guard index < words.count else { throw Self.usage("Missing the key after '\(verb)'.") }
+            guard let key = Settings.Key(rawValue: words[index]) else {
+                let names = Settings.Key.allCases.map(\.rawValue)
+                let suggestion = ArgumentParser.closest(to: words[index], among: names)
+                throw Self.usage("'\(words[index])' is not a settings key."
+                    + (suggestion.map { " Did you mean '\($0)'?" } ?? " Keys: " + names.joined(separator: ", ") + "."))
+            }
+            return key
+        }
+        func expect(_ count: Int) throws(UsageError) {
+            if words.count > count { throw Self.usage("Unexpected argument '\(words[count])'.") }
+        }
+        switch verb {
+        case "list": try expect(1); action = .list(json: arguments.flag("json"))
+        case "get": try expect(2); action = .get(try key(1))
+        case "unset": try expect(2); action = .unset(try key(1))
+        case "reset": try expect(1); action = .reset
+        case "path": try expect(1); action = .path
+        case "set":
+            let k = try key(1)
+            guard words.count >= 3 else { throw Self.usage("Missing the value for '\(k.rawValue)'.") }
+            try expect(3)
+            var probe = Settings()
+            do {
+                try probe.set(k, text: words[2])
+            } catch {
+                throw Self.usage(error.errorDescription ?? "invalid value")
+            }
+            action = .set(k, words[2])
+        default:
+            let suggestion = ArgumentParser.closest(to: verb, among: verbs)
+            throw Self.usage("Unknown action '\(verb)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? ""))
+        }
+        if arguments.flag("json") {
+            guard case .list = action else { throw Self.usage("--json goes with 'config list' only.") }
+        }
+    }
+
+    func run(_ context: Context) throws {
+        let file = context.settingsFile
+        switch action {
+        case .path:
+            context.out(file.path + "\n")
+        case .list(let json):
+            let settings = context.settings
+            if json {
+                var pairs: [(String, JSONText)] = []
+                for key in Settings.Key.allCases {
+                    let value: JSONText
+                    switch key {
+                    case .isDarkOn: value = .bool(settings.darkMode)
+                    default: value = .optional(settings.effective(key))
+                    }
+                    pairs.append((key.rawValue, .object([
+                        ("value", value), ("source", .string(settings.isSet(key) ? "file" : "default")),
+                    ])))
+                }
+                context.out(JSONText.object(pairs).rendered)
+                return
+            }
+            var out = ""
+            for key in Settings.Key.allCases {
+                let value = settings.effective(key) ?? "(unset)"
+                out += key.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+                    + value.padding(toLength: max(12, value.count + 2), withPad: " ", startingAt: 0)
+                    + (settings.isSet(key) ? "file" : "default") + "\n"
+            }
+            for (key, value) in settings.other.sorted(by: { $0.key < $1.key })
+            where Settings.Key(rawValue: key) == nil {
+                out += key.padding(toLength: 10, withPad: " ", startingAt: 0) + value.display
+                    + "  file (not used by notes)\n"
+            }
+            context.out(out)
+        case .get(let key):
+            guard let value = context.settings.effective(key) else {
+                throw Failure("'\(key.rawValue)' is not set; set it with 'notes config set \(key.rawValue) VALUE'")
+            }
+            context.out(value + "\n")
+        case .set(let key, let text):
+            var settings = try writableSettings(context)
+            try settings.set(key, text: text)
+            try file.save(settings)
+            if key == .vault, FileSystem.status(context.locations.expandTilde(text)) == nil {
+                context.warn("'\(text)' does not exist yet; create it with 'notes init \(text)'")
+            }
+            context.err("Set \(key.rawValue) to '\(text)' in \(file.path).")
+        case .unset(let key):
+            var settings = try writableSettings(context)
+            guard settings.isSet(key) else {
+                context.err("'\(key.rawValue)' was not set; nothing changed.")
+                return
+            }
+            settings.unset(key)
+            try file.save(settings)
+            context.err("Unset \(key.rawValue); the default applies.")
+        case .reset:
+            if let backup = try file.reset() {
+                context.err("Reset \(file.path) to the defaults; the old file is kept as \(backup).")
+            } else {
+                context.err("Wrote the defaults to \(file.path).")
+            }
+        }
+    }
+
+    /// The settings to modify; refuses when the file is corrupt, so it is never overwritten.
+    private func writableSettings(_ context: Context) throws -> Settings {
+        if let corruption = context.loadedSettings.corruption {
+            throw Failure((corruption.errorDescription ?? "the settings file is not valid")
+                + "; fix it by hand or run 'notes config reset' (which keeps a .bak)")
+        }
+        return context.settings
+    }
+}

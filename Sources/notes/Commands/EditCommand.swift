@@ -1,0 +1,50 @@
+import NotesKit
+
+/// `notes edit ID`: replaces a note's body from arguments, stdin or the editor.
+struct EditCommand: NotesCommand {
+    static let spec = CommandSpec(
+        name: "edit", aliases: ["update"], overview: "Replace a note's text, or edit it in the editor.",
+        usage: "edit <id> [<text> ...]",
+        arguments: [
+            ("<id>", "A note: ID, path, unique ID prefix or title."),
+            ("<text>", "The new text; '-' (or a pipe) reads stdin; none opens the editor."),
+        ],
+        discussion: """
+        Only the body and the updatedAt line change; every other front-matter line stays as written.
+        If the file changes on disk while the editor is open, your text is saved beside it as
+        <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
+        """)
+
+    let id: String
+    let text: [String]
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let first = arguments.positionals.first else { throw Self.usage("Missing the note to edit.") }
+        id = first
+        text = Array(arguments.positionals.dropFirst())
+    }
+
+    func run(_ context: Context) throws {
+        guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(id) }
+        let note = try context.resolve(id, in: vault, notes: context.loadNotes(vault))
+        let loaded = try vault.load(path: note.path)
+        let raw: String
+        var expected: [UInt8]?
+        if text == ["-"] || (text.isEmpty && !context.stdinIsTTY) {
+            raw = try context.readStandardInput()
+        } else if !text.isEmpty {
+            raw = text.joined(separator: " ")
+        } else {
+            expected = loaded.bytes
+            raw = try Editor(context: context).edit(Content.editable(note.body), name: note.id)
+        }
+        let content = try Content.normalize(raw)
+        // Nothing was changed, so nothing needs saving (even if the file moved on meanwhile).
+        if content == Content.editable(note.body).trimmingCharacters(in: .whitespacesAndNewlines) + "\n" {
+            context.err("No changes to '\(note.id)'; nothing saved.")
+            return
+        }
+        try vault.update(path: note.path, content: content, now: context.now, expected: expected)
+        context.err("Saved '\(note.id)'.")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import NotesKit
+
+/// `notes init [DIR]`: makes a folder a vault.
+struct InitCommand: NotesCommand {
+    static let spec = CommandSpec(
+        name: "init", overview: "Make a folder a vault (creates its .notes/ state folder).",
+        usage: "init [<dir>]",
+        arguments: [("<dir>", "The folder (default: the current directory). Created if missing.")])
+
+    let directory: String?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.count <= 1 else { throw Self.usage("Give at most one folder.") }
+        directory = arguments.positionals.first
+    }
+
+    func run(_ context: Context) throws {
+        let given = directory.map(context.locations.expandTilde) ?? context.cwd
+        let path = given.hasPrefix("/") ? given : context.cwd + "/" + given
+        let absolute = (path as NSString).standardizingPath
+        if let status = FileSystem.status(absolute), status.kind != .directory {
+            throw Failure("'\(given)' exists and is not a folder; choose another path")
+        }
+        if try Vault.initialize(at: absolute) {
+            context.out("Initialized an empty vault in \(absolute)\n")
+        } else {
+            context.out("\(absolute) is already a vault; nothing changed\n")
+        }
+    }
+}
+
+/// `notes path [ID]`: the vault's folder, or a note's file.
+struct PathCommand: NotesCommand {
+    static let spec = CommandSpec(
+        name: "path", overview: "Print the vault's path, or a note's file path.",
+        usage: "path [<id>]",
+        arguments: [("<id>", "A note: ID, path, unique ID prefix or title.")])
+
+    let id: String?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.count <= 1 else { throw Self.usage("Give at most one note.") }
+        id = arguments.positionals.first
+    }
+
+    func run(_ context: Context) throws {
+        let (path, _) = context.locations.vault(flag: context.arguments.value("vault"), setting: context.settings.vault)
+        guard let id else {
+            let absolute = path.hasPrefix("/") ? path : context.cwd + "/" + path
+            context.out((absolute as NSString).standardizingPath + "\n")
+            return
+        }
+        guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(id) }
+        let note = try context.resolve(id, in: vault, notes: context.loadNotes(vault))
+        let full = vault.fullPath(note.path)
+        let absolute = full.hasPrefix("/") ? full : context.cwd + "/" + full
+        context.out((absolute as NSString).standardizingPath + "\n")
+    }
+}

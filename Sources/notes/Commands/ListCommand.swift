@@ -1,0 +1,84 @@
+import NotesKit
+
+/// `--sort`, `--reverse`, `--limit`, `--json`: shared by `list` and `search`.
+struct ListOptions {
+    static let specs: [OptionSpec] = [
+        OptionSpec("sort", short: "s", value: "order", help: "Order: updated, created or title (default: the 'sort' setting)."),
+        OptionSpec("reverse", short: "r", help: "Reverse the order."),
+        OptionSpec("limit", short: "n", value: "n", help: "Show at most n notes."),
+        OptionSpec("json", help: "Print a JSON array."),
+    ]
+
+    var sort: SortOrder?
+    var reverse: Bool
+    var limit: Int?
+    var json: Bool
+
+    init(_ arguments: ParsedArguments, command: CommandSpec) throws(UsageError) {
+        if let raw = arguments.value("sort") {
+            guard let order = SortOrder(rawValue: raw) else {
+                throw UsageError(message: "'\(raw)' is not a sort order; use updated, created or title.", command: command)
+            }
+            sort = order
+        }
+        if let raw = arguments.value("limit") {
+            guard let n = Int(raw), n > 0 else {
+                throw UsageError(message: "'\(raw)' is not a valid limit; give a whole number above 0.", command: command)
+            }
+            limit = n
+        }
+        reverse = arguments.flag("reverse")
+        json = arguments.flag("json")
+    }
+
+    /// Sorts and cuts notes, then prints them in the chosen format.
+    func print(_ notes: [Note], context: Context, query: SearchQuery? = nil) {
+        let order = sort ?? context.settings.order
+        var sorted = order.sort(notes, reverse: reverse)
+        if let limit, sorted.count > limit { sorted = Array(sorted.prefix(limit)) }
+        var folder = TextFolder()
+        let snippets = sorted.map { note in
+            query.flatMap { $0.isEmpty ? nil : $0.snippet(in: note.searchableText, folder: &folder) }
+        }
+        if json {
+            let items = zip(sorted, snippets).map { note, snippet -> JSONText in
+                var fields = JSONText.noteFields(note)
+                if query != nil { fields.append(("snippet", .optional(snippet))) }
+                return .object(fields)
+            }
+            context.out(JSONText.array(items).rendered)
+            return
+        }
+        let rows = zip(sorted, snippets).map { NoteRow(note: $0, date: order.date(of: $0), snippet: $1) }
+        context.out(NoteRows(context: context).render(rows, query: query))
+    }
+}
+
+/// `notes list`: every note, newest first.
+struct ListCommand: NotesCommand {
+    static let spec = CommandSpec(
+        name: "list", aliases: ["ls"], overview: "List notes, newest first.",
+        usage: "list [--sort <order>] [--reverse] [--limit <n>] [--json]",
+        options: ListOptions.specs,
+        discussion: """
+        On a terminal each note is a row: title, date and ID. Piped, each line is
+        ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC.
+        """)
+
+    let options: ListOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ListOptions(arguments, command: Self.spec)
+        if let extra = arguments.positionals.first {
+            throw Self.usage("Unexpected argument '\(extra)'. To search, use 'notes search \(extra)'.")
+        }
+    }
+
+    func run(_ context: Context) throws {
+        guard let vault = try context.vault(forWriting: false) else {
+            if options.json { context.out("[]\n") }
+            return
+        }
+        options.print(context.loadNotes(vault), context: context)
+    }
+}

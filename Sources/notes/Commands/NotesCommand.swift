@@ -1,0 +1,30 @@
+import Foundation
+import NotesKit
+
+/// A subcommand: a static description, validation of its arguments, then `run`.
+protocol NotesCommand: Sendable {
+    static var spec: CommandSpec { get }
+    /// Checks the arguments; a problem is a usage error (exit 64).
+    init(_ arguments: ParsedArguments) throws(UsageError)
+    /// Does the work.
+    func run(_ context: Context) throws
+}
+
+extension NotesCommand {
+    static func usage(_ message: String) -> UsageError { UsageError(message: message, command: spec) }
+}
+
+/// The content rules of SPEC §4: trimmed of white space and newlines, stored with one final
+/// newline; empty after trimming is never saved.
+enum Content {
+    static func normalize(_ text: String) throws(VaultError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .emptyNote }
+        return trimmed + "\n"
+    }
+
+    /// A note's body as the editor shows it: LF line endings.
+    static func editable(_ body: String) -> String {
+        body.replacingOccurrences(of: "\r\n", with: "\n")
+    }
+}

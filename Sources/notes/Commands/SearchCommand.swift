@@ -1,0 +1,31 @@
+import NotesKit
+
+/// `notes search`: notes matching every term, case-, accent- and width-insensitively (SPEC §5).
+struct SearchCommand: NotesCommand {
+    static let spec = CommandSpec(
+        name: "search", aliases: ["find"], overview: "Find notes containing every term of a query.",
+        usage: "search [--sort <order>] [--reverse] [--limit <n>] [--json] [<query> ...]",
+        arguments: [("<query>", "Terms to find; \"a quoted phrase\" is one term. None lists every note.")],
+        options: ListOptions.specs,
+        discussion: """
+        Matching ignores case, accents and width: 'creme' finds 'Crème', 'strasse' finds
+        'Straße'. A note matches when its title or body holds every term.
+        """)
+
+    let options: ListOptions
+    let query: SearchQuery
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ListOptions(arguments, command: Self.spec)
+        query = SearchQuery(arguments.positionals.joined(separator: " "))
+    }
+
+    func run(_ context: Context) throws {
+        guard let vault = try context.vault(forWriting: false) else {
+            if options.json { context.out("[]\n") }
+            return
+        }
+        let hits = NoteSearch.filter(context.loadNotes(vault), query: query)
+        options.print(hits, context: context, query: query)
+    }
+}

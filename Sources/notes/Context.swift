@@ -1,0 +1,146 @@
+import Foundation
+import NotesKit
+
+/// A failure the user sees as `Error: …` with exit 1.
+struct Failure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Everything a command needs from the outside world: environment, streams, settings, vault.
+final class Context {
+    let environment: [String: String]
+    let cwd: String
+    let arguments: ParsedArguments
+    let locations: Locations
+    /// The time of this command, used for every date it writes.
+    let now: Double
+    let stdinIsTTY: Bool
+    let stdoutIsTTY: Bool
+    private var stdoutBuffer = ""
+
+    init(arguments: ParsedArguments, environment: [String: String], cwd: String) {
+        self.arguments = arguments
+        self.environment = environment
+        self.cwd = cwd
+        locations = Locations(environment: environment, cwd: cwd)
+        now = Date().timeIntervalSince1970
+        stdinIsTTY = FileSystem.isTerminal(0)
+        stdoutIsTTY = FileSystem.isTerminal(1)
+    }
+
+    // MARK: Streams
+
+    /// Queues text for stdout (flushed at exit, or now with `flush()`).
+    func out(_ text: String) {
+        stdoutBuffer += text
+        if stdoutBuffer.utf8.count > 1 << 16 { flush() }
+    }
+
+    /// Writes queued stdout text.
+    func flush() {
+        guard !stdoutBuffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(stdoutBuffer.utf8))
+        stdoutBuffer = ""
+    }
+
+    /// Writes a line to stderr.
+    func err(_ line: String) {
+        flush()
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes `warning: …` to stderr.
+    func warn(_ message: String) { err("warning: " + message) }
+
+    /// Asks a yes/no question on stderr and reads the answer from stdin; no means no.
+    func confirm(_ question: String) -> Bool {
+        flush()
+        FileHandle.standardError.write(Data((question + " [y/N] ").utf8))
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// Reads all of stdin as UTF-8 text.
+    func readStandardInput() throws -> String {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw Failure("standard input is not UTF-8 text; nothing saved")
+        }
+        return text
+    }
+
+    // MARK: Settings
+
+    lazy var settingsFile = SettingsFile(path: locations.settingsPath(flag: arguments.value("config")))
+
+    /// The settings, loaded once; a corrupt file or bad values are reported as warnings.
+    lazy var loadedSettings: SettingsFile.Loaded = {
+        let loaded = settingsFile.load()
+        if let corruption = loaded.corruption {
+            warn((corruption.errorDescription ?? "") + "; using the defaults. Fix it or run 'notes config reset'.")
+        }
+        for problem in loaded.settings.problems {
+            warn("\(settingsFile.path): \(problem); using the default")
+        }
+        return loaded
+    }()
+
+    var settings: Settings { loadedSettings.settings }
+
+    // MARK: Vault
+
+    /// Opens the vault. A write command creates the default `~/Notes` when missing (and says so);
+    /// a read command gets nil there, after saying where it looked.
+    func vault(forWriting: Bool) throws -> Vault? {
+        let (path, source) = locations.vault(flag: arguments.value("vault"), setting: settings.vault)
+        do {
+            return try Vault(root: path)
+        } catch {
+            guard source == .defaultVault else { throw error }
+            if !forWriting {
+                err("No vault at \(path) yet; create one with 'notes init DIR' or add a note with 'notes add'.")
+                return nil
+            }
+            try Vault.initialize(at: path)
+            err("Created the vault \(path).")
+            return try Vault(root: path)
+        }
+    }
+
+    /// Loads every note of the vault, printing file warnings.
+    func loadNotes(_ vault: Vault) -> [Note] {
+        let (notes, diagnostics) = vault.loadNotes()
+        for diagnostic in diagnostics { warn(diagnostic.description) }
+        return notes
+    }
+
+    /// Resolves an ID argument against the vault's notes.
+    func resolve(_ argument: String, in vault: Vault, notes: [Note]) throws -> Note {
+        try vault.resolve(argument, in: notes, cwd: cwd)
+    }
+
+    // MARK: Output style
+
+    /// Colour on: `--color always`, or auto with a TTY, no `NO_COLOR` and `TERM` not `dumb`.
+    var colorEnabled: Bool {
+        switch arguments.value("color") ?? "auto" {
+        case "always": return true
+        case "never": return false
+        default:
+            return stdoutIsTTY && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        }
+    }
+
+    /// Human rows (a TTY or `--color always`) rather than tab-separated ones.
+    var humanOutput: Bool { stdoutIsTTY || arguments.value("color") == "always" }
+
+    /// Whether the terminal takes 24-bit colour.
+    var trueColor: Bool { ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? "") }
+
+    /// The theme from the settings.
+    var theme: Theme { Theme(scheme: settings.theme, dark: settings.darkMode) }
+
+    /// The terminal width for human rows.
+    var width: Int { ANSI.width(environment: environment) }
+}

@@ -1,0 +1,84 @@
+import NotesKit
+
+/// A JSON value written with its keys in a fixed order (the schema of SPEC §4), which
+/// `JSONSerialization` cannot do.
+enum JSONText {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case object([(String, JSONText)])
+    case array([JSONText])
+
+    /// A string, or null when nil.
+    static func optional(_ value: String?) -> JSONText { value.map { .string($0) } ?? .null }
+
+    /// The text, indented by two spaces per level, with a final newline.
+    var rendered: String {
+        var out = ""
+        write(to: &out, indent: "")
+        return out + "\n"
+    }
+
+    private func write(to out: inout String, indent: String) {
+        switch self {
+        case .string(let s): JSONText.quote(s, into: &out)
+        case .number(let n): out += n.rounded() == n && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+        case .bool(let b): out += b ? "true" : "false"
+        case .null: out += "null"
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += indent + "  "
+                item.write(to: &out, indent: indent + "  ")
+                out += i == items.count - 1 ? "\n" : ",\n"
+            }
+            out += indent + "]"
+        case .object(let pairs):
+            if pairs.isEmpty { out += "{}"; return }
+            out += "{\n"
+            for (i, (key, value)) in pairs.enumerated() {
+                out += indent + "  "
+                JSONText.quote(key, into: &out)
+                out += ": "
+                value.write(to: &out, indent: indent + "  ")
+                out += i == pairs.count - 1 ? "\n" : ",\n"
+            }
+            out += indent + "}"
+        }
+    }
+
+    private static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+
+    /// The §4 fields of a note: id, path, title, createdAt, updatedAt, preview.
+    static func noteFields(_ note: Note) -> [(String, JSONText)] {
+        [
+            ("id", .string(note.id)),
+            ("path", .string(note.path)),
+            ("title", .string(note.title)),
+            ("createdAt", .string(NoteDate.format(note.createdAt))),
+            ("updatedAt", optional(note.updatedAt.map(NoteDate.format))),
+            ("preview", .string(note.preview)),
+        ]
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import NotesKit
+
+/// One row of `list`, `search` or `trash`.
+struct NoteRow {
+    var note: Note
+    /// The date shown (the one the order uses, or the deletion date in the trash).
+    var date: Double
+    /// The first matching line, for search.
+    var snippet: String?
+}
+
+/// Renders rows for a TTY (tinted capsules, SPEC §7), for pipes (`ID<TAB>DATE<TAB>TITLE`) and as JSON.
+struct NoteRows {
+    let context: Context
+
+    /// Rows as the output mode wants them.
+    func render(_ rows: [NoteRow], query: SearchQuery? = nil) -> String {
+        context.humanOutput ? human(rows, query: query) : piped(rows)
+    }
+
+    /// `ID<TAB>DATE<TAB>TITLE` lines with ISO 8601 UTC dates, no colour, no truncation.
+    func piped(_ rows: [NoteRow]) -> String {
+        var out = ""
+        for row in rows {
+            out += ANSI.printable(row.note.id) + "\t" + NoteDate.format(row.date) + "\t"
+                + ANSI.printable(row.note.title) + "\n"
+        }
+        return out
+    }
+
+    /// One line per note, never wrapped: title, a dimmer local date, the ID; tinted when colour is on.
+    func human(_ rows: [NoteRow], query: SearchQuery?) -> String {
+        let width = context.width
+        let color = context.colorEnabled
+        let theme = context.theme
+        let trueColor = context.trueColor
+        let dates = rows.map { LocalDate.format($0.date) }
+        let dateWidth = dates.map(ANSI.columns).max() ?? 0
+        let titles = rows.map { ANSI.printable($0.note.title) }
+        let ids = rows.map { ANSI.printable($0.note.id) }
+        let maxTitle = titles.map(ANSI.columns).max() ?? 0
+        let maxID = ids.map(ANSI.columns).max() ?? 0
+        // Padding and gaps: " title  date  id ".
+        let fixed = 6
+        let idWidth = min(maxID, max(8, (width - fixed - dateWidth) / 3))
+        let titleWidth = max(0, min(maxTitle, width - fixed - dateWidth - idWidth))
+        let tint = ANSI.background(theme.tint, trueColor: trueColor)
+        let text = ANSI.foreground(theme.text, trueColor: trueColor)
+        let dim = ANSI.foreground(theme.dim, trueColor: trueColor)
+        var out = ""
+        for (i, row) in rows.enumerated() {
+            if titleWidth < 4 {
+                // Too narrow for columns: the title alone, cut to the width.
+                let cell = ANSI.truncate(titles[i], to: max(0, width - 2))
+                out += color ? tint + text + " " + cell + " " + ANSI.reset + "\n" : " " + cell + "\n"
+            } else {
+                let title = ANSI.pad(ANSI.truncate(titles[i], to: titleWidth), to: titleWidth)
+                let date = ANSI.pad(dates[i], to: dateWidth)
+                let id = ANSI.pad(ANSI.truncate(ids[i], to: idWidth), to: idWidth)
+                if color {
+                    out += tint + text + ANSI.bold + " " + title + ANSI.reset + tint + "  " + dim + date + "  "
+                        + text + id + " " + ANSI.reset + "\n"
+                } else {
+                    out += " " + title + "  " + date + "  " + id + "\n"
+                }
+            }
+            if let snippet = row.snippet {
+                out += "    " + highlighted(ANSI.truncate(ANSI.printable(snippet), to: max(1, width - 4)),
+                                            query: query, color: color) + "\n"
+            }
+        }
+        return out
+    }
+
+    /// A snippet with the query's matches in bold on the theme's stronger tint.
+    func highlighted(_ line: String, query: SearchQuery?, color: Bool) -> String {
+        guard color, let query else { return line }
+        let theme = context.theme
+        let on = ANSI.bold + ANSI.background(theme.highlight, trueColor: context.trueColor)
+            + ANSI.foreground(theme.text, trueColor: context.trueColor)
+        var out = ""
+        var cursor = line.startIndex
+        for range in query.highlights(in: line) where range.lowerBound >= cursor {
+            out += line[cursor..<range.lowerBound] + on + line[range] + ANSI.reset
+            cursor = range.upperBound
+        }
+        return out + line[cursor...]
+    }
+}
+
+/// Dates in the user's locale and time zone, for human output.
+enum LocalDate {
+    private static let formatter: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale.current
+        f.timeZone = TimeZone.current
+        f.dateStyle = .medium
+        f.timeStyle = .short
+        return f
+    }()
+
+    static func format(_ seconds: Double) -> String {
+        formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+}
