@@ -115,12 +115,12 @@ public struct NoteDocument: Equatable, Sendable {
         } else if let anchor = creationAnchor(fm) {
             fm.lines.insert(updatedLine, at: anchor + 1)
         } else {
-            if let last = fm.lines.last, !last.hasSuffix("\n") { fm.lines[fm.lines.count - 1] = last + eol }
+            if let last = fm.lines.last, last.utf8.last != 0x0A { fm.lines[fm.lines.count - 1] = last + eol }
             fm.lines.append("createdAt: \(NoteDate.format(fallbackCreation))" + eol)
             fm.lines.append(updatedLine)
         }
         // The closing line may be the file's last line without a terminator.
-        if !fm.closing.hasSuffix("\n") { fm.closing += eol }
+        if fm.closing.utf8.last != 0x0A { fm.closing += eol }
         frontMatter = fm
         reparse()
     }

@@ -164,7 +164,8 @@ public struct Vault: Sendable {
         }
         for candidate in candidates {
             guard let status = FileSystem.status(candidate), status.kind != .directory else { continue }
-            let lexical = (candidate as NSString).standardizingPath
+            if status.kind == .symlink { throw .outsideVault(argument) }
+            let lexical = Vault.normalized(candidate)
             let parent = (lexical as NSString).deletingLastPathComponent
             guard let realParent = FileSystem.realPath(parent) else { continue }
             let real = realParent + "/" + (lexical as NSString).lastPathComponent
@@ -172,14 +173,12 @@ public struct Vault: Sendable {
                 if pathLike || status.kind == .regular { throw .outsideVault(argument) }
                 continue
             }
-            if status.kind == .symlink { throw .outsideVault(argument) }
             return String(real.dropFirst(canonicalRoot.count + 1))
         }
         if pathLike {
             // Nothing exists there: still refuse a path that would leave the vault.
-            let lexical = ((root + "/" + argument) as NSString).standardizingPath
-            let lexicalRoot = (root as NSString).standardizingPath
-            if !lexical.hasPrefix(lexicalRoot + "/") || argument.hasPrefix("/") { throw .outsideVault(argument) }
+            let lexical = Vault.normalized(argument.hasPrefix("/") ? argument : root + "/" + argument)
+            if !lexical.hasPrefix(Vault.normalized(root) + "/") { throw .outsideVault(argument) }
             throw .noMatch(argument)
         }
         return nil
@@ -227,6 +226,26 @@ public struct Vault: Sendable {
             if try FileSystem.createExclusively(Array(content.utf8), at: candidate) { return candidate }
             attempt += 1
         }
+    }
+}
+
+extension Vault {
+    /// A path with `.`, `..` and repeated `/` removed lexically, without resolving symlinks.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                if !parts.isEmpty && parts.last != ".." {
+                    parts.removeLast()
+                } else if !path.hasPrefix("/") {
+                    parts.append(part)
+                }
+                continue
+            }
+            parts.append(part)
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 }
 

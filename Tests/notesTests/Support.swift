@@ -1,3 +1,8 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 
@@ -55,8 +60,10 @@ final class Sandbox {
 
     /// Runs `notes` with `arguments`, `stdin` as standard input (empty when nil), in `cwd`.
     @discardableResult
+    /// With `tty`, standard input is a pseudo-terminal fed with `stdin` (for prompts and the
+    /// editor); stdout and stderr stay files either way.
     func run(_ arguments: [String], stdin: String? = nil, cwd: String? = nil,
-             env extra: [String: String] = [:], vaultVariable: Bool = true) throws -> RunResult {
+             env extra: [String: String] = [:], vaultVariable: Bool = true, tty: Bool = false) throws -> RunResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Sandbox.binary)
         process.arguments = arguments
@@ -72,9 +79,9 @@ final class Sandbox {
         process.environment = env
         let id = UUID().uuidString
         let outPath = root.path + "/.out-\(id)", errPath = root.path + "/.err-\(id)", inPath = root.path + "/.in-\(id)"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-        FileManager.default.createFile(atPath: inPath, contents: Data((stdin ?? "").utf8))
+        try Data().write(to: URL(fileURLWithPath: outPath))
+        try Data().write(to: URL(fileURLWithPath: errPath))
+        try Data((tty ? "" : stdin ?? "").utf8).write(to: URL(fileURLWithPath: inPath))
         defer {
             for p in [outPath, errPath, inPath] { try? FileManager.default.removeItem(atPath: p) }
         }
@@ -83,12 +90,21 @@ final class Sandbox {
         let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = input
+        var terminal: PseudoTerminal?
+        if tty {
+            let pty = try PseudoTerminal()
+            terminal = pty
+            process.standardInput = pty.follower
+        } else {
+            process.standardInput = input
+        }
         try process.run()
+        if let terminal, let stdin { terminal.type(stdin) }
         process.waitUntilExit()
         try out.close()
         try err.close()
         try input.close()
+        terminal?.close()
         return RunResult(
             status: process.terminationStatus,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "<not UTF-8>",
@@ -128,5 +144,50 @@ final class Sandbox {
         try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         return path
+    }
+}
+
+#if os(Linux)
+// Glibc's module map hides these behind _XOPEN_SOURCE; they are plain C functions.
+@_silgen_name("grantpt") private func grantpt(_ fd: Int32) -> Int32
+@_silgen_name("unlockpt") private func unlockpt(_ fd: Int32) -> Int32
+@_silgen_name("posix_openpt") private func posix_openpt(_ flags: Int32) -> Int32
+@_silgen_name("ptsname") private func ptsname(_ fd: Int32) -> UnsafeMutablePointer<CChar>?
+#endif
+
+/// A pseudo-terminal pair made with posix_openpt: the child gets the follower as its stdin.
+final class PseudoTerminal {
+    let leader: Int32
+    let follower: FileHandle
+
+    init() throws {
+        leader = posix_openpt(O_RDWR | O_NOCTTY)
+        guard leader >= 0, grantpt(leader) == 0, unlockpt(leader) == 0, let name = ptsname(leader) else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        let fd = open(String(cString: name), O_RDWR | O_NOCTTY)
+        guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
+        follower = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        // Echo would fill the leader's buffer with what we type; nobody reads it.
+        var attributes = termios()
+        if tcgetattr(fd, &attributes) == 0 {
+            attributes.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(fd, TCSANOW, &attributes)
+        }
+    }
+
+    /// Types text as if at the keyboard.
+    func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(leader, $0.baseAddress, $0.count) }
+    }
+
+    func close() {
+        try? follower.close()
+        #if canImport(Darwin)
+        _ = Darwin.close(leader)
+        #else
+        _ = Glibc.close(leader)
+        #endif
     }
 }

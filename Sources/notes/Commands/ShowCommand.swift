@@ -33,7 +33,7 @@ struct ShowCommand: NotesCommand {
         } else if json {
             context.out(JSONText.object(JSONText.noteFields(note) + [("body", .string(note.body))]).rendered)
         } else {
-            context.out(note.body.hasSuffix("\n") || note.body.isEmpty ? note.body : note.body + "\n")
+            context.out(note.body.utf8.last == 0x0A || note.body.isEmpty ? note.body : note.body + "\n")
         }
     }
 }
