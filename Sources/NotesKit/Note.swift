@@ -45,20 +45,22 @@ public struct Note: Equatable, Sendable {
             titleFromFrontMatter = true
         } else {
             titleFromFrontMatter = false
-            title = "Untitled"
-            for (index, line) in Note.lines(of: body).enumerated() where !line.trimmingWhitespace().isEmpty {
-                let stripped = Note.stripHeading(line)
-                title = stripped.isEmpty ? "Untitled" : stripped
+            var found: String?
+            Note.forEachLine(of: body) { index, line in
+                guard !line.trimmingWhitespace().isEmpty else { return true }
+                found = Note.stripHeading(line)
                 titleLine = index
-                break
+                return false
             }
+            title = found.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled"
         }
-        preview = ""
-        for (index, line) in Note.lines(of: body).enumerated()
-        where index != titleLine && !line.trimmingWhitespace().isEmpty {
-            preview = Note.stripHeading(line)
-            break
+        var firstOther: String?
+        Note.forEachLine(of: body) { index, line in
+            guard index != titleLine, !line.trimmingWhitespace().isEmpty else { return true }
+            firstOther = Note.stripHeading(line)
+            return false
         }
+        preview = firstOther ?? ""
     }
 
     /// The text search looks in: the front-matter title (if any) and the body (SPEC §5).
@@ -72,9 +74,32 @@ public struct Note: Equatable, Sendable {
         path.hasSuffix(".md") ? String(path.dropLast(3)) : path
     }
 
-    /// Lines split on LF only, without their terminators (a CR before the LF is dropped).
+    /// Every line of `text` (see `forEachLine`).
     public static func lines(of text: String) -> [Substring] {
-        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        var result: [Substring] = []
+        forEachLine(of: text) { _, line in
+            result.append(line)
+            return true
+        }
+        return result
+    }
+
+    /// Calls `body` with each line (split on LF only, without its terminator; a CR before the LF
+    /// is dropped) and its 0-based index, until `body` returns false. Scans bytes, not Characters,
+    /// and stops early, so finding a title never walks a whole 50 MB body.
+    public static func forEachLine(of text: String, _ body: (Int, Substring) -> Bool) {
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = 0
+        while start < utf8.endIndex {
+            let newline = utf8[start...].firstIndex(of: 0x0A)
+            var end = newline ?? utf8.endIndex
+            if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
+            guard body(index, Substring(utf8[start..<end])) else { return }
+            guard let newline else { return }
+            start = utf8.index(after: newline)
+            index += 1
+        }
     }
 
     /// A line trimmed, without ATX heading marks (`# ` … `###### ` and closing `#`s).

@@ -50,13 +50,14 @@ public struct SearchQuery: Equatable, Sendable {
 
     /// The first line of `text` that contains any term, trimmed, as written; nil if none does.
     public func snippet(in text: String, folder: inout TextFolder) -> String? {
-        for line in Note.lines(of: text) {
+        var found: String?
+        Note.forEachLine(of: text) { _, line in
             let folded = folder.foldedBytes(String(line))
-            if foldedTerms.contains(where: { !$0.isEmpty && TextFolding.contains(folded, $0) }) {
-                return String(line.trimmingCharacters(in: .whitespaces))
-            }
+            guard foldedTerms.contains(where: { !$0.isEmpty && TextFolding.contains(folded, $0) }) else { return true }
+            found = line.trimmingCharacters(in: .whitespaces)
+            return false
         }
-        return nil
+        return found
     }
 
     /// The ranges of `line` (in Characters) where a term matches, for highlighting.

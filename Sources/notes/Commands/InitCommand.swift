@@ -6,7 +6,7 @@ struct InitCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "init", overview: "Make a folder a vault (creates its .notes/ state folder).",
         usage: "init [<dir>]",
-        arguments: [("<dir>", "The folder (default: the current directory). Created if missing.")])
+        arguments: [("<dir>", "The folder (default: --vault, else the current directory). Created if missing.")])
 
     let directory: String?
 
@@ -16,7 +16,7 @@ struct InitCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let given = directory.map(context.locations.expandTilde) ?? context.cwd
+        let given = (directory ?? context.arguments.value("vault")).map(context.locations.expandTilde) ?? context.cwd
         let path = given.hasPrefix("/") ? given : context.cwd + "/" + given
         let absolute = (path as NSString).standardizingPath
         if let status = FileSystem.status(absolute), status.kind != .directory {
