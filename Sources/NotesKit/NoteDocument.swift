@@ -110,14 +110,16 @@ public struct NoteDocument: Equatable, Sendable {
             reparse()
             return
         }
-        if let existing = fm.entry("updatedAt") {
-            fm.lines[existing.lineIndex] = updatedLine
-        } else if let anchor = creationAnchor(fm) {
-            fm.lines.insert(updatedLine, at: anchor + 1)
+        let existing = fm.entry("updatedAt")
+        if let existing { fm.lines[existing.lineIndex] = updatedLine }
+        if let anchor = creationAnchor(fm) {
+            if existing == nil { fm.lines.insert(updatedLine, at: anchor + 1) }
         } else {
+            // No creation key, even when updatedAt is there: write the creation date down, or the
+            // mtime fallback would become the time of this very edit.
             if let last = fm.lines.last, last.utf8.last != 0x0A { fm.lines[fm.lines.count - 1] = last + eol }
             fm.lines.append("createdAt: \(NoteDate.format(fallbackCreation))" + eol)
-            fm.lines.append(updatedLine)
+            if existing == nil { fm.lines.append(updatedLine) }
         }
         // The closing line may be the file's last line without a terminator.
         if fm.closing.utf8.last != 0x0A { fm.closing += eol }

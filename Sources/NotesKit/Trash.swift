@@ -29,8 +29,14 @@ extension Vault {
         let data = (try? JSONEncoder().encode(record)) ?? Data()
         try FileSystem.writeAtomically(Array(data), to: entry + "/deleted.json")
         let destination = entry + "/" + relative
-        try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
-        try FileSystem.move(fullPath(relative), to: destination)
+        do {
+            try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
+            try FileSystem.move(fullPath(relative), to: destination)
+        } catch {
+            // Leave no empty entry behind when the note could not be moved.
+            try? FileSystem.remove(entry)
+            throw error
+        }
     }
 
     /// The trashed notes, most recently deleted first.
@@ -60,6 +66,7 @@ extension Vault {
     /// Finds a trashed note by exact ID, unique ID prefix or unique title; the most recently
     /// deleted wins among notes with the same ID.
     public func resolveTrashed(_ argument: String, in entries: [TrashEntry]) throws(VaultError) -> TrashEntry {
+        guard !argument.isEmpty else { throw .notInTrash(argument) }
         if let exact = entries.first(where: { $0.note.id == argument || $0.note.path == argument }) { return exact }
         var seen = Set<String>()
         let prefixed = entries.filter { $0.note.id.hasPrefix(argument) && seen.insert($0.note.id).inserted }

@@ -1,0 +1,158 @@
+import Foundation
+import NotesKit
+import Testing
+
+/// A note built from file text, for search tests.
+func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
+    Note(path: id + ".md", document: NoteDocument(parsing: text), mtime: mtime)
+}
+
+@Suite struct SearchQueryTests {
+    // MARK: Parsing
+
+    @Test(arguments: [
+        ("empty query", "", []),
+        ("white space only", "  \t \n ", []),
+        ("one term", "milk", ["milk"]),
+        ("runs of white space", "  milk   eggs\tbread\n", ["milk", "eggs", "bread"]),
+        ("a quoted phrase is one term", "\"creme brulee\" recipe", ["creme brulee", "recipe"]),
+        ("a phrase in the middle", "a \"b c\" d", ["a", "b c", "d"]),
+        ("quotes glued to words", "a\"b c\"d", ["a", "b c", "d"]),
+        ("an unbalanced quote runs to the end", "milk \"oat mil", ["milk", "oat mil"]),
+        ("an unbalanced quote with nothing after it", "milk \"", ["milk"]),
+        ("an unbalanced quote of blanks", "milk \"   ", ["milk"]),
+        ("empty quotes are no term", "\"\" milk", ["milk"]),
+        ("a lone quote", "\"", []),
+        ("a phrase keeps its inner spacing", "\"  two  spaces \"", ["  two  spaces "]),
+        ("two phrases", "\"a b\" \"c d\"", ["a b", "c d"]),
+        ("accents kept as typed", "Crème", ["Crème"]),
+        ("single quotes are ordinary characters", "don't 'x y'", ["don't", "'x", "y'"]),
+    ] as [(String, String, [String])])
+    func parsesTerms(_ name: String, _ query: String, _ terms: [String]) {
+        let parsed = SearchQuery(query)
+        #expect(parsed.terms == terms, "\(name)")
+        #expect(parsed.isEmpty == terms.isEmpty)
+        #expect(parsed.foldedTerms == terms.map { Array(TextFolding.fold($0).utf8) })
+    }
+
+    // MARK: Matching
+
+    @Test(arguments: [
+        ("one term", "milk", "Buy milk", true),
+        ("every term is required", "milk eggs", "Buy milk", false),
+        ("all terms present", "milk eggs", "milk and eggs", true),
+        ("terms in any order", "eggs milk", "milk and eggs", true),
+        ("a phrase must be contiguous", "\"milk eggs\"", "milk and eggs", false),
+        ("a contiguous phrase", "\"milk and\"", "milk and eggs", true),
+        ("substring of a word", "rem", "Crème", true),
+        ("accent-insensitive", "creme brulee", "Crème Brûlée", true),
+        ("accents in the query", "crème", "CREME", true),
+        ("case-insensitive ß", "STRASSE", "Straße", true),
+        ("letter table", "lodz", "Łódź", true),
+        ("width-insensitive", "full", "ｆｕｌｌ", true),
+        ("NFD query, NFC text", "cafe\u{301}", "Café", true),
+        ("terms across lines", "first second", "first line\nsecond line", true),
+        ("a phrase does not span lines", "\"line second\"", "first line\nsecond line", false),
+        ("no match", "zebra", "milk and eggs", false),
+        ("empty query matches", "", "anything", true),
+    ] as [(String, String, String, Bool)])
+    func matches(_ name: String, _ query: String, _ text: String, _ expected: Bool) {
+        #expect(SearchQuery(query).matches(folded: Array(TextFolding.fold(text).utf8)) == expected, "\(name)")
+    }
+
+    @Test func filterSearchesTheTitleAndBodyButNotOtherFrontMatter() {
+        let notes = [
+            makeNote("tagged", "---\ntags: [secret]\ntitle: Visible title\n---\nPlain body\n"),
+            makeNote("plain", "# Groceries\n\nmilk, eggs\n"),
+            makeNote("accent", "Crème brûlée recipe\n"),
+        ]
+        let ids = { (query: String) in NoteSearch.filter(notes, query: SearchQuery(query)).map(\.id) }
+        #expect(ids("secret") == [])
+        #expect(ids("tags") == [])
+        #expect(ids("visible") == ["tagged"])
+        #expect(ids("plain body") == ["tagged"])
+        #expect(ids("groceries eggs") == ["plain"])
+        #expect(ids("creme") == ["accent"])
+        #expect(ids("") == ["tagged", "plain", "accent"])
+        #expect(ids("e") == ["tagged", "plain", "accent"])
+    }
+
+    @Test func filterKeepsTheGivenOrderAcrossManyNotes() {
+        let notes = (0..<1000).map { i in
+            makeNote(String(format: "n%04d", i), i % 3 == 0 ? "Fizz \(i)\n" : "Buzz \(i)\n")
+        }
+        let hits = NoteSearch.filter(notes, query: SearchQuery("fizz"))
+        #expect(hits.map(\.id) == notes.enumerated().filter { $0.offset % 3 == 0 }.map(\.element.id))
+    }
+
+    // MARK: Snippets
+
+    @Test(arguments: [
+        ("the first line containing a term, trimmed", "Title\n\n   Buy Crème fraîche  \nmore creme\n",
+         "creme", "Buy Crème fraîche"),
+        ("any term counts", "Title\nother line\nzzz\n", "zzz other", "other line"),
+        ("CRLF text", "Title\r\n  the line\r\n", "line", "the line"),
+        ("no line matches", "Title\nbody\n", "absent", nil),
+        ("a tab is trimmed", "\tindented match\t\n", "match", "indented match"),
+    ] as [(String, String, String, String?)])
+    func snippet(_ name: String, _ text: String, _ query: String, _ expected: String?) {
+        var folder = TextFolder()
+        #expect(SearchQuery(query).snippet(in: text, folder: &folder) == expected, "\(name)")
+    }
+
+    // MARK: Highlights
+
+    /// The highlighted substrings of `line` for `query`.
+    func highlighted(_ line: String, _ query: String) -> [String] {
+        SearchQuery(query).highlights(in: line).map { String(line[$0]) }
+    }
+
+    @Test func highlightsEveryOccurrenceAsTyped() {
+        #expect(highlighted("Crème Brûlée and crème", "creme") == ["Crème", "crème"])
+    }
+
+    @Test func highlightsSeveralTermsInLineOrder() {
+        #expect(highlighted("milk and eggs and milk", "milk eggs") == ["milk", "eggs", "milk"])
+    }
+
+    @Test func highlightCoversAWholeCharacterThatFoldsToSeveral() {
+        #expect(highlighted("Straße", "ss") == ["ß"])
+        #expect(highlighted("Straße", "strasse") == ["Straße"])
+        #expect(highlighted("Æsir", "ae") == ["Æ"])
+    }
+
+    @Test func highlightRangesAreCharacterRanges() {
+        let line = "Cafe\u{301} ｆｕｌｌ"
+        let ranges = SearchQuery("café full").highlights(in: line)
+        #expect(ranges.count == 2)
+        #expect(ranges.map { line.distance(from: line.startIndex, to: $0.lowerBound) } == [0, 5])
+        #expect(ranges.map { line[$0].count } == [4, 4])
+    }
+
+    @Test func highlightsAPhrase() {
+        #expect(highlighted("a milk and eggs", "\"milk and\"") == ["milk and"])
+    }
+
+    @Test func noHighlightWithoutAMatch() {
+        #expect(SearchQuery("zebra").highlights(in: "milk and eggs").isEmpty)
+        #expect(SearchQuery("").highlights(in: "milk and eggs").isEmpty)
+        #expect(SearchQuery("x").highlights(in: "").isEmpty)
+    }
+
+    // MARK: Sorting
+
+    @Test func sortOrders() {
+        let a = makeNote(
+            "a", "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-06-01T00:00:00Z\n---\nZebra\n")
+        let b = makeNote("b", "---\ncreatedAt: 2026-03-01T00:00:00Z\n---\napple\n")
+        let c = makeNote("c", "---\ncreatedAt: 2026-03-01T00:00:00Z\n---\nÉclair\n")
+        let notes = [c, b, a]
+        #expect(SortOrder.updated.sort(notes).map(\.id) == ["a", "b", "c"])
+        #expect(SortOrder.created.sort(notes).map(\.id) == ["b", "c", "a"])
+        #expect(SortOrder.title.sort(notes).map(\.id) == ["b", "c", "a"])
+        #expect(SortOrder.updated.sort(notes, reverse: true).map(\.id) == ["c", "b", "a"])
+        #expect(SortOrder.updated.date(of: a) == a.updatedAt)
+        #expect(SortOrder.created.date(of: a) == a.createdAt)
+        #expect(SortOrder.title.date(of: b) == b.createdAt)
+    }
+}
