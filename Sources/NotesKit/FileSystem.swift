@@ -45,16 +45,18 @@ public enum FileSystem {
         return FileStatus(kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino))
     }
 
-    /// Reads a whole regular file without following a final symlink; also returns its status.
-    public static func read(_ path: String) throws(VaultError) -> ([UInt8], FileStatus) {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    /// Reads a whole regular file; also returns its status. Notes are read without following a
+    /// final symlink (a link is never a note); `followSymlinks` is for files like the settings.
+    public static func read(_ path: String, followSymlinks: Bool = false) throws(VaultError) -> ([UInt8], FileStatus) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (followSymlinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { throw .io(path: path, reason: lastError()) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .io(path: path, reason: lastError()) }
         let status = makeStatus(st)
         guard status.kind == .regular else { throw .io(path: path, reason: "not a regular file") }
-        var bytes = [UInt8](repeating: 0, count: max(Int(status.size), 0))
+        // One byte more than the size, so the read that finds the end needs no bigger buffer.
+        var bytes = [UInt8](repeating: 0, count: max(Int(status.size), 0) + 1)
         var total = 0
         while true {
             if total == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, total))) }
@@ -115,8 +117,8 @@ public enum FileSystem {
 
     static func writeTemp(_ bytes: [UInt8], beside path: String, mode: mode_t) throws(VaultError) -> String {
         let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        var template = Array(((directory.isEmpty ? "." : directory) + "/." + name + ".tmp-XXXXXX").utf8CString)
+        // A short fixed name, so a long note name never makes the temp name too long.
+        var template = Array(((directory.isEmpty ? "." : directory) + "/.notes-tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buf in
             buf.baseAddress.map { mkstemp($0) } ?? -1
         }
@@ -152,6 +154,14 @@ public enum FileSystem {
             fsync(fd)
             close(fd)
         }
+    }
+
+    /// Creates a new private (0700) directory from a `mkdtemp` template ending in `XXXXXX`.
+    public static func makeTemporaryDirectory(_ template: String) throws(VaultError) -> String {
+        var buffer = Array(template.utf8CString)
+        let made = buffer.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkdtemp($0) } ?? nil }
+        guard made != nil else { throw .io(path: template, reason: lastError()) }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Creates a directory and its parents; succeeds when it already exists.

@@ -84,7 +84,7 @@ public struct SettingsFile: Sendable {
     public func load() -> Loaded {
         guard FileSystem.status(path) != nil else { return Loaded(settings: Settings(), exists: false) }
         do {
-            let (bytes, _) = try FileSystem.read(path)
+            let (bytes, _) = try FileSystem.read(path, followSymlinks: true)
             return Loaded(settings: try Settings.decode(bytes, path: path), exists: true)
         } catch let error as SettingsError {
             return Loaded(settings: Settings(), exists: true, corruption: error)
@@ -94,10 +94,13 @@ public struct SettingsFile: Sendable {
         }
     }
 
-    /// Writes the settings atomically, creating the folder when needed.
+    /// Writes the settings atomically, creating the folder when needed. A symlinked file (kept
+    /// in a dotfiles repository) is written through the link, so the link stays.
     public func save(_ settings: Settings) throws(VaultError) {
-        try FileSystem.makeDirectory((path as NSString).deletingLastPathComponent)
-        try FileSystem.writeAtomically(settings.encoded(), to: path)
+        var target = path
+        if FileSystem.status(path)?.kind == .symlink, let resolved = FileSystem.realPath(path) { target = resolved }
+        try FileSystem.makeDirectory((target as NSString).deletingLastPathComponent)
+        try FileSystem.writeAtomically(settings.encoded(), to: target)
     }
 
     /// Replaces the file with defaults, keeping the old bytes in `<file>.bak`; returns the backup's
@@ -105,7 +108,7 @@ public struct SettingsFile: Sendable {
     public func reset() throws(VaultError) -> String? {
         var backup: String?
         if FileSystem.status(path) != nil {
-            let (bytes, _) = try FileSystem.read(path)
+            let (bytes, _) = try FileSystem.read(path, followSymlinks: true)
             backup = path + ".bak"
             try FileSystem.writeAtomically(bytes, to: path + ".bak", mode: 0o600)
         }

@@ -235,6 +235,7 @@ public struct Settings: Codable, Equatable, Sendable {
 
     /// The JSON text written to the settings file: pretty-printed, sorted keys, final newline.
     public func encoded() -> [UInt8] {
+        if Key.allCases.allSatisfy({ value($0) == nil }) && other.isEmpty { return Array("{}\n".utf8) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return Array("{}\n".utf8) }

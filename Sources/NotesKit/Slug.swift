@@ -4,6 +4,9 @@ import Foundation
 public enum Slug {
     /// The longest slug, in characters.
     public static let maxLength = 60
+    /// The longest slug in UTF-8 bytes: file names have 255 bytes at most (NAME_MAX), and the
+    /// name also needs room for `-N`, `.conflict-YYYYMMDD-HHMMSS` and `.md`.
+    public static let maxBytes = 180
 
     /// The slug of `title`: lower case, Latin letters folded (`Crème` → `creme`), other scripts
     /// kept in NFC, runs of anything but letters, marks and digits turned into `-`, trimmed of
@@ -12,7 +15,11 @@ public enum Slug {
         var folder = TextFolder()
         var out = ""
         var pendingDash = false
-        for character in title.precomposedStringWithCanonicalMapping {
+        var length = 0
+        // A title can be a whole 50 MB line; the slug never needs more than its start.
+        for character in String(title.prefix(2000)).precomposedStringWithCanonicalMapping {
+            // Past the limit (plus one character, to see whether the cut falls on a `-`): done.
+            if length > maxLength { break }
             let piece: String
             if character.unicodeScalars.allSatisfy(isLatin) {
                 piece = folder.fold(String(character))
@@ -21,18 +28,23 @@ public enum Slug {
             }
             for c in piece {
                 if c.unicodeScalars.contains(where: isWordScalar) {
-                    if pendingDash && !out.isEmpty { out.append("-") }
+                    if pendingDash && !out.isEmpty {
+                        out.append("-")
+                        length += 1
+                    }
                     pendingDash = false
                     out.append(c)
+                    length += 1
                 } else {
                     pendingDash = true
                 }
             }
         }
-        guard out.count > maxLength else { return out }
-        let cut = out.prefix(maxLength)
-        let next = out[cut.endIndex...].first
-        if next == "-" { return String(cut) }
+        var cut = out.prefix(maxLength)
+        while cut.utf8.count > maxBytes { cut = cut.dropLast() }
+        guard cut.endIndex < out.endIndex else { return out }
+        // Cut at a `-` boundary when there is one.
+        if out[cut.endIndex...].first == "-" { return String(cut) }
         if let dash = cut.lastIndex(of: "-") { return String(cut[cut.startIndex..<dash]) }
         return String(cut)
     }

@@ -14,18 +14,16 @@ public struct TrashEntry: Equatable, Sendable {
 private struct TrashRecord: Codable {
     var path: String
     var deletedAt: String
+    /// The exact time, so two deletions in one second still come back newest first.
+    var deletedAtSeconds: Double?
 }
 
 extension Vault {
     /// Moves a note into the trash (a `rename`, so it is never half-moved).
     public func trash(path relative: String, now: Double) throws(VaultError) {
         try FileSystem.makeDirectory(trashDirectory)
-        let template = trashDirectory + "/" + NoteDate.stamp(now) + "-XXXXXX"
-        var buffer = Array(template.utf8CString)
-        let made = buffer.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkdtemp($0) } ?? nil }
-        guard made != nil else { throw .io(path: trashDirectory, reason: FileSystem.lastError()) }
-        let entry = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let record = TrashRecord(path: relative, deletedAt: NoteDate.format(now))
+        let entry = try FileSystem.makeTemporaryDirectory(trashDirectory + "/" + NoteDate.stamp(now) + "-XXXXXX")
+        let record = TrashRecord(path: relative, deletedAt: NoteDate.format(now), deletedAtSeconds: now)
         let data = (try? JSONEncoder().encode(record)) ?? Data()
         try FileSystem.writeAtomically(Array(data), to: entry + "/deleted.json")
         let destination = entry + "/" + relative
@@ -47,7 +45,7 @@ extension Vault {
             let folder = trashDirectory + "/" + name
             guard let (bytes, _) = try? FileSystem.read(folder + "/deleted.json"),
                   let record = try? JSONDecoder().decode(TrashRecord.self, from: Data(bytes)),
-                  let deletedAt = NoteDate.parse(record.deletedAt),
+                  let deletedAt = record.deletedAtSeconds ?? NoteDate.parse(record.deletedAt),
                   let (fileBytes, status) = try? FileSystem.read(folder + "/" + record.path),
                   let text = String(validating: fileBytes, as: UTF8.self)
             else {
@@ -66,18 +64,13 @@ extension Vault {
     /// Finds a trashed note by exact ID, unique ID prefix or unique title; the most recently
     /// deleted wins among notes with the same ID.
     public func resolveTrashed(_ argument: String, in entries: [TrashEntry]) throws(VaultError) -> TrashEntry {
-        guard !argument.isEmpty else { throw .notInTrash(argument) }
-        if let exact = entries.first(where: { $0.note.id == argument || $0.note.path == argument }) { return exact }
+        // Entries are newest first, so keeping the first of each ID picks the latest deletion.
         var seen = Set<String>()
-        let prefixed = entries.filter { $0.note.id.hasPrefix(argument) && seen.insert($0.note.id).inserted }
-        if prefixed.count == 1 { return prefixed[0] }
-        if prefixed.count > 1 { throw .ambiguous(argument, candidates: prefixed.map(\.note.id).sorted()) }
-        let folded = TextFolding.fold(argument)
-        seen = []
-        let titled = entries.filter { TextFolding.fold($0.note.title) == folded && seen.insert($0.note.id).inserted }
-        if titled.count == 1 { return titled[0] }
-        if titled.count > 1 { throw .ambiguous(argument, candidates: titled.map(\.note.id).sorted()) }
-        throw .notInTrash(argument)
+        let latest = entries.filter { seen.insert($0.note.id).inserted }
+        guard let index = try Vault.match(
+            argument, ids: latest.map(\.note.id), paths: latest.map(\.note.path), titles: latest.map(\.note.title))
+        else { throw .notInTrash(argument) }
+        return latest[index]
     }
 
     /// Puts a trashed note back at its old path, or at a free `-2`, `-3`, … name when that is

@@ -13,10 +13,9 @@ public struct Vault: Sendable {
     public init(root: String) throws(VaultError) {
         var trimmed = root
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard FileSystem.status(trimmed).map({ $0.kind == .directory || $0.kind == .symlink }) == true,
-              let canonical = FileSystem.realPath(trimmed),
-              FileSystem.status(canonical)?.kind == .directory
-        else { throw .vaultMissing(root) }
+        guard FileSystem.status(trimmed) != nil else { throw .vaultMissing(root) }
+        guard let canonical = FileSystem.realPath(trimmed), FileSystem.status(canonical)?.kind == .directory
+        else { throw .notAFolder(root) }
         self.root = trimmed
         canonicalRoot = canonical
     }
@@ -74,7 +73,7 @@ public struct Vault: Sendable {
     /// skipped; their problems, and front-matter problems, are returned as diagnostics.
     public func loadNotes() -> (notes: [Note], diagnostics: [Diagnostic]) {
         let paths = notePaths()
-        var results = [LoadedNote?](repeating: nil, count: paths.count)
+        var results = [Note?](repeating: nil, count: paths.count)
         var problems = [[Diagnostic]](repeating: [], count: paths.count)
         let chunk = 64
         let chunks = (paths.count + chunk - 1) / chunk
@@ -86,18 +85,17 @@ public struct Vault: Sendable {
                     for i in (c * chunk)..<min(paths.count, (c + 1) * chunk) {
                         do {
                             let loaded = try load(path: paths[i])
-                            outBase.value[i] = loaded
+                            outBase.value[i] = loaded.note
                             warnBase.value[i] = loaded.diagnostics
                         } catch {
-                            warnBase.value[i] = [Diagnostic(
-                                path: fullPath(paths[i]), line: nil,
-                                message: ((error as? LocalizedError)?.errorDescription ?? "unreadable") + "; skipped")]
+                            let brief = (error as? VaultError)?.brief ?? error.localizedDescription
+                            warnBase.value[i] = [Diagnostic(path: fullPath(paths[i]), line: nil, message: brief + "; skipped")]
                         }
                     }
                 }
             }
         }
-        return (results.compactMap { $0?.note }, problems.flatMap { $0 })
+        return (results.compactMap { $0 }, problems.flatMap { $0 })
     }
 
     /// One note read from disk with everything needed to rewrite it.
@@ -121,7 +119,7 @@ public struct Vault: Sendable {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8(full) }
         let document = NoteDocument(parsing: text)
         let note = Note(path: relative, document: document, mtime: status.mtime)
-        let diagnostics = (document.warnings + document.dateWarnings()).map {
+        let diagnostics = (document.warnings + document.dateWarnings()).sorted { $0.line < $1.line }.map {
             Diagnostic(path: full, line: $0.line, message: $0.message)
         }
         return LoadedNote(note: note, document: document, bytes: bytes, status: status, diagnostics: diagnostics)
@@ -139,45 +137,53 @@ public struct Vault: Sendable {
             if let note = notes.first(where: { $0.path == relative }) { return note }
             throw .noMatch(argument)
         }
-        let prefixed = notes.filter { $0.id.hasPrefix(argument) }
-        if prefixed.count == 1 { return prefixed[0] }
-        if prefixed.count > 1 { throw .ambiguous(argument, candidates: prefixed.map(\.id).sorted()) }
-        let folded = TextFolding.fold(argument)
-        let titled = notes.filter { TextFolding.fold($0.title) == folded }
-        if titled.count == 1 { return titled[0] }
-        if titled.count > 1 { throw .ambiguous(argument, candidates: titled.map(\.id).sorted()) }
-        throw .noMatch(argument)
+        guard let index = try Vault.match(
+            argument, ids: notes.map(\.id), paths: notes.map(\.path), titles: notes.map(\.title))
+        else { throw .noMatch(argument) }
+        return notes[index]
     }
 
-    /// When `argument` is written as a path (absolute, with `..`, `./`, `~` or an existing file
-    /// relative to `cwd`), its vault-relative path; throws when it leaves the vault or is a link.
-    /// Returns nil when the argument is not path-like.
+    /// The index of the one item `argument` names: exact ID or path · unique ID prefix · unique
+    /// title (case- and accent-insensitive). Nil when nothing matches; throws when several do.
+    static func match(
+        _ argument: String, ids: [String], paths: [String], titles: [String]
+    ) throws(VaultError) -> Int? {
+        // "" is a prefix of every ID: it would pick the only note of a vault (`notes rm "$UNSET"`).
+        guard !argument.isEmpty else { return nil }
+        if let exact = ids.indices.first(where: { ids[$0] == argument || paths[$0] == argument }) { return exact }
+        let prefixed = ids.indices.filter { ids[$0].hasPrefix(argument) }
+        if prefixed.count == 1 { return prefixed[0] }
+        if prefixed.count > 1 { throw .ambiguous(argument, candidates: prefixed.map { ids[$0] }.sorted()) }
+        let folded = TextFolding.fold(argument)
+        let titled = titles.indices.filter { TextFolding.fold(titles[$0]) == folded }
+        if titled.count == 1 { return titled[0] }
+        if titled.count > 1 { throw .ambiguous(argument, candidates: titled.map { ids[$0] }.sorted()) }
+        return nil
+    }
+
+    /// When `argument` is written as a path — absolute, with `.` or `..`, with a `/`, or with a note
+    /// extension — its vault-relative path, tried relative to `cwd` and then to the vault; throws
+    /// when it leaves the vault or is a link. Nil when it is not a path of an existing note file.
     func relativePath(of argument: String, cwd: String) throws(VaultError) -> String? {
         let components = argument.split(separator: "/", omittingEmptySubsequences: false)
-        let pathLike = argument.hasPrefix("/") || argument.hasPrefix("~") || components.contains("..")
-            || components.first == "."
-        var candidates: [String] = []
-        if argument.hasPrefix("/") {
-            candidates = [argument]
-        } else if argument.hasPrefix("~") {
-            candidates = [(argument as NSString).expandingTildeInPath]
-        } else {
-            candidates = [cwd + "/" + argument, root + "/" + argument]
-        }
+        let explicit = argument.hasPrefix("/") || components.contains("..") || components.first == "."
+        let pathLike = explicit || Vault.isNoteName(argument)
+        guard pathLike || argument.contains("/") else { return nil }
+        let candidates = argument.hasPrefix("/") ? [argument] : [cwd + "/" + argument, root + "/" + argument]
         for candidate in candidates {
             guard let status = FileSystem.status(candidate), status.kind != .directory else { continue }
-            if status.kind == .symlink { throw .outsideVault(argument) }
             let lexical = Vault.normalized(candidate)
             let parent = (lexical as NSString).deletingLastPathComponent
             guard let realParent = FileSystem.realPath(parent) else { continue }
             let real = realParent + "/" + (lexical as NSString).lastPathComponent
             guard real.hasPrefix(canonicalRoot + "/") else {
-                if pathLike || status.kind == .regular { throw .outsideVault(argument) }
+                if pathLike { throw .outsideVault(argument) }
                 continue
             }
+            if status.kind == .symlink { throw .outsideVault(argument) }
             return String(real.dropFirst(canonicalRoot.count + 1))
         }
-        if pathLike {
+        if explicit {
             // Nothing exists there: still refuse a path that would leave the vault.
             let lexical = Vault.normalized(argument.hasPrefix("/") ? argument : root + "/" + argument)
             if !lexical.hasPrefix(Vault.normalized(root) + "/") { throw .outsideVault(argument) }
@@ -191,7 +197,7 @@ public struct Vault: Sendable {
     /// Creates a note holding `content` (already trimmed), named after its title; returns its ID.
     public func add(content: String, now: Double) throws(VaultError) -> String {
         let probe = Note(path: "x.md", document: NoteDocument(parsing: content), mtime: now)
-        var base = Slug.make(probe.title == "Untitled" && content.isEmpty ? "" : probe.title)
+        var base = Slug.make(probe.title)
         if base.isEmpty { base = Slug.fallback(now: now) }
         let bytes = Array(NoteDocument.newFile(content: content, created: now).utf8)
         var attempt = 1
@@ -208,7 +214,15 @@ public struct Vault: Sendable {
     public func update(
         path relative: String, content: String, now: Double, expected: [UInt8]? = nil
     ) throws(VaultError) {
-        let current = try load(path: relative)
+        let current: LoadedNote
+        do {
+            current = try load(path: relative)
+        } catch {
+            // Removed or renamed while the editor was open: keep the text beside where it was.
+            guard expected != nil else { throw error }
+            throw .conflict(id: Note.id(forPath: relative),
+                            copy: try saveConflictCopy(path: relative, content: content, now: now))
+        }
         if let expected, expected != current.bytes {
             let copy = try saveConflictCopy(path: relative, content: content, now: now)
             throw .conflict(id: current.note.id, copy: copy)
@@ -233,7 +247,7 @@ public struct Vault: Sendable {
 
 extension Vault {
     /// A path with `.`, `..` and repeated `/` removed lexically, without resolving symlinks.
-    static func normalized(_ path: String) -> String {
+    public static func normalized(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }

@@ -14,12 +14,23 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
     case emptyNote
     /// The vault folder named by `--vault`, `NOTES_VAULT` or the `vault` setting does not exist.
     case vaultMissing(String)
+    /// The vault path exists but is not a folder (a file, or a broken or looping link).
+    case notAFolder(String)
     /// The note changed on disk while it was being edited; the edit was saved to `copy`.
     case conflict(id: String, copy: String)
     /// The file is not valid UTF-8, so the tool will not touch it.
     case notUTF8(String)
     /// No trashed note matches.
     case notInTrash(String)
+
+    /// The problem without the file's path, for messages that already name the file.
+    public var brief: String {
+        switch self {
+        case .io(_, let reason): return reason
+        case .notUTF8: return "not valid UTF-8"
+        default: return errorDescription ?? "unreadable"
+        }
+    }
 
     public var errorDescription: String? {
         switch self {
@@ -30,15 +41,18 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
         case .ambiguous(let query, let candidates):
             let shown = candidates.prefix(10).map { "  \($0)" }.joined(separator: "\n")
             let more = candidates.count > 10 ? "\n  … and \(candidates.count - 10) more" : ""
-            return "'\(query)' matches \(candidates.count) notes; use more of the ID:\n\(shown)\(more)"
+            return "'\(query)' matches \(candidates.count) notes; give one of their IDs:\n\(shown)\(more)"
         case .outsideVault(let path):
             return "'\(path)' is outside the vault (or a symbolic link); notes only works on files inside it"
         case .emptyNote:
             return "note is empty; nothing saved"
         case .vaultMissing(let path):
             return "the vault '\(path)' does not exist; create it with 'notes init \(path)'"
+        case .notAFolder(let path):
+            return "the vault '\(path)' is not a folder; give the path of a folder, or create one with 'notes init DIR'"
         case .conflict(let id, let copy):
-            return "'\(id)' changed on disk while you were editing it; your text was saved to '\(copy)'"
+            return "'\(id)' changed on disk (or was removed) while you were editing it; "
+                + "your text was saved to '\(copy)'"
         case .notUTF8(let path):
             return "'\(path)' is not valid UTF-8; notes will not change it"
         case .notInTrash(let query):

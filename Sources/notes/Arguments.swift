@@ -65,16 +65,35 @@ struct UsageError: Error {
 
 /// A hand-written parser with `--opt=value`, `--opt value`, bundled short flags and `--`.
 enum ArgumentParser {
-    /// Finds where the subcommand is: the first token that is not an option or a global option's value.
-    static func commandIndex(_ tokens: [String]) -> Int? {
+    /// Finds where the subcommand is: the first token that is not an option or an option's value.
+    /// An option before the subcommand must be one that some command knows.
+    static func commandIndex(_ tokens: [String], commandOptions: [OptionSpec]) throws(UsageError) -> Int? {
+        let known = globalOptions + commandOptions
         var i = 0
         while i < tokens.count {
             let token = tokens[i]
             if token == "--" { return nil }
             if token.hasPrefix("--") {
-                let name = String(token.dropFirst(2))
-                if globalOptions.contains(where: { $0.long == name && $0.valueName != nil }) { i += 1 }
-            } else if !(token.hasPrefix("-") && token.count > 1) {
+                let name = String(token.dropFirst(2).prefix { $0 != "=" })
+                guard let option = known.first(where: { $0.long == name }) else {
+                    let suggestion = closest(to: "--" + name, among: known.map { "--" + $0.long })
+                    throw UsageError(
+                        message: "Unknown option '--\(name)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? ""),
+                        command: nil)
+                }
+                if option.valueName != nil && !token.contains("=") { i += 1 }
+            } else if token.hasPrefix("-") && token.count > 1 {
+                // Short flags: the last letter may take the next token as its value.
+                for (offset, letter) in token.dropFirst().enumerated() {
+                    guard let option = known.first(where: { $0.short == letter }) else {
+                        throw UsageError(message: "Unknown option '-\(letter)'.", command: nil)
+                    }
+                    if option.valueName != nil {
+                        if offset == token.count - 2 { i += 1 }
+                        break
+                    }
+                }
+            } else {
                 return i
             }
             i += 1
@@ -117,9 +136,9 @@ enum ArgumentParser {
                 let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
                 guard let option = all.first(where: { $0.long == name }) else {
                     let suggestion = closest(to: "--" + name, among: all.map { "--" + $0.long })
-                    throw UsageError(
-                        message: "Unknown option '--\(name)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? ""),
-                        command: command)
+                    let hint = suggestion.map { " Did you mean '\($0)'?" }
+                        ?? (command?.arguments.isEmpty == false ? " To pass text that starts with '-', put '--' before it." : "")
+                    throw UsageError(message: "Unknown option '--\(name)'." + hint, command: command)
                 }
                 try store(option, inline: inline)
             } else {
@@ -145,15 +164,26 @@ enum ArgumentParser {
         return result
     }
 
-    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo.
+    /// Words people try that mean one of our commands.
+    static let synonyms = [
+        "remove": "delete", "del": "delete", "create": "add", "view": "show", "open": "show",
+        "grep": "search", "modify": "edit", "change": "edit", "undelete": "restore", "undo": "restore",
+    ]
+
+    /// The candidate closest to `word` when it is close enough to be a typo: one edit for short
+    /// words, two for longer ones; else a candidate that `word` starts (`--rev` → `--reverse`).
     static func closest(to word: String, among candidates: [String]) -> String? {
+        if let synonym = synonyms[word.lowercased()], candidates.contains(synonym) { return synonym }
+        let bare = word.drop { $0 == "-" }
+        guard bare.count >= 2 else { return nil }
+        let allowed = bare.count <= 4 ? 1 : 2
         var best: (String, Int)?
         for candidate in candidates {
             let d = editDistance(word.lowercased(), candidate.lowercased())
-            if d <= max(2, candidate.count / 3), best.map({ d < $0.1 }) ?? true { best = (candidate, d) }
+            if d <= allowed, best.map({ d < $0.1 }) ?? true { best = (candidate, d) }
         }
         if best == nil {
-            best = candidates.first { $0.hasPrefix(word) && word.count >= 2 }.map { ($0, 0) }
+            best = candidates.first { $0.hasPrefix(word) && bare.count >= 3 }.map { ($0, 0) }
         }
         return best?.0
     }

@@ -23,12 +23,22 @@ enum CLI {
     /// Runs the command line and returns the exit code.
     static func main(_ argv: [String], environment: [String: String], cwd: String) -> Int32 {
         var tokens = argv
-        var index = ArgumentParser.commandIndex(tokens)
-        // `notes help CMD` is `notes CMD --help`.
-        if let i = index, tokens[i] == "help" {
-            tokens.remove(at: i)
-            index = ArgumentParser.commandIndex(tokens)
-            tokens.append("--help")
+        let allOptions = commands.flatMap { $0.spec.options }
+        var index: Int?
+        do {
+            index = try ArgumentParser.commandIndex(tokens, commandOptions: allOptions)
+            // `notes help CMD` is `notes CMD --help` (and `notes help help` is `notes --help`).
+            if let i = index, tokens[i] == "help" {
+                tokens.remove(at: i)
+                index = try ArgumentParser.commandIndex(tokens, commandOptions: allOptions)
+                if let j = index, tokens[j] == "help" {
+                    tokens.remove(at: j)
+                    index = nil
+                }
+                tokens.append("--help")
+            }
+        } catch {
+            return usageFailure(error)
         }
         var commandType: (any NotesCommand.Type)?
         if let i = index {

@@ -115,9 +115,37 @@ final class Context {
         return notes
     }
 
-    /// Resolves an ID argument against the vault's notes.
-    func resolve(_ argument: String, in vault: Vault, notes: [Note]) throws -> Note {
-        try vault.resolve(argument, in: notes, cwd: cwd)
+    /// Every note, loaded once per command without warnings (for resolving IDs).
+    private var allNotes: [Note]?
+
+    /// The note an ID argument names (SPEC §4), read from disk, with its own warnings printed.
+    /// An exact ID or path reads only that file; anything else reads the vault once.
+    func note(_ argument: String, in vault: Vault) throws -> Vault.LoadedNote {
+        let loaded: Vault.LoadedNote
+        if let path = exactPath(argument, in: vault), let direct = try? vault.load(path: path) {
+            loaded = direct
+        } else {
+            let notes = allNotes ?? vault.loadNotes().notes
+            allNotes = notes
+            loaded = try vault.load(path: vault.resolve(argument, in: notes, cwd: cwd).path)
+        }
+        for diagnostic in loaded.diagnostics { warn(diagnostic.description) }
+        return loaded
+    }
+
+    /// The vault-relative path when `argument` is exactly a note's ID or path: a plain relative
+    /// path to a regular note file, with no hidden, `.`/`..` or symlinked component.
+    private func exactPath(_ argument: String, in vault: Vault) -> String? {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else { return nil }
+        for candidate in [argument + ".md", argument] where Vault.isNoteName(candidate) {
+            guard FileSystem.status(vault.fullPath(candidate))?.kind == .regular else { continue }
+            let parent = (candidate as NSString).deletingLastPathComponent
+            let expected = vault.canonicalRoot + (parent.isEmpty ? "" : "/" + parent)
+            guard FileSystem.realPath(parent.isEmpty ? vault.root : vault.fullPath(parent)) == expected else { return nil }
+            return candidate
+        }
+        return nil
     }
 
     // MARK: Output style

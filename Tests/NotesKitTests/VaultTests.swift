@@ -48,7 +48,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
 
     @Test func openingAFileThrows() throws {
         try Playground([.file("file", "x")]).test { root in
-            #expect(throws: VaultError.vaultMissing(root + "/file")) { try Vault(root: root + "/file") }
+            #expect(throws: VaultError.notAFolder(root + "/file")) { try Vault(root: root + "/file") }
         }
     }
 

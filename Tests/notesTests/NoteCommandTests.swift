@@ -189,7 +189,7 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         #expect(Set(ids(r)) == ["bad", "open"])
         #expect(r.stderr.contains("warning: \(s.vault)/bad.md:3: expected 'key: value'"))
         #expect(r.stderr.contains("warning: \(s.vault)/bad.md:4: createdAt: '2026-13-45' is not a date"))
-        #expect(r.stderr.contains("warning: \(s.vault)/binary.md: '\(s.vault)/binary.md' is not valid UTF-8"))
+        #expect(r.stderr.contains("warning: \(s.vault)/binary.md: not valid UTF-8; skipped\n"))
         #expect(r.stderr.contains("warning: \(s.vault)/open.md:1: front matter has no closing '---' line"))
         #expect(try s.bytes("binary.md") == [0x66, 0xFF, 0xFE, 0x0A])
     }
@@ -246,7 +246,7 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         #expect(missing.stdout == "")
         let ambiguous = try s.run(["show", "work/st"])
         #expect(ambiguous.status == 1)
-        #expect(ambiguous.stderr == "Error: 'work/st' matches 2 notes; use more of the ID:\n  work/standup\n  work/status\n")
+        #expect(ambiguous.stderr == "Error: 'work/st' matches 2 notes; give one of their IDs:\n  work/standup\n  work/status\n")
     }
 
     @Test(arguments: ["../../etc/passwd", "/etc/passwd", "../outside.md", "link.md"])
@@ -332,7 +332,7 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         #expect(try s.run(["trash", "--empty"]).status == 1)
         let r = try s.run(["trash", "--empty", "--yes"])
         #expect(r.status == 0)
-        #expect(r.stderr == "Removed 1 notes for good.\n")
+        #expect(r.stderr == "Removed 1 note for good.\n")
         #expect(try jsonArray(try s.run(["trash", "--json"]).stdout).isEmpty)
     }
 }
@@ -421,7 +421,7 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         let editor = try s.script("ed.sh", "exit 2")
         let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": editor], tty: true)
         #expect(r.status == 1)
-        #expect(r.stderr.contains("failed"))
+        #expect(r.stderr.contains("exited with status 2; nothing saved"))
         #expect(try s.read("n.md") == "keep\n")
     }
 

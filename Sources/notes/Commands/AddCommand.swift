@@ -18,18 +18,21 @@ struct AddCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let heading = title.map { "# " + $0.trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n" } ?? ""
-        let raw: String
-        if text == ["-"] || (text.isEmpty && !context.stdinIsTTY) {
-            raw = heading + (try context.readStandardInput())
-        } else if !text.isEmpty {
-            raw = heading + text.joined(separator: " ")
-        } else {
-            raw = try Editor(context: context).edit(heading, name: "new-note")
-        }
-        let content = try Content.normalize(raw)
+        // A blank --title adds nothing (and must not save a lone '#').
+        let heading = title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .flatMap { $0.isEmpty ? nil : "# " + $0 + "\n\n" } ?? ""
+        // The vault first, so a wrong vault is reported before anything is typed.
         guard let vault = try context.vault(forWriting: true) else { return }
-        let id = try vault.add(content: content, now: context.now)
-        context.out(id + "\n")
+        func save(_ raw: String) throws {
+            let id = try vault.add(content: try Content.normalize(raw), now: context.now)
+            context.out(id + "\n")
+        }
+        if text == ["-"] || (text.isEmpty && !context.stdinIsTTY) {
+            try save(heading + (try context.readStandardInput()))
+        } else if !text.isEmpty {
+            try save(heading + text.joined(separator: " "))
+        } else {
+            try Editor(context: context).edit(heading, name: "new-note").save(save)
+        }
     }
 }

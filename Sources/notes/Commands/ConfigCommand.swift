@@ -112,14 +112,20 @@ struct ConfigCommand: NotesCommand {
                 throw Failure("'\(key.rawValue)' is not set; set it with 'notes config set \(key.rawValue) VALUE'")
             }
             context.out(value + "\n")
-        case .set(let key, let text):
+        case .set(let key, var text):
             var settings = try writableSettings(context)
+            if key == .vault {
+                // A relative vault would mean another folder in every directory: store it absolute.
+                let expanded = context.locations.expandTilde(text)
+                if !expanded.hasPrefix("/") { text = Vault.normalized(context.cwd + "/" + expanded) }
+            }
             try settings.set(key, text: text)
             try file.save(settings)
-            if key == .vault, FileSystem.status(context.locations.expandTilde(text)) == nil {
-                context.warn("'\(text)' does not exist yet; create it with 'notes init \(text)'")
+            let stored = settings.effective(key) ?? text
+            if key == .vault, FileSystem.status(context.locations.expandTilde(stored)) == nil {
+                context.warn("'\(stored)' does not exist yet; create it with 'notes init \(stored)'")
             }
-            context.err("Set \(key.rawValue) to '\(text)' in \(file.path).")
+            context.err("Set \(key.rawValue) to '\(stored)' in \(file.path).")
         case .unset(let key):
             var settings = try writableSettings(context)
             guard settings.isSet(key) else {

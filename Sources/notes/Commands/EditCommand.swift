@@ -26,25 +26,25 @@ struct EditCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(id) }
-        let note = try context.resolve(id, in: vault, notes: context.loadNotes(vault))
-        let loaded = try vault.load(path: note.path)
-        let raw: String
-        var expected: [UInt8]?
+        let loaded = try context.note(id, in: vault)
+        let note = loaded.note
+        func save(_ raw: String, expected: [UInt8]?) throws {
+            let content = try Content.normalize(raw)
+            // Nothing was changed, so nothing needs saving (even if the file moved on meanwhile).
+            if content == Content.editable(note.body).trimmingCharacters(in: .whitespacesAndNewlines) + "\n" {
+                context.err("No changes to '\(note.id)'; nothing saved.")
+                return
+            }
+            try vault.update(path: note.path, content: content, now: context.now, expected: expected)
+            context.err("Saved '\(note.id)'.")
+        }
         if text == ["-"] || (text.isEmpty && !context.stdinIsTTY) {
-            raw = try context.readStandardInput()
+            try save(try context.readStandardInput(), expected: nil)
         } else if !text.isEmpty {
-            raw = text.joined(separator: " ")
+            try save(text.joined(separator: " "), expected: nil)
         } else {
-            expected = loaded.bytes
-            raw = try Editor(context: context).edit(Content.editable(note.body), name: note.id)
+            let session = try Editor(context: context).edit(Content.editable(note.body), name: note.id)
+            try session.save { try save($0, expected: loaded.bytes) }
         }
-        let content = try Content.normalize(raw)
-        // Nothing was changed, so nothing needs saving (even if the file moved on meanwhile).
-        if content == Content.editable(note.body).trimmingCharacters(in: .whitespacesAndNewlines) + "\n" {
-            context.err("No changes to '\(note.id)'; nothing saved.")
-            return
-        }
-        try vault.update(path: note.path, content: content, now: context.now, expected: expected)
-        context.err("Saved '\(note.id)'.")
     }
 }

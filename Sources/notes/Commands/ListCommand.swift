@@ -17,7 +17,11 @@ struct ListOptions {
     init(_ arguments: ParsedArguments, command: CommandSpec) throws(UsageError) {
         if let raw = arguments.value("sort") {
             guard let order = SortOrder(rawValue: raw) else {
-                throw UsageError(message: "'\(raw)' is not a sort order; use updated, created or title.", command: command)
+                let suggestion = ArgumentParser.closest(to: raw, among: SortOrder.allCases.map(\.rawValue))
+                throw UsageError(
+                    message: "'\(raw)' is not a sort order; use updated, created or title."
+                        + (suggestion.map { " Did you mean '\($0)'?" } ?? ""),
+                    command: command)
             }
             sort = order
         }
@@ -47,6 +51,10 @@ struct ListOptions {
                 return .object(fields)
             }
             context.out(JSONText.array(items).rendered)
+            return
+        }
+        if sorted.isEmpty && context.humanOutput {
+            context.err(query.map { $0.isEmpty ? "No notes yet." : "No notes match." } ?? "No notes yet; add one with 'notes add'.")
             return
         }
         let rows = zip(sorted, snippets).map { NoteRow(note: $0, date: order.date(of: $0), snippet: $1) }

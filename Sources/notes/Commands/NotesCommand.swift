@@ -18,7 +18,8 @@ extension NotesCommand {
 /// newline; empty after trimming is never saved.
 enum Content {
     static func normalize(_ text: String) throws(VaultError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // New text is stored with LF; a CRLF note gets CRLF back when it is rewritten.
+        let trimmed = editable(text).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .emptyNote }
         return trimmed + "\n"
     }

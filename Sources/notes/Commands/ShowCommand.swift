@@ -26,9 +26,9 @@ struct ShowCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(id) }
-        let note = try context.resolve(id, in: vault, notes: context.loadNotes(vault))
+        let loaded = try context.note(id, in: vault)
+        let note = loaded.note
         if raw {
-            let loaded = try vault.load(path: note.path)
             context.out(String(decoding: loaded.bytes, as: UTF8.self))
         } else if json {
             context.out(JSONText.object(JSONText.noteFields(note) + [("body", .string(note.body))]).rendered)

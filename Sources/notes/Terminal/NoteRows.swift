@@ -43,8 +43,11 @@ struct NoteRows {
         let maxID = ids.map(ANSI.columns).max() ?? 0
         // Padding and gaps: " title  date  id ".
         let fixed = 6
-        let idWidth = min(maxID, max(8, (width - fixed - dateWidth) / 3))
-        let titleWidth = max(0, min(maxTitle, width - fixed - dateWidth - idWidth))
+        // The ID is what the user types: it gets at least half the room, and whatever the
+        // titles leave unused.
+        let room = max(0, width - fixed - dateWidth)
+        let idWidth = min(maxID, max(room / 2, room - maxTitle))
+        let titleWidth = min(maxTitle, room - idWidth)
         let tint = ANSI.background(theme.tint, trueColor: trueColor)
         let text = ANSI.foreground(theme.text, trueColor: trueColor)
         let dim = ANSI.foreground(theme.dim, trueColor: trueColor)

@@ -1,0 +1,30 @@
+import Foundation
+import NotesKit
+
+/// `notes path [ID]`: the vault's folder, or a note's file.
+struct PathCommand: NotesCommand {
+    static let spec = CommandSpec(
+        name: "path", overview: "Print the vault's path, or a note's file path.",
+        usage: "path [<id>]",
+        arguments: [("<id>", "A note: ID, path, unique ID prefix or title.")])
+
+    let id: String?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.count <= 1 else { throw Self.usage("Give at most one note.") }
+        id = arguments.positionals.first
+    }
+
+    func run(_ context: Context) throws {
+        let (path, _) = context.locations.vault(flag: context.arguments.value("vault"), setting: context.settings.vault)
+        guard let id else {
+            let absolute = path.hasPrefix("/") ? path : context.cwd + "/" + path
+            context.out((absolute as NSString).standardizingPath + "\n")
+            return
+        }
+        guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(id) }
+        let full = vault.fullPath(try context.note(id, in: vault).note.path)
+        let absolute = full.hasPrefix("/") ? full : context.cwd + "/" + full
+        context.out((absolute as NSString).standardizingPath + "\n")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// Defects found by trying the tool as a stranger would; each test failed before its fix.
+@Suite struct RegressionTests {
+    @Test func typedTextSurvivesAVaultThatVanishesDuringTheEdit() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "original\n")
+        let editor = try s.script("ed.sh", "rm '\(s.vault)/n.md'; printf 'typed\\n' > \"$1\"")
+        let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": editor], tty: true)
+        #expect(r.status == 1)
+        let copies = try FileManager.default.contentsOfDirectory(atPath: s.vault).filter { $0.hasPrefix("n.conflict-") }
+        #expect(copies.count == 1, "\(r)")
+        #expect(try copies.first.map { try s.read($0) } == "typed\n")
+    }
+
+    @Test func aMissingVaultIsReportedBeforeTheEditorOpens() throws {
+        let s = try Sandbox()
+        let editor = try s.script("ed.sh", "echo opened > '\(s.root.path)/opened'; printf 'typed\\n' > \"$1\"")
+        let r = try s.run(["add"], env: ["NOTES_EDITOR": editor, "NOTES_VAULT": s.root.path + "/typo"], tty: true)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: s.root.path + "/opened"))
+    }
+
+    @Test func longTitlesInWideScriptsStillMakeValidFileNames() throws {
+        let s = try Sandbox()
+        let title = Array(repeating: "हिन्दी", count: 30).joined(separator: " ")
+        let first = try s.run(["add", title])
+        #expect(first.status == 0, "\(first)")
+        let id = first.stdout.trimmingCharacters(in: .newlines)
+        #expect(id.utf8.count <= 180)
+        let second = try s.run(["add", title])
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stdout == id + "-2\n")
+        let wide = String(repeating: "𠀀", count: 70)
+        #expect(try s.run(["add", wide]).status == 0)
+        #expect(try s.run(["add", wide]).status == 0)
+    }
+
+    @Test func aFileInTheCurrentFolderDoesNotHijackAPrefix() throws {
+        let s = try Sandbox()
+        try s.write("hello-world.md", "# Hello\n")
+        let elsewhere = s.root.path + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try "x".write(toFile: elsewhere + "/hello", atomically: true, encoding: .utf8)
+        let r = try s.run(["show", "hello"], cwd: elsewhere)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == "# Hello\n")
+    }
+
+    @Test func aSymlinkedSettingsFileIsReadAndWrittenThroughTheLink() throws {
+        let s = try Sandbox()
+        let dotfiles = s.root.path + "/dotfiles.json"
+        try #"{"scheme": "orange"}"#.write(toFile: dotfiles, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: s.config + "/notes", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: s.config + "/notes/settings.json", withDestinationPath: dotfiles)
+        let get = try s.run(["config", "get", "scheme"])
+        #expect(get.stdout == "orange\n" && get.stderr == "", "\(get)")
+        #expect(try s.run(["config", "set", "sort", "title"]).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: s.config + "/notes/settings.json") == dotfiles)
+        #expect(try String(contentsOfFile: dotfiles, encoding: .utf8).contains("\"sort\" : \"title\""))
+    }
+
+    @Test func idsAreNotCutWhenTheRowHasRoom() throws {
+        let s = try Sandbox()
+        try s.write("work/projects/2026/standup-meeting-notes.md", "# Standup\n")
+        let r = try s.run(["list", "--color", "always"], env: ["COLUMNS": "100"])
+        #expect(r.stdout.contains("work/projects/2026/standup-meeting-notes"), "\(r)")
+    }
+
+    @Test func helpHelpAndUnknownGlobalOptionsBeforeTheCommand() throws {
+        let s = try Sandbox()
+        let help = try s.run(["help", "help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("SUBCOMMANDS:"))
+        let colour = try s.run(["--colour", "never", "ls"])
+        #expect(colour.status == 64)
+        #expect(colour.stderr.hasPrefix("Error: Unknown option '--colour'. Did you mean '--color'?"))
+        #expect(try s.run(["-n", "1", "list"]).status == 0)
+        #expect(try s.run(["--json", "list"]).status == 0)
+    }
+
+    @Test(arguments: [("q", nil), ("x", nil), ("remove", "delete"), ("lsit", "list"), ("serach", "search")])
+    func commandSuggestionsAreSensible(typed: String, suggestion: String?) throws {
+        let s = try Sandbox()
+        let r = try s.run([typed])
+        #expect(r.status == 64)
+        if let suggestion {
+            #expect(r.stderr.contains("Did you mean '\(suggestion)'?"), "\(r)")
+        } else {
+            #expect(!r.stderr.contains("Did you mean"), "\(r)")
+        }
+    }
+
+    @Test func aRelativeVaultSettingIsStoredAbsolute() throws {
+        let s = try Sandbox()
+        #expect(try s.run(["config", "set", "vault", "rel-vault"], cwd: s.root.path).status == 0)
+        #expect(try s.run(["config", "get", "vault"]).stdout == s.root.path + "/rel-vault\n")
+    }
+
+    @Test func restoreBringsBackTheLatestDeletionEvenInTheSameSecond() throws {
+        let s = try Sandbox()
+        for text in ["first", "second", "third"] {
+            try s.write("t.md", text + "\n")
+            #expect(try s.run(["rm", "--yes", "t"]).status == 0)
+        }
+        #expect(try s.run(["restore", "t"]).stdout == "t\n")
+        #expect(try s.read("t.md") == "third\n")
+    }
+
+    @Test func aBlankTitleSavesNothing() throws {
+        let s = try Sandbox()
+        let r = try s.run(["add", "--title", "  "], stdin: "")
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: note is empty; nothing saved\n")
+    }
+
+    @Test func aTypoInDeleteIsReportedAsSuchWithoutATerminal() throws {
+        let s = try Sandbox()
+        let r = try s.run(["rm", "nope"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: no note matches 'nope'\n")
+    }
+
+    @Test func crlfTextFromAPipeIsStoredWithLF() throws {
+        let s = try Sandbox()
+        #expect(try s.run(["add"], stdin: "line one\r\nline two\r\n").stdout == "line-one\n")
+        #expect(try s.read("line-one.md").hasSuffix("---\nline one\nline two\n"))
+        #expect(!(try s.bytes("line-one.md")).contains(0x0D))
+    }
+
+    @Test func showReadsOnlyWhatItNeedsAndWarnsOnlyAboutThatNote() throws {
+        let s = try Sandbox()
+        try s.write("good.md", "fine\n")
+        try s.write("bad.md", "---\nnot a key\n---\nbad\n")
+        let r = try s.run(["show", "good"])
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        #expect(try s.run(["show", "bad"]).stderr.contains("bad.md:2: expected 'key: value'"))
+    }
+}
