@@ -105,8 +105,7 @@ public struct Note: Equatable, Sendable {
     /// A line trimmed, without ATX heading marks (`# ` … `###### ` and closing `#`s).
     public static func stripHeading(_ line: Substring) -> String {
         var s = line.trimmingWhitespace()
-        var hashes = 0
-        while hashes < s.count, s[s.index(s.startIndex, offsetBy: hashes)] == "#" { hashes += 1 }
+        let hashes = s.utf8.prefix { $0 == UInt8(ascii: "#") }.count
         guard (1...6).contains(hashes) else { return String(s) }
         let afterMarks = s.dropFirst(hashes)
         guard afterMarks.isEmpty || afterMarks.first == " " || afterMarks.first == "\t" else { return String(s) }

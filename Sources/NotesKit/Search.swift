@@ -101,19 +101,20 @@ public enum SortOrder: String, CaseIterable, Codable, Sendable {
     }
 
     /// Sorts notes in this order; ties by ID in code-point order; `reverse` flips it all.
+    /// Sorts indices over precomputed keys: moving whole notes around costs more than comparing.
     public func sort(_ notes: [Note], reverse: Bool = false) -> [Note] {
-        let sorted = notes.sorted { a, b in
+        let dates = notes.map { date(of: $0) }
+        let order = notes.indices.sorted { a, b in
             switch self {
             case .updated, .created:
-                let da = date(of: a), db = date(of: b)
-                if da != db { return da > db }
+                if dates[a] != dates[b] { return dates[a] > dates[b] }
             case .title:
-                let order = a.title.localizedStandardCompare(b.title)
+                let order = notes[a].title.localizedStandardCompare(notes[b].title)
                 if order != .orderedSame { return order == .orderedAscending }
             }
-            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+            return notes[a].id.utf8.lexicographicallyPrecedes(notes[b].id.utf8)
         }
-        return reverse ? sorted.reversed() : sorted
+        return (reverse ? order.reversed() : order).map { notes[$0] }
     }
 }
 

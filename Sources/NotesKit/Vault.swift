@@ -30,6 +30,9 @@ public struct Vault: Sendable {
     @discardableResult
     public static func initialize(at path: String) throws(VaultError) -> Bool {
         let state = path + "/.notes"
+        if let status = FileSystem.status(state), status.kind != .directory {
+            throw .io(path: state, reason: "it is a file, not the vault's state folder; move it away and run 'notes init' again")
+        }
         let existed = FileSystem.status(state)?.kind == .directory
         try FileSystem.makeDirectory(state)
         let ignore = state + "/.gitignore"

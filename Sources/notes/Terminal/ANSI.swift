@@ -75,7 +75,14 @@ enum ANSI {
 
     /// Control characters (tabs, escapes) replaced by spaces, so a title can never move the cursor.
     static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map {
+        // Almost every title is clean: check the bytes before building anything.
+        var previous: UInt8 = 0
+        let clean = text.utf8.allSatisfy { byte in
+            defer { previous = byte }
+            return byte >= 0x20 && byte != 0x7F && !(previous == 0xC2 && (0x80..<0xA0).contains(byte))
+        }
+        if clean { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map {
             $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? " " : $0
         }))
     }
