@@ -38,8 +38,19 @@ public struct TextFolder: Sendable {
         while i < n {
             let b = bytes[i]
             if b < 0x80 {
-                out.append(b &+ ((b &- 0x41) < 26 ? 0x20 : 0))
-                i += 1
+                // A run of ASCII: copy it in one go, then lower-case it in place (a loop the
+                // compiler vectorizes), rather than appending byte by byte.
+                var end = i + 1
+                while end < n && bytes[end] < 0x80 { end += 1 }
+                let start = out.count
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+                out.withUnsafeMutableBufferPointer { buffer in
+                    for k in start..<buffer.count {
+                        let c = buffer[k]
+                        buffer[k] = c &+ ((c &- 0x41) < 26 ? 0x20 : 0)
+                    }
+                }
+                i = end
                 continue
             }
             // Decode one scalar; invalid sequences are copied through as U+FFFD.
