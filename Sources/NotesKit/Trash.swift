@@ -21,6 +21,9 @@ private struct TrashRecord: Codable {
 extension Vault {
     /// Moves a note into the trash (a `rename`, so it is never half-moved).
     public func trash(path relative: String, now: Double) throws(VaultError) {
+        // A vault opened with --vault may have no .notes/ yet: make it with its .gitignore, so the
+        // trash never ends up in the user's git history.
+        try Vault.initialize(at: root)
         try FileSystem.makeDirectory(trashDirectory)
         let entry = try FileSystem.makeTemporaryDirectory(trashDirectory + "/" + NoteDate.stamp(now) + "-XXXXXX")
         let record = TrashRecord(path: relative, deletedAt: NoteDate.format(now), deletedAtSeconds: now)

@@ -139,4 +139,11 @@ import Testing
         #expect(r.stderr == "")
         #expect(try s.run(["show", "bad"]).stderr.contains("bad.md:2: expected 'key: value'"))
     }
+
+    @Test func theTrashOfAVaultWithoutStateFolderIsGitIgnored() throws {
+        let s = try Sandbox(initVault: false)
+        try s.write("n.md", "note\n")
+        #expect(try s.run(["rm", "--yes", "n"]).status == 0)
+        #expect(try s.read(".notes/.gitignore") == "*\n")
+    }
 }
