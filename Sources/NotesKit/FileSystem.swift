@@ -55,22 +55,31 @@ public enum FileSystem {
         guard fstat(fd, &st) == 0 else { throw .io(path: path, reason: lastError()) }
         let status = makeStatus(st)
         guard status.kind == .regular else { throw .io(path: path, reason: "not a regular file") }
-        // One byte more than the size, so the read that finds the end needs no bigger buffer.
-        var bytes = [UInt8](repeating: 0, count: max(Int(status.size), 0) + 1)
-        var total = 0
+        // One byte more than the size, so the read that finds the end needs no bigger buffer;
+        // uninitialized, since zeroing a large file's buffer costs as much as reading it.
+        var capacity = max(Int(status.size), 0) + 1
+        var bytes: [UInt8] = []
         while true {
-            if total == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, total))) }
-            let n = bytes.withUnsafeMutableBytes { buf in
-                Glue.read(fd, buf.baseAddress.map { $0 + total }, buf.count - total)
+            var failure: Int32 = 0
+            let attempt = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                count = 0
+                while count < buffer.count {
+                    let n = Glue.read(fd, buffer.baseAddress.map { UnsafeMutableRawPointer($0 + count) }, buffer.count - count)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    if n == 0 { return }
+                    count += n
+                }
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, reason: lastError())
-            }
-            if n == 0 { break }
-            total += n
+            if failure != 0 { throw .io(path: path, reason: String(cString: strerror(failure))) }
+            bytes += attempt
+            // A full buffer means the file grew since fstat: read on.
+            guard attempt.count == capacity else { break }
+            capacity = max(4096, bytes.count)
         }
-        bytes.removeSubrange(total...)
         return (bytes, status)
     }
 
@@ -154,6 +163,24 @@ public enum FileSystem {
             fsync(fd)
             close(fd)
         }
+    }
+
+    /// Maps a whole regular file read-only (not following a final symlink); nil when it cannot.
+    /// Only for files that are replaced by rename, never rewritten in place (the index).
+    public static func map(_ path: String) -> UnsafeRawBufferPointer? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, makeStatus(st).kind == .regular, st.st_size > 0 else { return nil }
+        let count = Int(st.st_size)
+        guard let base = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+        return UnsafeRawBufferPointer(start: base, count: count)
+    }
+
+    /// Unmaps what `map` mapped.
+    public static func unmap(_ buffer: UnsafeRawBufferPointer) {
+        if let base = buffer.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), buffer.count) }
     }
 
     /// Creates a new private (0700) directory from a `mkdtemp` template ending in `XXXXXX`.

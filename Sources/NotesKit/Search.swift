@@ -48,6 +48,11 @@ public struct SearchQuery: Equatable, Sendable {
         foldedTerms.allSatisfy { TextFolding.contains(haystack, $0) }
     }
 
+    /// Whether folded text in memory the index maps contains every term.
+    public func matches(folded haystack: UnsafeRawBufferPointer) -> Bool {
+        foldedTerms.allSatisfy { TextFolding.firstIndex(of: $0, in: haystack) != nil }
+    }
+
     /// The first line of `text` that contains any term, trimmed, as written; nil if none does.
     public func snippet(in text: String, folder: inout TextFolder) -> String? {
         var found: String?

@@ -136,28 +136,30 @@ public enum TextFolding {
 
     /// Whether `haystack` (already folded bytes) contains `needle` (already folded bytes).
     public static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        firstIndex(of: needle, in: haystack) != nil
+        haystack.withUnsafeBytes { firstIndex(of: needle, in: $0) } != nil
     }
 
-    /// The byte offset of the first occurrence of `needle` in `haystack`, if any: `memchr` for
-    /// the first byte, `memcmp` for the rest (glibc hides `memmem` behind _GNU_SOURCE).
+    /// The byte offset of the first occurrence of `needle` in `haystack`, if any.
     public static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        haystack.withUnsafeBytes { firstIndex(of: needle, in: $0) }
+    }
+
+    /// `memchr` for the first byte, `memcmp` for the rest (glibc hides `memmem` behind _GNU_SOURCE).
+    public static func firstIndex(of needle: [UInt8], in h: UnsafeRawBufferPointer) -> Int? {
         if needle.isEmpty { return 0 }
-        if needle.count > haystack.count { return nil }
-        return haystack.withUnsafeBytes { h -> Int? in
-            needle.withUnsafeBytes { n -> Int? in
-                guard let hBase = h.baseAddress, let nBase = n.baseAddress else { return nil }
-                let first = Int32(needle[0])
-                let last = h.count - n.count
-                var offset = 0
-                while offset <= last {
-                    guard let hit = memchr(hBase + offset, first, last - offset + 1) else { return nil }
-                    let at = hBase.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(hBase + at, nBase, n.count) == 0 { return at }
-                    offset = at + 1
-                }
-                return nil
+        guard needle.count <= h.count, let hBase = h.baseAddress else { return nil }
+        return needle.withUnsafeBytes { n -> Int? in
+            guard let nBase = n.baseAddress else { return nil }
+            let first = Int32(needle[0])
+            let last = h.count - n.count
+            var offset = 0
+            while offset <= last {
+                guard let hit = memchr(hBase + offset, first, last - offset + 1) else { return nil }
+                let at = hBase.distance(to: UnsafeRawPointer(hit))
+                if memcmp(hBase + at, nBase, n.count) == 0 { return at }
+                offset = at + 1
             }
+            return nil
         }
     }
 }

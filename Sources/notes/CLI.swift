@@ -9,7 +9,7 @@ enum CLI {
     static let commands: [any NotesCommand.Type] = [
         InitCommand.self, AddCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
         EditCommand.self, DeleteCommand.self, TrashCommand.self, RestoreCommand.self, ConfigCommand.self,
-        PathCommand.self,
+        PathCommand.self, IndexCommand.self,
     ]
 
     static let overview = CommandSpec(

@@ -108,15 +108,22 @@ final class Context {
         }
     }
 
-    /// Loads every note of the vault, printing file warnings.
-    func loadNotes(_ vault: Vault) -> [Note] {
-        let (notes, diagnostics) = vault.loadNotes()
-        for diagnostic in diagnostics { warn(diagnostic.description) }
-        return notes
+    /// The vault's notes from the index cache, brought up to date once per command.
+    private var cachedCatalog: Catalog?
+
+    func catalog(_ vault: Vault) -> Catalog {
+        if let cachedCatalog { return cachedCatalog }
+        let catalog = vault.catalog()
+        cachedCatalog = catalog
+        return catalog
     }
 
-    /// Every note, loaded once per command without warnings (for resolving IDs).
-    private var allNotes: [Note]?
+    /// Every note of the vault (bodies not loaded), printing file warnings.
+    func loadNotes(_ vault: Vault) -> Catalog {
+        let catalog = catalog(vault)
+        for diagnostic in catalog.diagnostics { warn(diagnostic.description) }
+        return catalog
+    }
 
     /// The note an ID argument names (SPEC §4), read from disk, with its own warnings printed.
     /// An exact ID or path reads only that file; anything else reads the vault once.
@@ -125,9 +132,7 @@ final class Context {
         if let path = exactPath(argument, in: vault), let direct = try? vault.load(path: path) {
             loaded = direct
         } else {
-            let notes = allNotes ?? vault.loadNotes().notes
-            allNotes = notes
-            loaded = try vault.load(path: vault.resolve(argument, in: notes, cwd: cwd).path)
+            loaded = try vault.load(path: vault.resolve(argument, in: catalog(vault).notes, cwd: cwd).path)
         }
         for diagnostic in loaded.diagnostics { warn(diagnostic.description) }
         return loaded

@@ -147,3 +147,33 @@ import Testing
         #expect(try s.read(".notes/.gitignore") == "*\n")
     }
 }
+
+@Suite struct IndexCommandTests {
+    @Test func indexReportsAndSearchUsesTheCache() throws {
+        let s = try Sandbox()
+        try s.write("a.md", "# Alpha\n\nCrème\n")
+        try s.write("b.md", "# Beta\n")
+        let first = try s.run(["index"])
+        #expect(first.status == 0)
+        #expect(first.stderr == "Index updated: 2 notes, 2 read (\(s.vault)/.notes/index).\n")
+        let again = try s.run(["index"])
+        #expect(again.stderr == "Index already up to date: 2 notes, 0 read (\(s.vault)/.notes/index).\n")
+        #expect(try s.run(["index", "--rebuild"]).stderr.contains("2 read"))
+        // Deleting the cache loses nothing.
+        try FileManager.default.removeItem(atPath: s.vault + "/.notes/index")
+        #expect(ids(try s.run(["search", "creme"])) == ["a"])
+        #expect(FileManager.default.fileExists(atPath: s.vault + "/.notes/index"))
+        // A corrupt cache is rebuilt.
+        try "garbage".write(toFile: s.vault + "/.notes/index", atomically: true, encoding: .utf8)
+        #expect(ids(try s.run(["search", "creme"])) == ["a"])
+        #expect(try s.run(["index"]).stderr.contains("0 read"))
+        #expect(try s.run(["index", "extra"]).status == 64)
+    }
+
+    @Test func searchSnippetsComeFromTheFileNotTheCache() throws {
+        let s = try Sandbox()
+        try s.write("a.md", "# Alpha\n\nthe Crème line\n")
+        let json = try jsonArray(try s.run(["search", "--json", "creme"]).stdout)
+        #expect(json.first?["snippet"] as? String == "the Crème line")
+    }
+}

@@ -35,14 +35,17 @@ struct ListOptions {
         json = arguments.flag("json")
     }
 
-    /// Sorts and cuts notes, then prints them in the chosen format.
-    func print(_ notes: [Note], context: Context, query: SearchQuery? = nil) {
+    /// Sorts and cuts notes, then prints them in the chosen format. For a search, the shown hits'
+    /// files are read for their snippets (the index holds folded text only).
+    func print(_ notes: [Note], context: Context, vault: Vault, query: SearchQuery? = nil) {
         let order = sort ?? context.settings.order
         var sorted = order.sort(notes, reverse: reverse)
         if let limit, sorted.count > limit { sorted = Array(sorted.prefix(limit)) }
         var folder = TextFolder()
-        let snippets = sorted.map { note in
-            query.flatMap { $0.isEmpty ? nil : $0.snippet(in: note.searchableText, folder: &folder) }
+        let wantsSnippets = query.map { !$0.isEmpty } == true && (json || context.humanOutput)
+        let snippets = sorted.map { note -> String? in
+            guard wantsSnippets, let query, let loaded = try? vault.load(path: note.path) else { return nil }
+            return query.snippet(in: loaded.note.searchableText, folder: &folder)
         }
         if json {
             let items = zip(sorted, snippets).map { note, snippet -> JSONText in
@@ -87,6 +90,6 @@ struct ListCommand: NotesCommand {
             if options.json { context.out("[]\n") }
             return
         }
-        options.print(context.loadNotes(vault), context: context)
+        options.print(context.loadNotes(vault).notes, context: context, vault: vault)
     }
 }

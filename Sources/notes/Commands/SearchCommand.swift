@@ -25,7 +25,7 @@ struct SearchCommand: NotesCommand {
             if options.json { context.out("[]\n") }
             return
         }
-        let hits = NoteSearch.filter(context.loadNotes(vault), query: query)
-        options.print(hits, context: context, query: query)
+        let hits = context.loadNotes(vault).matching(query)
+        options.print(hits, context: context, vault: vault, query: query)
     }
 }

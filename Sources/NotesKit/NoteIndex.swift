@@ -1,0 +1,315 @@
+import Dispatch
+import Foundation
+
+/// The notes of a vault as the index cache knows them (SPEC §8): metadata and folded searchable
+/// text for every note, without bodies. Built by `Vault.catalog()`.
+public struct Catalog: Sendable {
+    /// The notes; their `body` is empty (it is not cached; read the file when it is needed).
+    public let notes: [Note]
+    /// The folded searchable text of each note, parallel to `notes`.
+    public let folded: [FoldedText]
+    /// Problems with the vault's files, as when they were read.
+    public let diagnostics: [Diagnostic]
+    /// How many files had to be read because the index did not know them as they are.
+    public let filesRead: Int
+    /// Whether the index file was written.
+    public let indexWritten: Bool
+
+    /// The notes whose searchable text holds every term of `query`, in catalog order.
+    public func matching(_ query: SearchQuery) -> [Note] {
+        guard !query.isEmpty else { return notes }
+        var keep = [Bool](repeating: false, count: notes.count)
+        let chunk = 512
+        let chunks = (notes.count + chunk - 1) / chunk
+        keep.withUnsafeMutableBufferPointer { buffer in
+            let out = UnsafeSendable(buffer)
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                for i in (c * chunk)..<min(notes.count, (c + 1) * chunk) {
+                    out.value[i] = folded[i].withUnsafeBytes { query.matches(folded: $0) }
+                }
+            }
+        }
+        return notes.indices.compactMap { keep[$0] ? notes[$0] : nil }
+    }
+}
+
+/// One file as the index records it: how it looked on disk, and what it held.
+struct IndexRecord: Sendable {
+    var path: String
+    var size: Int64
+    var mtime: Double
+    var inode: UInt64
+    /// Nil when the file is not a readable note (not UTF-8, unreadable): it is skipped, with a warning.
+    var note: Note?
+    var warnings: [ParseWarning]
+    var folded: FoldedText
+
+    func isCurrent(_ status: FileStatus) -> Bool {
+        size == status.size && mtime == status.mtime && inode == status.inode
+    }
+}
+
+/// Folded searchable text: a range of the memory-mapped index, or bytes of a file just read.
+/// Mapped text is only paged in when a search reads it, so `list` never touches it.
+public struct FoldedText: Sendable {
+    let storage: TextStorage
+    let range: Range<Int>
+
+    init(_ bytes: [UInt8]) {
+        storage = TextStorage(bytes)
+        range = 0..<bytes.count
+    }
+
+    init(storage: TextStorage, range: Range<Int>) {
+        self.storage = storage
+        self.range = range
+    }
+
+    /// The number of bytes.
+    public var count: Int { range.count }
+
+    /// Calls `body` with the bytes.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+}
+
+/// Bytes that folded texts point into: an owned array, or a read-only memory map of a file.
+final class TextStorage: @unchecked Sendable {
+    private let array: [UInt8]
+    private let mapped: UnsafeRawBufferPointer?
+
+    init(_ bytes: [UInt8]) {
+        array = bytes
+        mapped = nil
+    }
+
+    /// Maps a whole file read-only; nil when it cannot be mapped (then the caller reads it).
+    init?(mapping path: String) {
+        guard let map = FileSystem.map(path) else { return nil }
+        array = []
+        mapped = map
+    }
+
+    deinit {
+        if let mapped { FileSystem.unmap(mapped) }
+    }
+
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let mapped { return body(mapped) }
+        return array.withUnsafeBytes(body)
+    }
+}
+
+/// The `<vault>/.notes/index` file: a versioned binary cache, written atomically, read with bounds
+/// checks; anything unexpected means "no index" and costs one rebuild. Layout: a header, the
+/// metadata of every file, then one block of all folded texts (so reading metadata never pages
+/// the texts in).
+enum NoteIndexFile {
+    static let magic = Array("MYNOTES-INDEX\n".utf8)
+    /// Bump when the format or the folding changes, so old caches are rebuilt.
+    static let version: UInt32 = 1
+
+    static func encode(_ records: [IndexRecord]) -> [UInt8] {
+        var meta: [UInt8] = []
+        meta.reserveCapacity(records.count * 160)
+        var textOffset: UInt64 = 0
+        for r in records {
+            append(r.path, to: &meta)
+            append(UInt64(bitPattern: r.size), to: &meta)
+            append(r.mtime.bitPattern, to: &meta)
+            append(r.inode, to: &meta)
+            if let note = r.note {
+                meta.append(1 | (note.titleFromFrontMatter ? 2 : 0) | (note.updatedAt != nil ? 4 : 0))
+                append(note.createdAt.bitPattern, to: &meta)
+                append((note.updatedAt ?? 0).bitPattern, to: &meta)
+                append(note.title, to: &meta)
+                append(note.preview, to: &meta)
+            } else {
+                meta.append(0)
+            }
+            append(UInt32(r.warnings.count), to: &meta)
+            for w in r.warnings {
+                append(UInt32(max(0, w.line)), to: &meta)
+                append(w.message, to: &meta)
+            }
+            append(textOffset, to: &meta)
+            append(UInt64(r.folded.count), to: &meta)
+            textOffset += UInt64(r.folded.count)
+        }
+        var out = magic
+        out.reserveCapacity(magic.count + 16 + meta.count + Int(textOffset))
+        append(version, to: &out)
+        append(UInt32(records.count), to: &out)
+        append(UInt64(meta.count), to: &out)
+        out += meta
+        for r in records { r.folded.withUnsafeBytes { out.append(contentsOf: $0) } }
+        return out
+    }
+
+    static func decode(_ storage: TextStorage) -> [IndexRecord]? {
+        storage.withUnsafeBytes { bytes -> [IndexRecord]? in
+            var reader = ByteReader(bytes: bytes)
+            guard reader.take(magic.count).map(Array.init) == magic, reader.u32() == version,
+                  let count = reader.u32(), let metaLength = reader.u64(),
+                  metaLength <= UInt64(bytes.count - reader.offset) else { return nil }
+            let textStart = reader.offset + Int(metaLength)
+            let textLength = bytes.count - textStart
+            var records: [IndexRecord] = []
+            records.reserveCapacity(Int(min(count, 1 << 22)))
+            for _ in 0..<count {
+                guard let path = reader.string(), let size = reader.u64(), let mtime = reader.u64(),
+                      let inode = reader.u64(), let flags = reader.byte() else { return nil }
+                var note: Note?
+                if flags & 1 != 0 {
+                    guard let created = reader.u64(), let updated = reader.u64(), let title = reader.string(),
+                          let preview = reader.string() else { return nil }
+                    note = Note(
+                        id: Note.id(forPath: path), path: path, title: title,
+                        titleFromFrontMatter: flags & 2 != 0, createdAt: Double(bitPattern: created),
+                        updatedAt: flags & 4 != 0 ? Double(bitPattern: updated) : nil, preview: preview, body: "")
+                }
+                guard let warningCount = reader.u32() else { return nil }
+                var warnings: [ParseWarning] = []
+                for _ in 0..<warningCount {
+                    guard let line = reader.u32(), let message = reader.string() else { return nil }
+                    warnings.append(ParseWarning(line: Int(line), message: message))
+                }
+                guard let offset = reader.u64(), let length = reader.u64(),
+                      offset <= UInt64(textLength), length <= UInt64(textLength) - offset else { return nil }
+                let start = textStart + Int(offset)
+                records.append(IndexRecord(
+                    path: path, size: Int64(bitPattern: size), mtime: Double(bitPattern: mtime), inode: inode,
+                    note: note, warnings: warnings,
+                    folded: FoldedText(storage: storage, range: start..<(start + Int(length)))))
+            }
+            return reader.offset == textStart ? records : nil
+        }
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    private static func append(_ string: String, to out: inout [UInt8]) {
+        append(UInt32(string.utf8.count), to: &out)
+        out.append(contentsOf: string.utf8)
+    }
+}
+
+/// A bounds-checked cursor over the index bytes; every read is nil past the end.
+private struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
+        guard count >= 0, count <= bytes.count - offset else { return nil }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+    }
+
+    mutating func byte() -> UInt8? { take(1)?.first }
+
+    mutating func u32() -> UInt32? { take(4).map { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) } }
+
+    mutating func u64() -> UInt64? { take(8).map { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) } }
+
+    mutating func string() -> String? {
+        guard let length = u32(), let slice = take(Int(length)) else { return nil }
+        return String(validating: slice, as: UTF8.self)
+    }
+}
+
+extension Vault {
+    /// The index cache file.
+    public var indexPath: String { stateDirectory + "/index" }
+
+    /// Every note of the vault, from the index cache where it is fresh (SPEC §8): one directory
+    /// walk and one `lstat` per file, and only new or changed files are read. The index is
+    /// rewritten (atomically) when anything changed. `rebuild` ignores the old index.
+    /// `progress` is called on the calling thread with (files read, files to read).
+    public func catalog(rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil) -> Catalog {
+        var old: [String: IndexRecord] = [:]
+        if !rebuild, let storage = TextStorage(mapping: indexPath), let records = NoteIndexFile.decode(storage) {
+            old.reserveCapacity(records.count)
+            for record in records { old[record.path] = record }
+        }
+        var records: [IndexRecord] = []
+        var stale: [String] = []
+        for path in notePaths() {
+            if let record = old[path], let status = FileSystem.status(fullPath(path)), record.isCurrent(status) {
+                records.append(record)
+            } else {
+                stale.append(path)
+            }
+        }
+        let changed = !stale.isEmpty || records.count != old.count || rebuild
+        records += readRecords(stale, progress: progress)
+        var written = false
+        if changed {
+            // Only a cache: a vault we cannot write to still works, just without it.
+            if (try? Vault.initialize(at: root)) != nil,
+               (try? FileSystem.writeAtomically(NoteIndexFile.encode(records), to: indexPath)) != nil {
+                written = true
+            }
+        }
+        var notes: [Note] = []
+        var folded: [FoldedText] = []
+        var diagnostics: [Diagnostic] = []
+        notes.reserveCapacity(records.count)
+        folded.reserveCapacity(records.count)
+        for record in records {
+            for warning in record.warnings {
+                diagnostics.append(Diagnostic(
+                    path: fullPath(record.path), line: warning.line > 0 ? warning.line : nil, message: warning.message))
+            }
+            guard let note = record.note else { continue }
+            notes.append(note)
+            folded.append(record.folded)
+        }
+        return Catalog(notes: notes, folded: folded, diagnostics: diagnostics, filesRead: stale.count,
+                       indexWritten: written)
+    }
+
+    /// Reads and folds files, on all cores, in batches so progress can be reported between them.
+    private func readRecords(_ paths: [String], progress: ((Int, Int) -> Void)?) -> [IndexRecord] {
+        var result: [IndexRecord] = []
+        result.reserveCapacity(paths.count)
+        let batch = 2048
+        var start = 0
+        while start < paths.count {
+            let slice = Array(paths[start..<min(paths.count, start + batch)])
+            var out = [IndexRecord?](repeating: nil, count: slice.count)
+            let chunk = 32
+            out.withUnsafeMutableBufferPointer { buffer in
+                let target = UnsafeSendable(buffer)
+                DispatchQueue.concurrentPerform(iterations: (slice.count + chunk - 1) / chunk) { c in
+                    var folder = TextFolder()
+                    for i in (c * chunk)..<min(slice.count, (c + 1) * chunk) {
+                        target.value[i] = record(for: slice[i], folder: &folder)
+                    }
+                }
+            }
+            result += out.compactMap { $0 }
+            start += slice.count
+            progress?(start, paths.count)
+        }
+        return result
+    }
+
+    private func record(for path: String, folder: inout TextFolder) -> IndexRecord? {
+        do {
+            let loaded = try load(path: path)
+            return IndexRecord(
+                path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
+                note: loaded.note, warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
+                folded: FoldedText(folder.foldedBytes(loaded.note.searchableText)))
+        } catch {
+            // Remember unreadable files too, so they are not read again until they change.
+            guard let status = FileSystem.status(fullPath(path)) else { return nil }
+            return IndexRecord(
+                path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: nil,
+                warnings: [ParseWarning(line: 0, message: error.brief + "; skipped")], folded: FoldedText([]))
+        }
+    }
+}

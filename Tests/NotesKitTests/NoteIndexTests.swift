@@ -1,0 +1,148 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+@testable import NotesKit
+import Testing
+
+/// The index cache of SPEC §8: fresh entries are not read again; changes, additions and removals
+/// are; a missing or corrupt index costs one rebuild and loses nothing.
+@Suite struct NoteIndexTests {
+    static let tree: [PlaygroundItem] = [
+        .directory(".notes", []),
+        .file("a.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-02-01T00:00:00Z\n---\n# Alpha\n\nCrème brûlée\n"),
+        .file("b.md", "---\ntitle: \"Bêta\"\nbad line\n---\nbody of b\n"),
+        .directory("sub", [.file("c.md", "# Gamma\n")]),
+        .bytes("latin1.md", [0x63, 0x61, 0x66, 0xE9, 0x0A]),
+    ]
+
+    /// Overwrites a file in place with other bytes of the same size and puts its mtime back, so
+    /// only the contents differ from what the index recorded.
+    static func swapContentsKeepingStat(_ path: String, _ text: String) throws {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw PlaygroundError.setup("stat \(path)") }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.write(Data(text.utf8))
+        try handle.close()
+        #if canImport(Darwin)
+        var times = [st.st_atimespec, st.st_mtimespec]
+        #else
+        var times = [st.st_atim, st.st_mtim]
+        #endif
+        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw PlaygroundError.setup("utimensat") }
+    }
+
+    @Test func aFreshIndexIsWrittenThenUsedWithoutReadingFiles() throws {
+        try Playground(Self.tree).test { root in
+            let vault = try Vault(root: root)
+            let first = vault.catalog()
+            #expect(first.filesRead == 4)
+            #expect(first.indexWritten)
+            #expect(Set(first.notes.map(\.id)) == ["a", "b", "sub/c"])
+            let second = vault.catalog()
+            #expect(second.filesRead == 0)
+            #expect(!second.indexWritten)
+            #expect(second.notes.map(\.id).sorted() == first.notes.map(\.id).sorted())
+            let a = try #require(second.notes.first { $0.id == "a" })
+            #expect(a.title == "Alpha" && a.preview == "Crème brûlée")
+            #expect(a.createdAt == 1_767_225_600 && a.updatedAt == 1_769_904_000)
+            #expect(a.body == "")
+            // Warnings are remembered too, including for the file that is not a note.
+            #expect(second.diagnostics.map(\.description).sorted() == first.diagnostics.map(\.description).sorted())
+            #expect(second.diagnostics.contains { $0.path.hasSuffix("b.md") && $0.line == 3 })
+            #expect(second.diagnostics.contains { $0.path.hasSuffix("latin1.md") && $0.message.contains("UTF-8") })
+        }
+    }
+
+    @Test func searchAnswersFromTheIndexWhenTheFilesLookUnchanged() throws {
+        try Playground(Self.tree).test { root in
+            let vault = try Vault(root: root)
+            _ = vault.catalog()
+            // Same size, same mtime, same inode: the index is trusted, the file is not read.
+            try Self.swapContentsKeepingStat(root + "/sub/c.md", "# Omega\n")
+            let catalog = vault.catalog()
+            #expect(catalog.filesRead == 0)
+            #expect(catalog.matching(SearchQuery("gamma")).map(\.id) == ["sub/c"])
+            #expect(catalog.matching(SearchQuery("omega")).isEmpty)
+            #expect(catalog.matching(SearchQuery("CREME BRULEE")).map(\.id) == ["a"])
+            #expect(catalog.matching(SearchQuery("beta")).map(\.id) == ["b"])
+        }
+    }
+
+    @Test func changedAddedAndRemovedFilesAreNoticed() throws {
+        try Playground(Self.tree).test { root in
+            let vault = try Vault(root: root)
+            _ = vault.catalog()
+            try "# Gamma two, longer now\n".write(toFile: root + "/sub/c.md", atomically: true, encoding: .utf8)
+            try "# Delta\n".write(toFile: root + "/d.md", atomically: true, encoding: .utf8)
+            try FileManager.default.removeItem(atPath: root + "/a.md")
+            let catalog = vault.catalog()
+            #expect(catalog.filesRead == 2)
+            #expect(catalog.indexWritten)
+            #expect(Set(catalog.notes.map(\.id)) == ["b", "sub/c", "d"])
+            #expect(catalog.notes.first { $0.id == "sub/c" }?.title == "Gamma two, longer now")
+            #expect(catalog.matching(SearchQuery("delta")).map(\.id) == ["d"])
+            #expect(vault.catalog().filesRead == 0)
+        }
+    }
+
+    @Test(arguments: [
+        ("garbage", Array("not an index at all".utf8)),
+        ("empty", []),
+        ("truncated", Array("MYNOTES-INDEX\n".utf8) + [1, 0, 0, 0, 200, 0, 0, 0]),
+        ("wrong version", Array("MYNOTES-INDEX\n".utf8) + [99, 0, 0, 0, 0, 0, 0, 0]),
+    ])
+    func aBadIndexCostsOneRebuildAndLosesNothing(name: String, bytes: [UInt8]) throws {
+        try Playground(Self.tree).test { root in
+            let vault = try Vault(root: root)
+            try FileSystem.writeAtomically(bytes, to: vault.indexPath)
+            let catalog = vault.catalog()
+            #expect(catalog.filesRead == 4, "\(name)")
+            #expect(Set(catalog.notes.map(\.id)) == ["a", "b", "sub/c"])
+            #expect(vault.catalog().filesRead == 0)
+        }
+    }
+
+    @Test func aTruncatedRealIndexIsRejected() throws {
+        try Playground(Self.tree).test { root in
+            let vault = try Vault(root: root)
+            _ = vault.catalog()
+            let full = try #require(Disk.bytes(vault.indexPath))
+            for cut in [full.count - 1, full.count / 2, 20] {
+                try FileSystem.writeAtomically(Array(full.prefix(cut)), to: vault.indexPath)
+                #expect(vault.catalog().filesRead == 4, "cut at \(cut)")
+            }
+        }
+    }
+
+    @Test func rebuildReadsEverything() throws {
+        try Playground(Self.tree).test { root in
+            let vault = try Vault(root: root)
+            _ = vault.catalog()
+            var calls: [(Int, Int)] = []
+            let catalog = vault.catalog(rebuild: true) { calls.append(($0, $1)) }
+            #expect(catalog.filesRead == 4)
+            #expect(calls.last.map { $0 == (4, 4) } == true)
+        }
+    }
+
+    @Test func theIndexRoundTripsEveryField() throws {
+        let note = Note(id: "x/y", path: "x/y.md", title: "Tïtle \"q\"", titleFromFrontMatter: true,
+                        createdAt: 1.5, updatedAt: nil, preview: "pré", body: "")
+        let records = [
+            IndexRecord(path: "x/y.md", size: 42, mtime: 1234.000_000_5, inode: 7, note: note,
+                        warnings: [ParseWarning(line: 3, message: "m")], folded: FoldedText(Array("folded".utf8))),
+            IndexRecord(path: "bad.md", size: 1, mtime: 2, inode: 8, note: nil,
+                        warnings: [ParseWarning(line: 0, message: "not valid UTF-8; skipped")], folded: FoldedText([])),
+        ]
+        let decoded = try #require(NoteIndexFile.decode(TextStorage(NoteIndexFile.encode(records))))
+        #expect(decoded.count == 2)
+        #expect(decoded[0].note == note)
+        #expect(decoded[0].mtime == 1234.000_000_5 && decoded[0].size == 42 && decoded[0].inode == 7)
+        #expect(decoded[0].warnings == [ParseWarning(line: 3, message: "m")])
+        #expect(decoded[0].folded.withUnsafeBytes { Array($0) } == Array("folded".utf8))
+        #expect(decoded[1].note == nil && decoded[1].folded.count == 0)
+    }
+}
