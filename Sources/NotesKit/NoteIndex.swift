@@ -18,17 +18,7 @@ public struct Catalog: Sendable {
     /// The notes whose searchable text holds every term of `query`, in catalog order.
     public func matching(_ query: SearchQuery) -> [Note] {
         guard !query.isEmpty else { return notes }
-        var keep = [Bool](repeating: false, count: notes.count)
-        let chunk = 512
-        let chunks = (notes.count + chunk - 1) / chunk
-        keep.withUnsafeMutableBufferPointer { buffer in
-            let out = UnsafeSendable(buffer)
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                for i in (c * chunk)..<min(notes.count, (c + 1) * chunk) {
-                    out.value[i] = folded[i].withUnsafeBytes { query.matches(folded: $0) }
-                }
-            }
-        }
+        let keep = NoteSearch.flags(count: notes.count) { i, _ in folded[i].withUnsafeBytes { query.matches(folded: $0) } }
         return notes.indices.compactMap { keep[$0] ? notes[$0] : nil }
     }
 }

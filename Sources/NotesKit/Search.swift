@@ -125,21 +125,27 @@ public enum SortOrder: String, CaseIterable, Codable, Sendable {
 
 /// Searching a set of notes with one query, on all cores.
 public enum NoteSearch {
-    /// The notes whose searchable text matches `query`, in their given order.
+    /// The notes whose searchable text (folded here) matches `query`, in their given order.
     public static func filter(_ notes: [Note], query: SearchQuery) -> [Note] {
         guard !query.isEmpty else { return notes }
-        var keep = [Bool](repeating: false, count: notes.count)
+        let keep = flags(count: notes.count) { i, folder in
+            query.matches(folded: folder.foldedBytes(notes[i].searchableText))
+        }
+        return notes.indices.compactMap { keep[$0] ? notes[$0] : nil }
+    }
+
+    /// `test(i)` for every index in `0..<count`, spread over all cores in chunks; each chunk
+    /// gets its own `TextFolder` (its cache is not shared between threads).
+    static func flags(count: Int, _ test: @Sendable (Int, inout TextFolder) -> Bool) -> [Bool] {
+        var result = [Bool](repeating: false, count: count)
         let chunk = 256
-        let chunks = (notes.count + chunk - 1) / chunk
-        keep.withUnsafeMutableBufferPointer { buffer in
+        result.withUnsafeMutableBufferPointer { buffer in
             let out = UnsafeSendable(buffer)
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            DispatchQueue.concurrentPerform(iterations: (count + chunk - 1) / chunk) { c in
                 var folder = TextFolder()
-                for i in (c * chunk)..<min(notes.count, (c + 1) * chunk) {
-                    out.value[i] = query.matches(folded: folder.foldedBytes(notes[i].searchableText))
-                }
+                for i in (c * chunk)..<min(count, (c + 1) * chunk) { out.value[i] = test(i, &folder) }
             }
         }
-        return zip(notes, keep).compactMap { $1 ? $0 : nil }
+        return result
     }
 }
