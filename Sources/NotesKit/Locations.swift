@@ -109,8 +109,17 @@ public struct SettingsFile: Sendable {
         var backup: String?
         if FileSystem.status(path) != nil {
             let (bytes, _) = try FileSystem.read(path, followSymlinks: true)
-            backup = path + ".bak"
-            try FileSystem.writeAtomically(bytes, to: path + ".bak", mode: 0o600)
+            // Nothing to keep when it already holds the defaults; never overwrite an older backup.
+            if bytes != Settings().encoded() {
+                var candidate = path + ".bak"
+                var n = 1
+                while FileSystem.status(candidate) != nil {
+                    n += 1
+                    candidate = path + ".bak.\(n)"
+                }
+                try FileSystem.writeAtomically(bytes, to: candidate, mode: 0o600)
+                backup = candidate
+            }
         }
         try save(Settings())
         return backup

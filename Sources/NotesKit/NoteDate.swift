@@ -54,6 +54,10 @@ public enum NoteDate {
             return localSeconds(year, month, day, hour, minute, second, fraction, timeZone)
         }
         var offset = 0
+        // Jekyll writes `2015-11-17 16:16:01 -0600`: one blank may stand before the zone.
+        if i + 1 < b.count, b[i] == 0x20, [UInt8(ascii: "Z"), UInt8(ascii: "z"), 0x2B, 0x2D].contains(b[i + 1]) {
+            i += 1
+        }
         if take(UInt8(ascii: "Z")) || take(UInt8(ascii: "z")) {
             offset = 0
         } else if i < b.count, b[i] == 0x2B || b[i] == 0x2D {

@@ -25,13 +25,14 @@ public struct NoteDocument: Equatable, Sendable {
         body = String(rest)
         let firstLine = Self.nextLine(rest)
         lineEnding = firstLine.hasSuffix("\r\n") ? "\r\n" : "\n"
-        guard FrontMatter.stripTerminator(String(firstLine)) == "---" else { return }
+        // Delimiter lines may carry trailing blanks, as YAML, Jekyll and Hugo allow.
+        guard FrontMatter.stripTerminator(String(firstLine)).trimmingWhitespace() == "---" else { return }
         var lines: [String] = []
         var cursor = rest[firstLine.endIndex...]
         while !cursor.isEmpty {
             let line = Self.nextLine(cursor)
             cursor = cursor[line.endIndex...]
-            let content = FrontMatter.stripTerminator(String(line))
+            let content = FrontMatter.stripTerminator(String(line)).trimmingWhitespace()
             if content == "---" || content == "..." {
                 var entryWarnings: [ParseWarning] = []
                 let entries = FrontMatter.parseEntries(lines, firstLine: 2, warnings: &entryWarnings)
@@ -137,16 +138,26 @@ public struct NoteDocument: Equatable, Sendable {
         return nil
     }
 
-    private mutating func reparse() {
+    mutating func reparse() {
         guard var fm = frontMatter else { return }
         var ignored: [ParseWarning] = []
         fm.entries = FrontMatter.parseEntries(fm.lines, firstLine: 2, warnings: &ignored)
         frontMatter = fm
     }
 
-    /// The text of a brand-new note file holding `content`.
+    /// The text of a brand-new note file holding `content`. Content that brings its own front
+    /// matter (a note imported from another tool) keeps it, with `createdAt` added when it has no
+    /// usable creation date, rather than getting a second front matter.
     public static func newFile(content: String, created: Double) -> String {
-        "---\ncreatedAt: \(NoteDate.format(created))\n---\n" + content
+        let createdLine = "createdAt: \(NoteDate.format(created))\n"
+        var document = NoteDocument(parsing: content)
+        guard var fm = document.frontMatter else { return "---\n" + createdLine + "---\n" + content }
+        if document.creationDate() == nil {
+            fm.lines.insert(createdLine, at: 0)
+            document.frontMatter = fm
+            document.reparse()
+        }
+        return document.text
     }
 }
 

@@ -267,8 +267,6 @@ public enum SettingsError: LocalizedError, Equatable, Sendable {
     case corrupt(path: String, reason: String)
     /// A value is not valid for its key.
     case invalidValue(key: String, value: String, valid: [String]?)
-    /// The key is not a settings key.
-    case unknownKey(String)
 
     public var errorDescription: String? {
         switch self {
@@ -277,9 +275,6 @@ public enum SettingsError: LocalizedError, Equatable, Sendable {
         case .invalidValue(let key, let value, let valid):
             let choices = valid.map { "; valid values: " + $0.joined(separator: ", ") } ?? ""
             return "'\(value)' is not a valid value for '\(key)'\(choices)"
-        case .unknownKey(let key):
-            return "'\(key)' is not a settings key; keys: "
-                + Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")
         }
     }
 }

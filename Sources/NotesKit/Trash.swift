@@ -48,6 +48,8 @@ extension Vault {
             let folder = trashDirectory + "/" + name
             guard let (bytes, _) = try? FileSystem.read(folder + "/deleted.json"),
                   let record = try? JSONDecoder().decode(TrashRecord.self, from: Data(bytes)),
+                  Vault.normalized(record.path) == record.path, !record.path.hasPrefix("/"),
+                  !record.path.hasPrefix(".."), Vault.isNoteName(record.path),
                   let deletedAt = record.deletedAtSeconds ?? NoteDate.parse(record.deletedAt),
                   let (fileBytes, status) = try? FileSystem.read(folder + "/" + record.path),
                   let text = String(validating: fileBytes, as: UTF8.self)

@@ -199,7 +199,8 @@ public struct Vault: Sendable {
 
     /// Creates a note holding `content` (already trimmed), named after its title; returns its ID.
     public func add(content: String, now: Double) throws(VaultError) -> String {
-        let probe = Note(path: "x.md", document: NoteDocument(parsing: content), mtime: now)
+        let document = NoteDocument(parsing: content)
+        let probe = Note(path: "x.md", document: document, mtime: now)
         var base = Slug.make(probe.title)
         if base.isEmpty { base = Slug.fallback(now: now) }
         let bytes = Array(NoteDocument.newFile(content: content, created: now).utf8)

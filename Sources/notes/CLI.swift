@@ -137,7 +137,7 @@ enum Help {
         let width = min(26, (rows.map { $0.0.count }.max() ?? 0) + 2)
         return rows.map { name, help in
             let padded = "  " + name
-            if padded.count + 2 > width + 2 {
+            if padded.count > width {
                 return padded + "\n" + String(repeating: " ", count: width + 2) + help + "\n"
             }
             return padded.padding(toLength: width + 2, withPad: " ", startingAt: 0) + help + "\n"

@@ -129,8 +129,9 @@ final class Context {
     /// An exact ID or path reads only that file; anything else reads the vault once.
     func note(_ argument: String, in vault: Vault) throws -> Vault.LoadedNote {
         let loaded: Vault.LoadedNote
-        if let path = exactPath(argument, in: vault), let direct = try? vault.load(path: path) {
-            loaded = direct
+        if let path = exactPath(argument, in: vault) {
+            // The file is the note asked for: its own error (not UTF-8, unreadable) is the answer.
+            loaded = try vault.load(path: path)
         } else {
             loaded = try vault.load(path: vault.resolve(argument, in: catalog(vault).notes, cwd: cwd).path)
         }

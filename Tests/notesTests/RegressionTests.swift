@@ -177,3 +177,83 @@ import Testing
         #expect(json.first?["snippet"] as? String == "the Crème line")
     }
 }
+
+/// The second round of stranger testing.
+@Suite struct SecondReviewTests {
+    @Test func delimiterLinesWithTrailingBlanksAreFrontMatter() throws {
+        let s = try Sandbox()
+        let original = "---  \ncreatedAt: 2024-01-01T00:00:00Z\n--- \t\nbody\n"
+        try s.write("a.md", original)
+        let list = try s.run(["list"])
+        #expect(list.stdout == "a\t2024-01-01T00:00:00Z\tbody\n")
+        #expect(list.stderr == "")
+        #expect(try s.run(["edit", "a", "new"]).status == 0)
+        let text = try s.read("a.md")
+        #expect(text.hasPrefix("---  \ncreatedAt: 2024-01-01T00:00:00Z\nupdatedAt: "))
+        #expect(text.hasSuffix("Z\n--- \t\nnew\n"))
+    }
+
+    @Test func shortTitlesStillGetDateAndID() throws {
+        let s = try Sandbox()
+        try s.write("x.md", "x\n")
+        try s.write("hi.md", "Hi\n")
+        let r = try s.run(["list", "--color", "always"], env: ["COLUMNS": "120"])
+        #expect(r.stdout.contains("hi"))
+        #expect(r.stdout.split(separator: "\n").allSatisfy { $0.contains("20") }, "\(r)")
+    }
+
+    @Test func addingANoteThatHasFrontMatterKeepsIt() throws {
+        let s = try Sandbox()
+        let r = try s.run(["add"], stdin: "---\ntitle: Imported\ntags: [a]\n---\nBody\n")
+        #expect(r.stdout == "imported\n")
+        let text = try s.read("imported.md")
+        #expect(text.hasPrefix("---\ncreatedAt: 20"))
+        #expect(text.hasSuffix("Z\ntitle: Imported\ntags: [a]\n---\nBody\n"))
+        #expect(text.components(separatedBy: "---\n").count == 3)
+        let dated = try s.run(["add"], stdin: "---\ndate: 2015-11-17 16:16:01 -0600\n---\nOld post\n")
+        #expect(dated.stdout == "old-post\n")
+        #expect(try s.read("old-post.md") == "---\ndate: 2015-11-17 16:16:01 -0600\n---\nOld post\n")
+        #expect(try s.run(["list", "--sort", "created"]).stdout.hasSuffix("old-post\t2015-11-17T22:16:01Z\tOld post\n"))
+    }
+
+    @Test func datesFollowTheLocaleOfTheEnvironment() throws {
+        let s = try Sandbox()
+        try s.write("a.md", "---\ncreatedAt: 2024-01-06T00:00:00Z\n---\nA\n")
+        let german = try s.run(["list", "--color", "always"], env: ["LANG": "de_DE.UTF-8", "LC_ALL": ""])
+        #expect(german.stdout.contains("06.01.2024") || german.stdout.contains("6. Jan"), "\(german)")
+    }
+
+    @Test func aNoteThatIsNotUTF8SaysSo() throws {
+        let s = try Sandbox()
+        try s.writeBytes("bad.md", [0x63, 0xE9, 0x0A])
+        let r = try s.run(["show", "bad"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("is not valid UTF-8"))
+    }
+
+    @Test func resettingTwiceKeepsTheFirstBackup() throws {
+        let s = try Sandbox()
+        #expect(try s.run(["config", "set", "scheme", "blue"]).status == 0)
+        #expect(try s.run(["config", "reset"]).status == 0)
+        let second = try s.run(["config", "reset"])
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("holds the defaults"))
+        #expect(try String(contentsOfFile: s.config + "/notes/settings.json.bak", encoding: .utf8).contains("blue"))
+        #expect(try s.run(["config", "set", "scheme", "green"]).status == 0)
+        #expect(try s.run(["config", "reset"]).stderr.contains("settings.json.bak.2"))
+    }
+
+    @Test func yesWithoutEmptyIsAUsageError() throws {
+        let s = try Sandbox()
+        #expect(try s.run(["trash", "--yes"]).status == 64)
+    }
+
+    @Test func aTamperedTrashEntryCannotWriteOutsideTheVault() throws {
+        let s = try Sandbox()
+        try s.write(".notes/trash/x/deleted.json", #"{"path": "../escaped.md", "deletedAt": "2026-01-01T00:00:00Z"}"#)
+        try s.write(".notes/trash/escaped.md", "x\n")  // where "x/../escaped.md" points
+        let r = try s.run(["restore", "escaped"])
+        #expect(r.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: s.root.path + "/escaped.md"))
+    }
+}

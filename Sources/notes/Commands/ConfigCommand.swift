@@ -139,7 +139,7 @@ struct ConfigCommand: NotesCommand {
             if let backup = try file.reset() {
                 context.err("Reset \(file.path) to the defaults; the old file is kept as \(backup).")
             } else {
-                context.err("Wrote the defaults to \(file.path).")
+                context.err("\(file.path) holds the defaults.")
             }
         }
     }

@@ -21,6 +21,7 @@ struct TrashCommand: NotesCommand {
         empty = arguments.flag("empty")
         yes = arguments.flag("yes")
         if json && empty { throw Self.usage("Use either --json or --empty, not both.") }
+        if yes && !empty { throw Self.usage("--yes goes with --empty.") }
     }
 
     func run(_ context: Context) throws {

@@ -33,6 +33,8 @@ enum ANSI {
         guard let first = character.unicodeScalars.first else { return 0 }
         let v = first.value
         if v < 0x20 || (0x7F..<0xA0).contains(v) { return 0 }
+        // Emoji presentation asked for with VARIATION SELECTOR-16 (❤️, 1️⃣) is drawn wide.
+        if character.unicodeScalars.contains("\u{FE0F}") { return 2 }
         if v < 0x300 { return 1 }
         switch first.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0

@@ -4,7 +4,6 @@ import NotesKit
 /// `JSONSerialization` cannot do.
 enum JSONText {
     case string(String)
-    case number(Double)
     case bool(Bool)
     case null
     case object([(String, JSONText)])
@@ -23,7 +22,6 @@ enum JSONText {
     private func write(to out: inout String, indent: String) {
         switch self {
         case .string(let s): JSONText.quote(s, into: &out)
-        case .number(let n): out += n.rounded() == n && abs(n) < 1e15 ? String(Int64(n)) : String(n)
         case .bool(let b): out += b ? "true" : "false"
         case .null: out += "null"
         case .array(let items):

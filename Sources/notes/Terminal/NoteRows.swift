@@ -35,7 +35,8 @@ struct NoteRows {
         let color = context.colorEnabled
         let theme = context.theme
         let trueColor = context.trueColor
-        let dates = rows.map { LocalDate.format($0.date) }
+        let formatter = LocalDate(environment: context.environment)
+        let dates = rows.map { formatter.format($0.date) }
         let dateWidth = dates.map(ANSI.columns).max() ?? 0
         let titles = rows.map { ANSI.printable($0.note.title) }
         let ids = rows.map { ANSI.printable($0.note.id) }
@@ -53,7 +54,7 @@ struct NoteRows {
         let dim = ANSI.foreground(theme.dim, trueColor: trueColor)
         var out = ""
         for (i, row) in rows.enumerated() {
-            if titleWidth < 4 {
+            if room < 8 {
                 // Too narrow for columns: the title alone, cut to the width.
                 let cell = ANSI.truncate(titles[i], to: max(0, width - 2))
                 out += color ? tint + text + " " + cell + " " + ANSI.reset + "\n" : " " + cell + "\n"
@@ -93,17 +94,25 @@ struct NoteRows {
 }
 
 /// Dates in the user's locale and time zone, for human output.
-enum LocalDate {
-    private static let formatter: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale.current
-        f.timeZone = TimeZone.current
-        f.dateStyle = .medium
-        f.timeStyle = .short
-        return f
-    }()
+struct LocalDate {
+    private let formatter = DateFormatter()
 
-    static func format(_ seconds: Double) -> String {
+    /// The locale comes from `LC_ALL`, `LC_TIME` or `LANG` (Foundation's `Locale.current` ignores
+    /// them on Linux); `C`, `POSIX` or nothing means Foundation's default.
+    init(environment: [String: String]) {
+        formatter.locale = Locale.current
+        for name in ["LC_ALL", "LC_TIME", "LANG"] {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            let identifier = String(value.prefix { $0 != "." && $0 != "@" })
+            if identifier != "C" && identifier != "POSIX" { formatter.locale = Locale(identifier: identifier) }
+            break
+        }
+        formatter.timeZone = TimeZone.current
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .short
+    }
+
+    func format(_ seconds: Double) -> String {
         formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 }
