@@ -103,7 +103,15 @@ public struct FrontMatter: Equatable, Sendable {
                 hasOwner = false
                 continue
             }
-            let value = parseValue(rest, line: lineNumber, warnings: &warnings)
+            let known = warnings.count
+            var value = parseValue(rest, line: lineNumber, warnings: &warnings)
+            // A quoted scalar or flow list that goes on over indented lines is valid YAML the
+            // subset does not model: kept, ignored, no warning.
+            if warnings.count > known, index + 1 < lines.count,
+               lines[index + 1].first == " " || lines[index + 1].first == "\t" {
+                warnings.removeSubrange(known...)
+                value = .unmodelled
+            }
             entries.append(Entry(key: key, value: value, lineIndex: index))
             hasOwner = true
             if case .scalar("") = value, rest.trimmingWhitespace().first != "\"",

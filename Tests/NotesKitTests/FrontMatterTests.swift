@@ -358,3 +358,22 @@ struct FrontMatterCase: CustomTestStringConvertible, Sendable {
         #expect(warning.message.contains("yesterday"))
     }
 }
+
+@Suite struct MultiLineValueTests {
+    @Test(arguments: [
+        "title: \"a long\n  title\"\n",
+        "tags: [a,\n  b]\n",
+        "title: 'single\n  quoted'\n",
+    ])
+    func valuesOverIndentedLinesAreUnmodelledWithoutWarning(_ lines: String) {
+        let document = NoteDocument(parsing: "---\n" + lines + "createdAt: 2026-01-01T00:00:00Z\n---\nbody\n")
+        #expect(document.warnings.isEmpty)
+        #expect(document.frontMatter?.entries.first?.value == .unmodelled)
+        #expect(document.creationDate() != nil)
+    }
+
+    @Test func anUnclosedQuoteOnItsOwnStillWarns() {
+        let document = NoteDocument(parsing: "---\ntitle: \"oops\ncreatedAt: 2026-01-01T00:00:00Z\n---\nbody\n")
+        #expect(document.warnings.map(\.line) == [2])
+    }
+}
