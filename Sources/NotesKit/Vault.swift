@@ -133,8 +133,6 @@ public struct Vault: Sendable {
     /// Finds the note an argument names (SPEC §4): exact ID · a path to a file inside the vault ·
     /// a unique ID prefix · a unique title (case- and accent-insensitive).
     public func resolve(_ argument: String, in notes: [Note], cwd: String) throws(VaultError) -> Note {
-        // "" is a prefix of every ID: it would pick the only note of a vault (`notes rm "$UNSET"`).
-        guard !argument.isEmpty else { throw .noMatch(argument) }
         if let exact = notes.first(where: { $0.id == argument || $0.path == argument }) { return exact }
         if let relative = try relativePath(of: argument, cwd: cwd) {
             if let note = notes.first(where: { $0.path == relative }) { return note }
