@@ -26,6 +26,13 @@ public struct Locations: Sendable {
         return path
     }
 
+    /// A path made absolute: `~` expanded, joined to the current directory when relative, and
+    /// `.`/`..` removed lexically (symlinks are left as they are).
+    public func absolute(_ path: String) -> String {
+        let expanded = expandTilde(path)
+        return Vault.normalized(expanded.hasPrefix("/") ? expanded : cwd + "/" + expanded)
+    }
+
     /// The settings file: `--config FILE` · `NOTES_CONFIG` · `$XDG_CONFIG_HOME/notes/settings.json`
     /// · `~/.config/notes/settings.json`.
     public func settingsPath(flag: String?) -> String {

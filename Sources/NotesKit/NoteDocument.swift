@@ -148,10 +148,11 @@ public struct NoteDocument: Equatable, Sendable {
     /// The text of a brand-new note file holding `content`. Content that brings its own front
     /// matter (a note imported from another tool) keeps it, with `createdAt` added when it has no
     /// usable creation date, rather than getting a second front matter.
-    public static func newFile(content: String, created: Double) -> String {
+    /// `document` is the parsed content (parsing keeps every byte, so its `text` is the content).
+    public static func newFile(_ document: NoteDocument, created: Double) -> String {
         let createdLine = "createdAt: \(NoteDate.format(created))\n"
-        var document = NoteDocument(parsing: content)
-        guard var fm = document.frontMatter else { return "---\n" + createdLine + "---\n" + content }
+        var document = document
+        guard var fm = document.frontMatter else { return "---\n" + createdLine + "---\n" + document.text }
         if document.creationDate() == nil {
             fm.lines.insert(createdLine, at: 0)
             document.frontMatter = fm

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The notes of a vault as the index cache knows them (SPEC §8): metadata and folded searchable
@@ -18,7 +17,9 @@ public struct Catalog: Sendable {
     /// The notes whose searchable text holds every term of `query`, in catalog order.
     public func matching(_ query: SearchQuery) -> [Note] {
         guard !query.isEmpty else { return notes }
-        let keep = NoteSearch.flags(count: notes.count) { i, _ in folded[i].withUnsafeBytes { query.matches(folded: $0) } }
+        let keep = Parallel.map(count: notes.count, chunk: 256) { i, _ in
+            folded[i].withUnsafeBytes { query.matches(folded: $0) }
+        }
         return notes.indices.compactMap { keep[$0] ? notes[$0] : nil }
     }
 }
@@ -269,18 +270,8 @@ extension Vault {
         var start = 0
         while start < paths.count {
             let slice = Array(paths[start..<min(paths.count, start + batch)])
-            var out = [IndexRecord?](repeating: nil, count: slice.count)
-            let chunk = 32
-            out.withUnsafeMutableBufferPointer { buffer in
-                let target = UnsafeSendable(buffer)
-                DispatchQueue.concurrentPerform(iterations: (slice.count + chunk - 1) / chunk) { c in
-                    var folder = TextFolder()
-                    for i in (c * chunk)..<min(slice.count, (c + 1) * chunk) {
-                        target.value[i] = record(for: slice[i], folder: &folder)
-                    }
-                }
-            }
-            result += out.compactMap { $0 }
+            result += Parallel.map(count: slice.count, chunk: 32) { record(for: slice[$0], folder: &$1) }
+                .compactMap { $0 }
             start += slice.count
             progress?(start, paths.count)
         }

@@ -128,24 +128,9 @@ public enum NoteSearch {
     /// The notes whose searchable text (folded here) matches `query`, in their given order.
     public static func filter(_ notes: [Note], query: SearchQuery) -> [Note] {
         guard !query.isEmpty else { return notes }
-        let keep = flags(count: notes.count) { i, folder in
+        let keep = Parallel.map(count: notes.count, chunk: 256) { i, folder in
             query.matches(folded: folder.foldedBytes(notes[i].searchableText))
         }
         return notes.indices.compactMap { keep[$0] ? notes[$0] : nil }
-    }
-
-    /// `test(i)` for every index in `0..<count`, spread over all cores in chunks; each chunk
-    /// gets its own `TextFolder` (its cache is not shared between threads).
-    static func flags(count: Int, _ test: @Sendable (Int, inout TextFolder) -> Bool) -> [Bool] {
-        var result = [Bool](repeating: false, count: count)
-        let chunk = 256
-        result.withUnsafeMutableBufferPointer { buffer in
-            let out = UnsafeSendable(buffer)
-            DispatchQueue.concurrentPerform(iterations: (count + chunk - 1) / chunk) { c in
-                var folder = TextFolder()
-                for i in (c * chunk)..<min(count, (c + 1) * chunk) { out.value[i] = test(i, &folder) }
-            }
-        }
-        return result
     }
 }

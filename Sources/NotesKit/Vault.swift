@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// A folder of Markdown notes (SPEC §2–§3): walking it, reading notes, creating, rewriting and
@@ -76,29 +75,17 @@ public struct Vault: Sendable {
     /// skipped; their problems, and front-matter problems, are returned as diagnostics.
     public func loadNotes() -> (notes: [Note], diagnostics: [Diagnostic]) {
         let paths = notePaths()
-        var results = [Note?](repeating: nil, count: paths.count)
-        var problems = [[Diagnostic]](repeating: [], count: paths.count)
-        let chunk = 64
-        let chunks = (paths.count + chunk - 1) / chunk
-        results.withUnsafeMutableBufferPointer { out in
-            problems.withUnsafeMutableBufferPointer { warn in
-                let outBase = UnsafeSendable(out)
-                let warnBase = UnsafeSendable(warn)
-                DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                    for i in (c * chunk)..<min(paths.count, (c + 1) * chunk) {
-                        do {
-                            let loaded = try load(path: paths[i])
-                            outBase.value[i] = loaded.note
-                            warnBase.value[i] = loaded.diagnostics
-                        } catch {
-                            let brief = (error as? VaultError)?.brief ?? error.localizedDescription
-                            warnBase.value[i] = [Diagnostic(path: fullPath(paths[i]), line: nil, message: brief + "; skipped")]
-                        }
-                    }
-                }
+        let results = Parallel.map(count: paths.count) { i, _ -> (Note?, [Diagnostic]) in
+            do {
+                let loaded = try load(path: paths[i])
+                return (loaded.note, loaded.diagnostics)
+            } catch let error as VaultError {
+                return (nil, [Diagnostic(path: fullPath(paths[i]), line: nil, message: error.brief + "; skipped")])
+            } catch {
+                return (nil, [Diagnostic(path: fullPath(paths[i]), line: nil, message: "\(error); skipped")])
             }
         }
-        return (results.compactMap { $0 }, problems.flatMap { $0 })
+        return (results.compactMap { $0.0 }, results.flatMap { $0.1 })
     }
 
     /// One note read from disk with everything needed to rewrite it.
@@ -201,7 +188,7 @@ public struct Vault: Sendable {
         let probe = Note(path: "x.md", document: document, mtime: now)
         var base = Slug.make(probe.title)
         if base.isEmpty { base = Slug.fallback(now: now) }
-        let bytes = Array(NoteDocument.newFile(content: content, created: now).utf8)
+        let bytes = Array(NoteDocument.newFile(document, created: now).utf8)
         var attempt = 1
         while true {
             let name = attempt == 1 ? base : "\(base)-\(attempt)"
@@ -265,10 +252,4 @@ extension Vault {
         }
         return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
-}
-
-/// Lets a buffer pointer cross into `concurrentPerform`, where each index is written by one thread.
-struct UnsafeSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }

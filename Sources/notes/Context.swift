@@ -96,8 +96,8 @@ final class Context {
         let (path, source) = locations.vault(flag: arguments.value("vault"), setting: settings.vault)
         do {
             return try Vault(root: path)
-        } catch {
-            guard source == .defaultVault else { throw error }
+        } catch VaultError.vaultMissing(let missing) {
+            guard source == .defaultVault else { throw VaultError.vaultMissing(missing) }
             if !forWriting {
                 err("No vault at \(path) yet; create one with 'notes init DIR' or add a note with 'notes add'.")
                 return nil

@@ -280,7 +280,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func newFileHasACreatedAtFrontMatter() {
-        let text = NoteDocument.newFile(content: "# Hello\n", created: 1_795_955_896)
+        let text = NoteDocument.newFile(NoteDocument(parsing: "# Hello\n"), created: 1_795_955_896)
         #expect(text == "---\ncreatedAt: 2026-11-29T12:38:16Z\n---\n# Hello\n")
         let document = NoteDocument(parsing: text)
         #expect(document.creationDate()?.key == "createdAt")

@@ -114,11 +114,9 @@ struct ConfigCommand: NotesCommand {
             context.out(value + "\n")
         case .set(let key, var text):
             var settings = try writableSettings(context)
-            if key == .vault {
-                // A relative vault would mean another folder in every directory: store it absolute.
-                let expanded = context.locations.expandTilde(text)
-                if !expanded.hasPrefix("/") { text = Vault.normalized(context.cwd + "/" + expanded) }
-            }
+            // A relative vault would mean another folder in every directory: store it absolute
+            // (a `~/…` path stays as typed; it means the same everywhere).
+            if key == .vault, !text.hasPrefix("/"), !text.hasPrefix("~") { text = context.locations.absolute(text) }
             try settings.set(key, text: text)
             try file.save(settings)
             let stored = settings.effective(key) ?? text

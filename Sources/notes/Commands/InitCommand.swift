@@ -16,9 +16,8 @@ struct InitCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let given = (directory ?? context.arguments.value("vault")).map(context.locations.expandTilde) ?? context.cwd
-        let path = given.hasPrefix("/") ? given : context.cwd + "/" + given
-        let absolute = (path as NSString).standardizingPath
+        let given = directory ?? context.arguments.value("vault") ?? "."
+        let absolute = context.locations.absolute(given)
         if let status = FileSystem.status(absolute), status.kind != .directory {
             throw Failure("'\(given)' exists and is not a folder; choose another path")
         }

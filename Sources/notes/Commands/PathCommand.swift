@@ -18,13 +18,10 @@ struct PathCommand: NotesCommand {
     func run(_ context: Context) throws {
         let (path, _) = context.locations.vault(flag: context.arguments.value("vault"), setting: context.settings.vault)
         guard let id else {
-            let absolute = path.hasPrefix("/") ? path : context.cwd + "/" + path
-            context.out((absolute as NSString).standardizingPath + "\n")
+            context.out(context.locations.absolute(path) + "\n")
             return
         }
         guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(id) }
-        let full = vault.fullPath(try context.note(id, in: vault).note.path)
-        let absolute = full.hasPrefix("/") ? full : context.cwd + "/" + full
-        context.out((absolute as NSString).standardizingPath + "\n")
+        context.out(context.locations.absolute(vault.fullPath(try context.note(id, in: vault).note.path)) + "\n")
     }
 }
