@@ -33,9 +33,10 @@ struct Editor {
                     try? FileSystem.remove(folder)
                     throw error
                 }
-                throw Failure((error.errorDescription ?? "could not save") + "; your text is kept in '\(file)'")
+                throw Failure((error.errorDescription ?? "could not save")
+                    + "; your text is kept in '\(Editor.keep(file, in: folder))'")
             } catch let failure as Failure {
-                throw Failure(failure.message + "; your text is kept in '\(file)'")
+                throw Failure(failure.message + "; your text is kept in '\(Editor.keep(file, in: folder))'")
             }
             try? FileSystem.remove(folder)
         }
@@ -46,28 +47,35 @@ struct Editor {
     func edit(_ text: String, name: String) throws -> Session {
         var temp = NSTemporaryDirectory()
         while temp.hasSuffix("/") && temp.count > 1 { temp.removeLast() }
-        let folder = try FileSystem.makeTemporaryDirectory(temp + "/notes-edit-XXXXXX")
+        for kept in Editor.sweepAbandonedSessions(in: temp) {
+            context.warn("an editor session that was interrupted before notes could save it left your text in "
+                + "'\(kept)'; nothing was saved from it: copy what you need, then delete it")
+        }
+        let folder = try FileSystem.makeTemporaryDirectory(temp + "/" + Editor.folderPrefix + "\(getpid())-XXXXXX")
         let base = name.split(separator: "/").last.map(String.init) ?? ""
         let file = folder + "/" + (base.isEmpty || base.utf8.count > 200 ? "note" : base) + ".md"
-        try FileSystem.writeAtomically(Array(text.utf8), to: file, mode: 0o600)
+        let bytes = Array(text.utf8)
+        try FileSystem.writeAtomically(bytes, to: file, mode: 0o600)
+        try FileSystem.writeAtomically([], to: folder + "/" + Editor.originalMarker(bytes), mode: 0o600)
         context.flush()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " \"$1\"", "notes", file]
+        let outcome: ForegroundProcess.Outcome
         do {
-            try process.run()
+            outcome = try ForegroundProcess.run(
+                "/bin/sh", arguments: ["/bin/sh", "-c", command + " \"$1\"", "notes", file],
+                environment: context.environment)
         } catch {
             try? FileSystem.remove(folder)
-            throw Failure("could not start the editor '\(command)': \(error.localizedDescription)")
+            throw Failure("could not start the editor '\(command)': \(error)")
         }
-        process.waitUntilExit()
         let edited = (try? FileSystem.read(file)).flatMap { String(validating: $0.0, as: UTF8.self) }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let how = process.terminationReason == .exit
-                ? "exited with status \(process.terminationStatus)"
-                : "was stopped by signal \(process.terminationStatus)"
+        guard outcome == .exited(0) else {
+            let how = switch outcome {
+            case .exited(let status): "exited with status \(status)"
+            case .signaled(let signal): "was stopped by signal \(signal)"
+            }
             if let edited, edited != text {
-                throw Failure("the editor '\(command)' \(how); nothing saved, your text is kept in '\(file)'")
+                throw Failure("the editor '\(command)' \(how); nothing saved, your text is kept in "
+                    + "'\(Editor.keep(file, in: folder))'")
             }
             try? FileSystem.remove(folder)
             throw Failure("the editor '\(command)' \(how); nothing saved")
@@ -76,5 +84,59 @@ struct Editor {
             throw Failure("the edited file '\(file)' is missing or not UTF-8; nothing saved")
         }
         return Session(text: edited, folder: folder, file: file)
+    }
+
+    // MARK: Abandoned sessions
+
+    /// Renames an editor folder whose text could not be saved to `notes-unsaved-…`, where no sweep
+    /// removes it, and returns the text's path there (or where it is, if the rename fails).
+    static func keep(_ file: String, in folder: String) -> String {
+        let name = (folder as NSString).lastPathComponent
+        guard name.hasPrefix(folderPrefix) else { return file }
+        let renamed = (folder as NSString).deletingLastPathComponent + "/notes-unsaved-" + name.dropFirst(folderPrefix.count)
+        guard (try? FileSystem.move(folder, to: renamed)) != nil else { return file }
+        return renamed + "/" + (file as NSString).lastPathComponent
+    }
+
+    /// Editor folders are `<TMPDIR>/notes-edit-<pid>-XXXXXX`, so that a later run can tell whether
+    /// the process that made one is gone (killed while the editor was open).
+    static let folderPrefix = "notes-edit-"
+
+    /// An empty file beside the text whose name records the text's hash as handed to the editor:
+    /// a folder whose text still has that hash holds nothing the user typed.
+    static func originalMarker(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return ".original-" + String(hash, radix: 16)
+    }
+
+    /// Removes the editor folders of processes that no longer run when their text is as it was
+    /// handed to the editor. A folder with changed text is the user's unsaved work: it is renamed to
+    /// `notes-unsaved-…` (so it is reported once) and returned. Folders of live processes — another
+    /// `notes` with its editor open — are never touched.
+    static func sweepAbandonedSessions(in temp: String) -> [String] {
+        var kept: [String] = []
+        for (name, kind) in FileSystem.entries(temp) ?? [] where kind == .directory && name.hasPrefix(folderPrefix) {
+            let rest = name.dropFirst(folderPrefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0,
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let folder = temp + "/" + name
+            let files = FileSystem.entries(folder) ?? []
+            let marker = files.first { $0.name.hasPrefix(".original-") }?.name
+            let texts = files.filter { !$0.name.hasPrefix(".") }
+            let unchanged = texts.allSatisfy { entry in
+                guard let (bytes, _) = try? FileSystem.read(folder + "/" + entry.name) else { return false }
+                return originalMarker(bytes) == marker
+            }
+            if unchanged {
+                try? FileSystem.remove(folder)
+            } else if let text = texts.first {
+                kept.append(keep(folder + "/" + text.name, in: folder))
+            }
+        }
+        return kept
     }
 }

@@ -59,9 +59,10 @@ final class Sandbox {
     }()
 
     /// Runs `notes` with `arguments`, `stdin` as standard input (empty when nil), in `cwd`.
+    /// With `tty`, `notes` runs as a session leader whose controlling terminal (and standard
+    /// input) is a pseudo-terminal fed with `stdin`, as in a real terminal window (for prompts and
+    /// the editor); stdout and stderr stay files either way.
     @discardableResult
-    /// With `tty`, standard input is a pseudo-terminal fed with `stdin` (for prompts and the
-    /// editor); stdout and stderr stay files either way.
     func run(_ arguments: [String], stdin: String? = nil, cwd: String? = nil,
              env extra: [String: String] = [:], vaultVariable: Bool = true, tty: Bool = false) throws -> RunResult {
         let process = Process()
@@ -90,23 +91,24 @@ final class Sandbox {
         let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
         process.standardOutput = out
         process.standardError = err
-        var terminal: PseudoTerminal?
+        let status: Int32
         if tty {
             let pty = try PseudoTerminal()
-            terminal = pty
-            process.standardInput = pty.follower
+            status = try pty.run(
+                Sandbox.binary, arguments, environment: env, cwd: cwd ?? root.path,
+                stdout: out.fileDescriptor, stderr: err.fileDescriptor, typing: stdin)
+            pty.close()
         } else {
             process.standardInput = input
+            try process.run()
+            process.waitUntilExit()
+            status = process.terminationStatus
         }
-        try process.run()
-        if let terminal, let stdin { terminal.type(stdin) }
-        process.waitUntilExit()
         try out.close()
         try err.close()
         try input.close()
-        terminal?.close()
         return RunResult(
-            status: process.terminationStatus,
+            status: status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "<not UTF-8>",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "<not UTF-8>")
     }
@@ -153,11 +155,21 @@ final class Sandbox {
 @_silgen_name("unlockpt") private func unlockpt(_ fd: Int32) -> Int32
 @_silgen_name("posix_openpt") private func posix_openpt(_ flags: Int32) -> Int32
 @_silgen_name("ptsname") private func ptsname(_ fd: Int32) -> UnsafeMutablePointer<CChar>?
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func posix_spawn_file_actions_addclosefrom_np(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
+@_silgen_name("posix_spawn_file_actions_addchdir_np")
+private func posix_spawn_file_actions_addchdir_np(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>) -> Int32
 #endif
 
-/// A pseudo-terminal pair made with posix_openpt: the child gets the follower as its stdin.
+/// A pseudo-terminal pair made with posix_openpt. `run` starts a program as the leader of a new
+/// session whose controlling terminal is the follower, so the program and anything it starts in
+/// its process group are in the terminal's foreground, as in a terminal window.
 final class PseudoTerminal {
     let leader: Int32
+    let followerName: String
+    /// Kept open so the terminal's settings stay and it never hangs up while the child runs.
     let follower: FileHandle
 
     init() throws {
@@ -165,7 +177,8 @@ final class PseudoTerminal {
         guard leader >= 0, grantpt(leader) == 0, unlockpt(leader) == 0, let name = ptsname(leader) else {
             throw CocoaError(.fileReadUnknown)
         }
-        let fd = open(String(cString: name), O_RDWR | O_NOCTTY)
+        followerName = String(cString: name)
+        let fd = open(followerName, O_RDWR | O_NOCTTY)
         guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
         follower = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         // Echo would fill the leader's buffer with what we type; nobody reads it.
@@ -175,6 +188,71 @@ final class PseudoTerminal {
             tcsetattr(fd, TCSANOW, &attributes)
         }
     }
+
+    /// Runs `program` in a new session on this terminal (stdin), types `typing`, and returns its
+    /// exit status (128 + N when killed by signal N). A run that has not ended after a minute is
+    /// killed with its whole process group, so a hang fails the test instead of stalling the suite.
+    func run(
+        _ program: String, _ arguments: [String], environment: [String: String], cwd: String,
+        stdout: Int32, stderr: Int32, typing: String?
+    ) throws -> Int32 {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        // The new session leader opening a terminal without O_NOCTTY makes it its controlling one.
+        posix_spawn_file_actions_addopen(&actions, 0, followerName, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        _ = posix_spawn_file_actions_addchdir_np(&actions, cwd)
+        // Files other tests have open for writing (their scripted editors) must not leak into
+        // this child, or executing them fails with ETXTBSY.
+        #if os(Linux)
+        _ = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        let closeOthers: Int32 = 0
+        #else
+        let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #endif
+        // A shell starts programs with default signal actions, whatever the test runner ignores.
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(
+            &attributes, Int16(PseudoTerminal.setSessionFlag | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers))
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+        guard spawned == 0 else { throw CocoaError(.executableLoad) }
+        if let typing { type(typing) }
+        let watchdog = DispatchWorkItem { kill(-pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        watchdog.cancel()
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    #if canImport(Darwin)
+    static let setSessionFlag = Int32(POSIX_SPAWN_SETSID)
+    #else
+    /// glibc's POSIX_SPAWN_SETSID, which its module map leaves out.
+    static let setSessionFlag: Int32 = 0x80
+    #endif
 
     /// Types text as if at the keyboard.
     func type(_ text: String) {

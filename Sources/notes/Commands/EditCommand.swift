@@ -7,7 +7,7 @@ struct EditCommand: NotesCommand {
         usage: "edit <id> [<text> ...]",
         arguments: [
             ("<id>", "A note: ID, path, unique ID prefix or title."),
-            ("<text>", "The new text; '-' (or a pipe) reads stdin; none opens the editor."),
+            ("<text>", "The new text; '-' reads stdin; none opens the editor (even from a script)."),
         ],
         discussion: """
         Only the body and the updatedAt line change; every other front-matter line stays as written.
@@ -38,7 +38,9 @@ struct EditCommand: NotesCommand {
             try vault.update(path: note.path, content: content, now: context.now, expected: expected)
             context.err("Saved '\(note.id)'.")
         }
-        if text == ["-"] || (text.isEmpty && !context.stdinIsTTY) {
+        // Without TEXT the editor opens even when stdin is a pipe or a file (SPEC §4): `edit`
+        // never consumes a script's stdin (a `while read` loop's) unless it is given `-`.
+        if text == ["-"] {
             try save(try context.readStandardInput(), expected: nil)
         } else if !text.isEmpty {
             try save(text.joined(separator: " "), expected: nil)

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// The editor runs in the terminal's foreground, as git runs it (issue 7, item 1): these run
+/// `notes` as a session leader on a pseudo-terminal, as in a terminal window.
+@Suite struct TerminalEditorTests {
+    /// An editor that sets terminal modes the way vim does; outside the foreground process group
+    /// the kernel stops it at the first `stty` and `notes` would wait for ever.
+    static let sttyEditor = #"stty -echo && stty echo && printf '# Typed in a terminal\n' > "$1""#
+
+    @Test func addWithAnEditorThatSetsTerminalModes() throws {
+        let s = try Sandbox()
+        let editor = try s.script("ed.sh", Self.sttyEditor)
+        let r = try s.run(["add"], env: ["EDITOR": editor], tty: true)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == "typed-in-a-terminal\n")
+    }
+
+    @Test func editWithAnEditorThatSetsTerminalModes() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "old\n")
+        let editor = try s.script("ed.sh", Self.sttyEditor)
+        let r = try s.run(["edit", "n"], env: ["VISUAL": editor], tty: true)
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.read("n.md").hasSuffix("---\n# Typed in a terminal\n"))
+    }
+
+    /// Ctrl-C and Ctrl-\ in the editor belong to the editor: `notes` ignores them while it waits,
+    /// so the text the editor then saves is kept. (The editor runs as `sh -c '<command> "$1"'`;
+    /// its parent is that shell and the shell's parent is `notes`.)
+    @Test func interruptsWhileTheEditorRunsDoNotKillNotes() throws {
+        let s = try Sandbox()
+        let editor = try s.script("ed.sh", #"""
+            notes=$(cut -d' ' -f4 /proc/$PPID/stat)
+            kill -INT "$notes"; kill -QUIT "$notes"
+            printf '# Survived\n' > "$1"
+            """#)
+        let r = try s.run(["add"], env: ["NOTES_EDITOR": editor], tty: true)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == "survived\n")
+    }
+
+    /// The editor gets the default SIGINT even though `notes` ignores it meanwhile.
+    @Test func theEditorItselfCanBeInterrupted() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "keep\n")
+        let editor = try s.script("ed.sh", #"kill -INT $$; printf 'not reached\n' > "$1""#)
+        let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": editor], tty: true)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("; nothing saved"), "\(r)")
+        #expect(try s.read("n.md") == "keep\n")
+    }
+}
+
+/// Editor folders left by a `notes` that was killed while its editor was open (issue 7, item 6).
+@Suite struct AbandonedEditorSessionTests {
+    /// A process ID that no process has (above Linux's and macOS's limits).
+    static let deadPID = "999999999"
+
+    /// Lays out `<TMPDIR>/notes-edit-<pid>-<suffix>/` as `notes` makes it: the text and a marker
+    /// of the text handed to the editor.
+    func session(_ s: Sandbox, pid: String, suffix: String, handed: String, now: String) throws -> String {
+        let folder = s.root.path + "/notes-edit-\(pid)-\(suffix)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try now.write(toFile: folder + "/n.md", atomically: false, encoding: .utf8)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in handed.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        _ = FileManager.default.createFile(atPath: folder + "/.original-" + String(hash, radix: 16), contents: nil)
+        return folder
+    }
+
+    @Test func unchangedFoldersOfDeadProcessesAreSweptAndTypedTextIsKeptAndReported() throws {
+        let s = try Sandbox()
+        let fm = FileManager.default
+        let untouched = try session(s, pid: Self.deadPID, suffix: "aaaaaa", handed: "body\n", now: "body\n")
+        let typed = try session(s, pid: Self.deadPID, suffix: "bbbbbb", handed: "body\n", now: "typed text\n")
+        let live = try session(s, pid: "\(getpid())", suffix: "cccccc", handed: "body\n", now: "in progress\n")
+        let editor = try s.script("ed.sh", #"printf '# New\n' > "$1""#)
+        let r = try s.run(["add"], env: ["NOTES_EDITOR": editor], tty: true)
+        #expect(r.status == 0, "\(r)")
+        #expect(!fm.fileExists(atPath: untouched))
+        #expect(!fm.fileExists(atPath: typed))
+        let unsaved = s.root.path + "/notes-unsaved-\(Self.deadPID)-bbbbbb/n.md"
+        #expect(try String(contentsOfFile: unsaved, encoding: .utf8) == "typed text\n")
+        #expect(r.stderr.contains("left your text in '\(unsaved)'"), "\(r)")
+        #expect(fm.fileExists(atPath: live + "/n.md"))
+        // Reported once: the next run says nothing more about it.
+        let again = try s.run(["add"], env: ["NOTES_EDITOR": editor], tty: true)
+        #expect(again.status == 0 && !again.stderr.contains("left your text"), "\(again)")
+        #expect(fm.fileExists(atPath: unsaved))
+    }
+
+    @Test func textOfAFailedEditorIsKeptWhereTheMessageSays() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "keep\n")
+        let editor = try s.script("ed.sh", #"printf 'typed\n' > "$1"; exit 3"#)
+        let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": editor], tty: true)
+        #expect(r.status == 1)
+        let path = try #require(r.stderr.split(separator: "'").last { $0.hasSuffix("/n.md") }.map(String.init))
+        #expect(path.contains("/notes-unsaved-"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "typed\n")
+        let next = try s.run(["edit", "n"], env: ["NOTES_EDITOR": try s.script("ok.sh", #"printf 'x\n' > "$1""#)], tty: true)
+        #expect(next.status == 0, "\(next)")
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+}
+
+/// `edit` without TEXT opens the editor, whatever stdin is (issue 7, item 2; SPEC §4).
+@Suite struct EditReadsStdinOnlyWhenAskedTests {
+    @Test(arguments: ["", "replacement from a loop\n"])
+    func editWithoutTextOpensTheEditorEvenWhenStdinIsNotATerminal(stdin: String) throws {
+        let s = try Sandbox()
+        try s.write("n.md", "original\n")
+        let editor = try s.script("ed.sh", #"printf 'from the editor\n' >> "$1""#)
+        let r = try s.run(["edit", "n"], stdin: stdin, env: ["NOTES_EDITOR": editor])
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.read("n.md").hasSuffix("---\noriginal\nfrom the editor\n"))
+    }
+
+    @Test func aDashReadsStdin() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "original\n")
+        let r = try s.run(["edit", "n", "-"], stdin: "piped\n", env: ["NOTES_EDITOR": "false"])
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.read("n.md").hasSuffix("---\npiped\n"))
+    }
+}
