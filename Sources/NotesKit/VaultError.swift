@@ -47,7 +47,7 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
         case .emptyNote:
             return "note is empty; nothing saved"
         case .vaultMissing(let path):
-            return "the vault '\(path)' does not exist; create it with 'notes init \(path)'"
+            return "the vault '\(path)' does not exist; create it with: " + Shell.notes("init", argument: path)
         case .notAFolder(let path):
             return "the vault '\(path)' is not a folder; give the path of a folder, or create one with 'notes init DIR'"
         case .conflict(let id, let copy):

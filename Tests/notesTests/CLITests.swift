@@ -70,7 +70,7 @@ import Testing
         for args in [["list"], ["add", "x"]] {
             let r = try s.run(args + ["--vault", missing])
             #expect(r.status == 1)
-            #expect(r.stderr == "Error: the vault '\(missing)' does not exist; create it with 'notes init \(missing)'\n")
+            #expect(r.stderr == "Error: the vault '\(missing)' does not exist; create it with: notes init \(missing)\n")
         }
         #expect(!FileManager.default.fileExists(atPath: missing))
         #expect(try s.run(["list"], env: ["NOTES_VAULT": missing]).status == 1)

@@ -64,10 +64,12 @@ final class Sandbox {
     /// the editor); stdout and stderr stay files either way.
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, cwd: String? = nil,
-             env extra: [String: String] = [:], vaultVariable: Bool = true, tty: Bool = false) throws -> RunResult {
+             env extra: [String: String] = [:], vaultVariable: Bool = true, tty: Bool = false,
+             shell: String? = nil) throws -> RunResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
-        process.arguments = arguments
+        // `shell` runs a command line in /bin/sh instead (a hint pasted into a shell).
+        process.executableURL = URL(fileURLWithPath: shell == nil ? Sandbox.binary : "/bin/sh")
+        process.arguments = shell.map { ["-c", $0] } ?? arguments
         process.currentDirectoryURL = URL(fileURLWithPath: cwd ?? root.path)
         var env: [String: String] = [
             "HOME": home, "XDG_CONFIG_HOME": config, "TZ": "UTC", "LANG": "C", "LC_ALL": "C",

@@ -128,3 +128,20 @@ import Testing
         #expect(try s.read("n.md").hasSuffix("---\npiped\n"))
     }
 }
+
+/// Commands that messages suggest work when pasted into a shell (issue 7, item 9).
+@Suite struct SuggestedCommandTests {
+    @Test(arguments: ["Release notes/v1.13.8", "it's $HOME", "-dash first"])
+    func theRestoreHintOfDeleteWorksWhenPasted(id: String) throws {
+        let s = try Sandbox()
+        try s.write(id + ".md", "# Note\n")
+        let r = try s.run(["delete", "--yes", "--", id])
+        #expect(r.status == 0, "\(r)")
+        let hint = try #require(r.stderr.components(separatedBy: "bring it back with: ").last)
+            .trimmingCharacters(in: .newlines)
+        let bin = (Sandbox.binary as NSString).deletingLastPathComponent
+        let pasted = try s.run([], env: ["PATH": bin + ":/usr/bin:/bin"], shell: hint)
+        #expect(pasted.status == 0, "\(hint)\n\(pasted)")
+        #expect(s.exists(id + ".md"), "\(hint)")
+    }
+}

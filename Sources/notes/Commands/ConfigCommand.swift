@@ -121,7 +121,7 @@ struct ConfigCommand: NotesCommand {
             try file.save(settings)
             let stored = settings.effective(key) ?? text
             if key == .vault, FileSystem.status(context.locations.expandTilde(stored)) == nil {
-                context.warn("'\(stored)' does not exist yet; create it with 'notes init \(stored)'")
+                context.warn("'\(stored)' does not exist yet; create it with: " + Shell.notes("init", argument: stored))
             }
             context.err("Set \(key.rawValue) to '\(stored)' in \(file.path).")
         case .unset(let key):

@@ -35,7 +35,7 @@ struct DeleteCommand: NotesCommand {
                 continue
             }
             try vault.trash(path: note.path, now: context.now)
-            context.err("Moved '\(note.id)' to the trash; 'notes restore \(note.id)' brings it back.")
+            context.err("Moved '\(note.id)' to the trash; bring it back with: " + Shell.notes("restore", argument: note.id))
         }
     }
 }

@@ -81,7 +81,7 @@ struct ListCommand: NotesCommand {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         options = try ListOptions(arguments, command: Self.spec)
         if let extra = arguments.positionals.first {
-            throw Self.usage("Unexpected argument '\(extra)'. To search, use 'notes search \(extra)'.")
+            throw Self.usage("Unexpected argument '\(extra)'. To search, use: " + Shell.notes("search", argument: extra))
         }
     }
 

@@ -1,0 +1,30 @@
+import NotesKit
+import Testing
+
+@Suite struct ShellTests {
+    @Test(arguments: [
+        ("plain", "plain"),
+        ("work/standup", "work/standup"),
+        ("東京-メモ", "東京-メモ"),
+        ("crème-brûlée", "crème-brûlée"),
+        ("Release notes/v1.13.8", "'Release notes/v1.13.8'"),
+        ("it's", #"'it'\''s'"#),
+        ("$HOME", "'$HOME'"),
+        ("a;rm -rf b", "'a;rm -rf b'"),
+        ("*", "'*'"),
+        ("", "''"),
+        ("tab\there", "'tab\there'"),
+        ("nbsp\u{00A0}x", "'nbsp\u{00A0}x'"),
+        ("~/My Notes", "~/'My Notes'"),
+        ("~/Notes", "~/Notes"),
+        ("~user", "'~user'"),
+    ])
+    func quote(word: String, quoted: String) {
+        #expect(Shell.quote(word) == quoted)
+    }
+
+    @Test func argumentsThatLookLikeOptionsComeAfterDoubleDash() {
+        #expect(Shell.notes("restore", argument: "-x y") == "notes restore -- '-x y'")
+        #expect(Shell.notes("init", argument: "/tmp/v") == "notes init /tmp/v")
+    }
+}
