@@ -182,16 +182,60 @@ public struct Vault: Sendable {
 
     // MARK: Writing
 
-    /// Creates a note holding `content` (already trimmed), named after its title; returns its ID.
-    public func add(content: String, now: Double) throws(VaultError) -> String {
+    /// The vault-relative folder (`""` for the root) where `add` puts a new note: `requested`
+    /// (`--folder`), relative to `cwd` when that is inside the vault and to the vault otherwise,
+    /// or an absolute path inside the vault; with none, `cwd` itself when it is a visible folder
+    /// inside the vault, else the root. A folder that leaves the vault, passes through a symlink
+    /// or is hidden is refused; missing ones are made by `add`, once there is a note to save.
+    public func folderForNewNote(_ requested: String?, cwd: String) throws(VaultError) -> String {
+        let canonicalCWD = FileSystem.realPath(cwd)
+        var cwdInside: String?
+        if let canonicalCWD, canonicalCWD == canonicalRoot || canonicalCWD.hasPrefix(canonicalRoot + "/") {
+            let relative = String(canonicalCWD.dropFirst(canonicalRoot.count)).drop { $0 == "/" }
+            if !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { cwdInside = String(relative) }
+        }
+        guard let requested else { return cwdInside ?? "" }
+        let base: String
+        if requested.hasPrefix("/") {
+            let lexical = Vault.normalized(requested)
+            let normalRoot = Vault.normalized(root)
+            if lexical == normalRoot || lexical.hasPrefix(normalRoot + "/") {
+                base = canonicalRoot + lexical.dropFirst(normalRoot.count)
+            } else {
+                base = lexical
+            }
+        } else if cwdInside != nil, let canonicalCWD {
+            base = Vault.normalized(canonicalCWD + "/" + requested)
+        } else {
+            base = Vault.normalized(canonicalRoot + "/" + requested)
+        }
+        guard base == canonicalRoot || base.hasPrefix(canonicalRoot + "/") else { throw .outsideVault(requested) }
+        let relative = String(base.dropFirst(canonicalRoot.count)).drop { $0 == "/" }
+        var built = ""
+        for component in relative.split(separator: "/") {
+            guard !component.hasPrefix(".") else { throw .hiddenFolder(requested) }
+            built += (built.isEmpty ? "" : "/") + component
+            switch FileSystem.status(fullPath(built))?.kind {
+            case nil, .directory: break
+            case .symlink: throw .outsideVault(requested)
+            default: throw .io(path: fullPath(built), reason: "it is a file, not a folder; choose another folder")
+            }
+        }
+        return built
+    }
+
+    /// Creates a note holding `content` (already trimmed) in the vault-relative `folder`, named
+    /// after its title; returns its ID.
+    public func add(content: String, now: Double, folder: String = "") throws(VaultError) -> String {
         let document = NoteDocument(parsing: content)
         let probe = Note(path: "x.md", document: document, mtime: now)
         var base = Slug.make(probe.title)
         if base.isEmpty { base = Slug.fallback(now: now) }
         let bytes = Array(NoteDocument.newFile(document, created: now).utf8)
+        if !folder.isEmpty { try FileSystem.makeDirectory(fullPath(folder)) }
         var attempt = 1
         while true {
-            let name = attempt == 1 ? base : "\(base)-\(attempt)"
+            let name = (folder.isEmpty ? "" : folder + "/") + (attempt == 1 ? base : "\(base)-\(attempt)")
             if try FileSystem.createExclusively(bytes, at: fullPath(name + ".md")) { return name }
             attempt += 1
         }

@@ -22,6 +22,8 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
     case notUTF8(String)
     /// No trashed note matches.
     case notInTrash(String)
+    /// A folder for new notes is hidden (`.git`, `.notes`), where notes are never looked for.
+    case hiddenFolder(String)
 
     /// The problem without the file's path, for messages that already name the file.
     public var brief: String {
@@ -57,6 +59,8 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
             return "'\(path)' is not valid UTF-8; notes will not change it"
         case .notInTrash(let query):
             return "no note in the trash matches '\(query)'; see 'notes trash'"
+        case .hiddenFolder(let folder):
+            return "'\(folder)' is a hidden folder, where notes are never listed; choose another folder"
         }
     }
 }

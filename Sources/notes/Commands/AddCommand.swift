@@ -4,17 +4,27 @@ import NotesKit
 struct AddCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "add", aliases: ["new"], overview: "Add a note and print its ID.",
-        usage: "add [--title <title>] [<text> ...]",
+        usage: "add [--title <title>] [--folder <folder>] [<text> ...]",
         arguments: [("<text>", "The note's text; '-' (or a pipe) reads stdin; none opens the editor.")],
-        options: [OptionSpec("title", short: "t", value: "title", help: "Start the note with the heading '# <title>'.")],
-        discussion: "Empty notes are never saved. The file is named after the title: 'Crème Brûlée' → creme-brulee.md.")
+        options: [
+            OptionSpec("title", short: "t", value: "title", help: "Start the note with the heading '# <title>'."),
+            OptionSpec("folder", short: "f", value: "folder",
+                       help: "Put the note in this folder of the vault (created if missing)."),
+        ],
+        discussion: """
+        Empty notes are never saved. The file is named after the title: 'Crème Brûlée' → creme-brulee.md.
+        Run from a folder inside the vault, the note goes into that folder; --folder is relative to
+        it there, and to the vault elsewhere.
+        """)
 
     let text: [String]
     let title: String?
+    let folder: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         text = arguments.positionals
         title = arguments.value("title")
+        folder = arguments.value("folder")
     }
 
     func run(_ context: Context) throws {
@@ -23,8 +33,9 @@ struct AddCommand: NotesCommand {
             .flatMap { $0.isEmpty ? nil : "# " + $0 + "\n\n" } ?? ""
         // The vault first, so a wrong vault is reported before anything is typed.
         guard let vault = try context.vault(forWriting: true) else { return }
+        let folder = try vault.folderForNewNote(folder, cwd: context.cwd)
         func save(_ raw: String) throws {
-            let id = try vault.add(content: try Content.normalize(raw), now: context.now)
+            let id = try vault.add(content: try Content.normalize(raw), now: context.now, folder: folder)
             context.out(id + "\n")
         }
         if text == ["-"] || (text.isEmpty && !context.stdinIsTTY) {
