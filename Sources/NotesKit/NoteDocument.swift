@@ -48,6 +48,13 @@ public struct NoteDocument: Equatable, Sendable {
             line: 1, message: "front matter has no closing '---' line; the whole file is read as the body"))
     }
 
+    /// The ending of the first line of `text` that has one: CRLF or LF; nil for text with no LF.
+    static func firstLineEnding(of text: String) -> String? {
+        let utf8 = text.utf8
+        guard let newline = utf8.firstIndex(of: 0x0A) else { return nil }
+        return newline > utf8.startIndex && utf8[utf8.index(before: newline)] == 0x0D ? "\r\n" : "\n"
+    }
+
     /// The line at the start of `text`, with its LF terminator if it has one.
     static func nextLine(_ text: Substring) -> Substring {
         let utf8 = text.utf8
@@ -102,7 +109,10 @@ public struct NoteDocument: Equatable, Sendable {
     public mutating func rewrite(content: String, updated: Double, fallbackCreation: Double) {
         let eol = lineEnding
         let updatedLine = "updatedAt: \(NoteDate.format(updated))" + eol
-        body = eol == "\r\n" ? content.replacingLineFeeds(with: "\r\n") : content
+        // The body keeps its own line ending, which may differ from the front matter's (a file
+        // pasted together from two sources); a body without any line takes the file's.
+        let bodyEOL = Self.firstLineEnding(of: body) ?? eol
+        body = bodyEOL == "\r\n" ? content.replacingLineFeeds(with: "\r\n") : content
         guard var fm = frontMatter else {
             frontMatter = FrontMatter(
                 opening: "---" + eol,

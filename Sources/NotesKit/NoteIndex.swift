@@ -7,7 +7,8 @@ public struct Catalog: Sendable {
     public let notes: [Note]
     /// The folded searchable text of each note, parallel to `notes`.
     public let folded: [FoldedText]
-    /// Problems with the vault's files, as when they were read.
+    /// Problems with the vault's folders, and with the files read this time (new or changed since
+    /// the index last saw them): a file's warnings are reported once per change, not on every command.
     public let diagnostics: [Diagnostic]
     /// How many files had to be read because the index did not know them as they are.
     public let filesRead: Int
@@ -227,7 +228,8 @@ extension Vault {
         }
         var records: [IndexRecord] = []
         var stale: [String] = []
-        for path in notePaths() {
+        let (paths, walkDiagnostics) = walk()
+        for path in paths {
             if let record = old[path], let status = FileSystem.status(fullPath(path)), record.isCurrent(status) {
                 records.append(record)
             } else {
@@ -235,6 +237,7 @@ extension Vault {
             }
         }
         let changed = !stale.isEmpty || records.count != old.count || rebuild
+        let freshCount = records.count
         records += readRecords(stale, progress: progress)
         var written = false
         if changed {
@@ -246,11 +249,11 @@ extension Vault {
         }
         var notes: [Note] = []
         var folded: [FoldedText] = []
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = walkDiagnostics
         notes.reserveCapacity(records.count)
         folded.reserveCapacity(records.count)
-        for record in records {
-            for warning in record.warnings {
+        for (i, record) in records.enumerated() {
+            for warning in record.warnings where i >= freshCount {
                 diagnostics.append(Diagnostic(
                     path: fullPath(record.path), line: warning.line > 0 ? warning.line : nil, message: warning.message))
             }

@@ -48,12 +48,20 @@ public struct Vault: Sendable {
 
     /// Every note file's vault-relative path: `*.md` and `*.markdown` at any depth, skipping
     /// hidden names and never following symlinks.
-    public func notePaths() -> [String] {
+    public func notePaths() -> [String] { walk().paths }
+
+    /// The note files (see `notePaths`), and a diagnostic for each folder that could not be read.
+    public func walk() -> (paths: [String], diagnostics: [Diagnostic]) {
         var result: [String] = []
+        var diagnostics: [Diagnostic] = []
         var pending: [String] = [""]
         while let directory = pending.popLast() {
             let full = directory.isEmpty ? root : root + "/" + directory
-            guard let entries = FileSystem.entries(full) else { continue }
+            guard let entries = FileSystem.entries(full) else {
+                let reason = String(cString: strerror(errno))
+                diagnostics.append(Diagnostic(path: full, line: nil, message: "could not read this folder (\(reason)); its notes are skipped"))
+                continue
+            }
             for (name, kind) in entries where !name.hasPrefix(".") {
                 let relative = directory.isEmpty ? name : directory + "/" + name
                 switch kind {
@@ -63,7 +71,7 @@ public struct Vault: Sendable {
                 }
             }
         }
-        return result
+        return (result, diagnostics)
     }
 
     /// Whether a file name is a note's (`.md` or `.markdown`).
@@ -74,7 +82,7 @@ public struct Vault: Sendable {
     /// Reads and parses every note, on all cores. Files that cannot be read or are not UTF-8 are
     /// skipped; their problems, and front-matter problems, are returned as diagnostics.
     public func loadNotes() -> (notes: [Note], diagnostics: [Diagnostic]) {
-        let paths = notePaths()
+        let (paths, walkDiagnostics) = walk()
         let results = Parallel.map(count: paths.count) { i, _ -> (Note?, [Diagnostic]) in
             do {
                 let loaded = try load(path: paths[i])
@@ -85,7 +93,7 @@ public struct Vault: Sendable {
                 return (nil, [Diagnostic(path: fullPath(paths[i]), line: nil, message: "\(error); skipped")])
             }
         }
-        return (results.compactMap { $0.0 }, results.flatMap { $0.1 })
+        return (results.compactMap { $0.0 }, walkDiagnostics + results.flatMap { $0.1 })
     }
 
     /// One note read from disk with everything needed to rewrite it.

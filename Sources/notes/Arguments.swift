@@ -42,6 +42,7 @@ let globalOptions: [OptionSpec] = [
     OptionSpec("vault", value: "dir", help: "The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes)."),
     OptionSpec("config", value: "file", help: "The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json)."),
     OptionSpec("color", value: "when", help: "Colour output: auto, always or never (default: auto)."),
+    OptionSpec("quiet", short: "q", help: "Print no warnings about the vault's files or the settings."),
     OptionSpec("help", short: "h", help: "Show help information."),
     OptionSpec("version", help: "Show the version."),
 ]

@@ -50,8 +50,11 @@ final class Context {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// Writes `warning: …` to stderr.
-    func warn(_ message: String) { err("warning: " + message) }
+    /// Writes `warning: …` to stderr, unless `--quiet`.
+    func warn(_ message: String) {
+        guard !arguments.flag("quiet") else { return }
+        err("warning: " + message)
+    }
 
     /// Asks a yes/no question on stderr and reads the answer from stdin; no means no.
     func confirm(_ question: String) -> Bool {

@@ -134,6 +134,21 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
             original: "old\r\ntext\r\n",
             expected: "---\r\n\(f)\r\n\(u)\r\n---\r\nnew body\r\n"),
         RewriteCase(
+            name: "LF front matter, CRLF body: new body lines take the body's CRLF",
+            original: "---\ncreatedAt: 2026-11-29T12:38:16Z\n---\nold\r\ntext\r\n",
+            content: "a\nb\n",
+            expected: "---\ncreatedAt: 2026-11-29T12:38:16Z\n\(u)\n---\na\r\nb\r\n"),
+        RewriteCase(
+            name: "CRLF front matter, LF body: new body lines take the body's LF",
+            original: "---\r\ncreatedAt: 2026-11-29T12:38:16Z\r\n---\r\nold\ntext\n",
+            content: "a\nb\n",
+            expected: "---\r\ncreatedAt: 2026-11-29T12:38:16Z\r\n\(u)\r\n---\r\na\nb\n"),
+        RewriteCase(
+            name: "a body of one unterminated line takes the front matter's ending",
+            original: "---\r\ncreatedAt: 2026-11-29T12:38:16Z\r\n---\r\nold",
+            content: "a\n",
+            expected: "---\r\ncreatedAt: 2026-11-29T12:38:16Z\r\n\(u)\r\n---\r\na\r\n"),
+        RewriteCase(
             name: "BOM is kept",
             original: "\u{FEFF}---\ncreatedAt: 2026-11-29T12:38:16Z\n---\nold\n",
             expected: "\u{FEFF}---\ncreatedAt: 2026-11-29T12:38:16Z\n\(u)\n---\nnew body\n"),
@@ -233,7 +248,10 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
             var document = original
             document.rewrite(content: "new body\n", updated: Self.updated, fallbackCreation: Self.fallback)
             let reread = NoteDocument(parsing: document.text)
-            let eol = original.lineEnding
+            // The new body takes the ending of the old body's first line, else the file's.
+            let oldBody = Array(original.body.utf8)
+            let eol = oldBody.firstIndex(of: 0x0A).map { $0 > 0 && oldBody[$0 - 1] == 0x0D ? "\r\n" : "\n" }
+                ?? original.lineEnding
             #expect(reread.body == (eol == "\r\n" ? "new body\r\n" : "new body\n"), "\(text.debugDescription)")
             #expect(reread.updatedDate() == Self.updated, "\(text.debugDescription)")
             #expect(reread.hasBOM == original.hasBOM)
