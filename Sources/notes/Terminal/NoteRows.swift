@@ -37,11 +37,11 @@ struct NoteRows {
         let trueColor = context.trueColor
         let formatter = LocalDate(environment: context.environment)
         let dates = rows.map { formatter.format($0.date) }
-        let dateWidth = dates.map(ANSI.columns).max() ?? 0
+        let dateWidth = dates.map(DisplayWidth.of).max() ?? 0
         let titles = rows.map { ANSI.printable($0.note.title) }
         let ids = rows.map { ANSI.printable($0.note.id) }
-        let maxTitle = titles.map(ANSI.columns).max() ?? 0
-        let maxID = ids.map(ANSI.columns).max() ?? 0
+        let maxTitle = titles.map(DisplayWidth.of).max() ?? 0
+        let maxID = ids.map(DisplayWidth.of).max() ?? 0
         // Padding and gaps: " title  date  id ".
         let fixed = 6
         // The ID is what the user types: it gets at least half the room, and whatever the
@@ -56,12 +56,12 @@ struct NoteRows {
         for (i, row) in rows.enumerated() {
             if room < 8 {
                 // Too narrow for columns: the title alone, cut to the width.
-                let cell = ANSI.truncate(titles[i], to: max(0, width - 2))
+                let cell = DisplayWidth.truncate(titles[i], to: max(0, width - 2))
                 out += color ? tint + text + " " + cell + " " + ANSI.reset + "\n" : " " + cell + "\n"
             } else {
-                let title = ANSI.pad(ANSI.truncate(titles[i], to: titleWidth), to: titleWidth)
-                let date = ANSI.pad(dates[i], to: dateWidth)
-                let id = ANSI.pad(ANSI.truncate(ids[i], to: idWidth), to: idWidth)
+                let title = DisplayWidth.pad(DisplayWidth.truncate(titles[i], to: titleWidth), to: titleWidth)
+                let date = DisplayWidth.pad(dates[i], to: dateWidth)
+                let id = DisplayWidth.pad(DisplayWidth.truncate(ids[i], to: idWidth), to: idWidth)
                 if color {
                     out += tint + text + ANSI.bold + " " + title + ANSI.reset + tint + "  " + dim + date + "  "
                         + text + id + " " + ANSI.reset + "\n"
@@ -70,7 +70,7 @@ struct NoteRows {
                 }
             }
             if let snippet = row.snippet {
-                out += "    " + highlighted(ANSI.truncate(ANSI.printable(snippet), to: max(1, width - 4)),
+                out += "    " + highlighted(DisplayWidth.truncate(ANSI.printable(snippet), to: max(1, width - 4)),
                                             query: query, color: color) + "\n"
             }
         }
