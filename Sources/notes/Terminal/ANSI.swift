@@ -15,9 +15,9 @@ enum ANSI {
         trueColor ? "\u{1B}[38;2;\(color.r);\(color.g);\(color.b)m" : "\u{1B}[38;5;\(color.xterm256)m"
     }
 
-    /// A background colour: truecolor or the nearest xterm-256 entry.
-    static func background(_ color: RGB, trueColor: Bool) -> String {
-        trueColor ? "\u{1B}[48;2;\(color.r);\(color.g);\(color.b)m" : "\u{1B}[48;5;\(color.xterm256)m"
+    /// A background colour: truecolor, else the given xterm-256 entry (by default the nearest).
+    static func background(_ color: RGB, code: Int? = nil, trueColor: Bool) -> String {
+        trueColor ? "\u{1B}[48;2;\(color.r);\(color.g);\(color.b)m" : "\u{1B}[48;5;\(code ?? color.xterm256)m"
     }
 
     /// The terminal's width in columns: the tty's size, else `COLUMNS`, else 80.

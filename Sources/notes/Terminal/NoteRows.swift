@@ -49,7 +49,7 @@ struct NoteRows {
         let room = max(0, width - fixed - dateWidth)
         let idWidth = min(maxID, max(room / 2, room - maxTitle))
         let titleWidth = min(maxTitle, room - idWidth)
-        let tint = ANSI.background(theme.tint, trueColor: trueColor)
+        let tint = ANSI.background(theme.tint, code: theme.tintCode, trueColor: trueColor)
         let text = ANSI.foreground(theme.text, trueColor: trueColor)
         let dim = ANSI.foreground(theme.dim, trueColor: trueColor)
         var out = ""
