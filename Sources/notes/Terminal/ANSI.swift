@@ -9,6 +9,10 @@ import NotesKit
 enum ANSI {
     static let reset = "\u{1B}[0m"
     static let bold = "\u{1B}[1m"
+    /// Ends bold (and faint) without touching the colours.
+    static let normalIntensity = "\u{1B}[22m"
+    static let underline = "\u{1B}[4m"
+    static let underlineOff = "\u{1B}[24m"
 
     /// A foreground colour: truecolor or the nearest xterm-256 entry.
     static func foreground(_ color: RGB, trueColor: Bool) -> String {
