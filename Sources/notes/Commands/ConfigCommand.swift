@@ -87,9 +87,8 @@ struct ConfigCommand: NotesCommand {
                     case .isDarkOn: value = .bool(settings.darkMode)
                     default: value = .optional(settings.effective(key))
                     }
-                    var fields: [(String, JSONText)] = [
-                        ("value", value), ("source", .string(settings.value(key) != nil ? "file" : "default")),
-                    ]
+                    let source = settings.value(key) != nil ? "file" : "default"
+                    var fields: [(String, JSONText)] = [("value", value), ("source", .string(source))]
                     if let invalid = Self.invalidFileValue(key, in: settings) {
                         fields.append(("invalidFileValue", .string(invalid.display)))
                     }
@@ -148,14 +147,16 @@ struct ConfigCommand: NotesCommand {
             }
             return (key.rawValue, settings.effective(key) ?? "(unset)", source)
         }
-        for (key, value) in settings.other.sorted(by: { $0.key < $1.key }) where Settings.Key(rawValue: key) == nil {
+        for (key, value) in settings.other.sorted(by: { $0.key < $1.key })
+        where Settings.Key(rawValue: key) == nil {
             rows.append((key, value.display, "file (not used by notes)"))
         }
         rows = rows.map { (ANSI.printable($0.key), ANSI.printable($0.value), ANSI.printable($0.source)) }
         let keyWidth = rows.map { DisplayWidth.of($0.key) }.max() ?? 0
         let valueWidth = min(40, max(10, rows.map { DisplayWidth.of($0.value) }.max() ?? 0))
         return rows.map {
-            DisplayWidth.pad($0.key, to: keyWidth + 2) + DisplayWidth.pad($0.value, to: valueWidth) + "  " + $0.source + "\n"
+            DisplayWidth.pad($0.key, to: keyWidth) + "  " + DisplayWidth.pad($0.value, to: valueWidth) + "  "
+                + $0.source + "\n"
         }.joined()
     }
 

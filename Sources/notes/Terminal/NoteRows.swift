@@ -52,11 +52,12 @@ struct NoteRows {
             var line = codes.tint + codes.text + codes.bold + " "
                 + cell(titles[i], width: layout.titleWidth, marks: marks, on: codes.mark, off: codes.markOff)
                 + codes.boldOff
-            switch layout.date {
-            case .full: line += "  " + codes.dim + DisplayWidth.pad(fullDates[i], to: layout.dateWidth) + codes.text
-            case .compact: line += "  " + codes.dim + DisplayWidth.pad(compactDates[i], to: layout.dateWidth) + codes.text
-            case .none: break
+            let date: String? = switch layout.date {
+            case .full: fullDates[i]
+            case .compact: compactDates[i]
+            case .none: nil
             }
+            if let date { line += "  " + codes.dim + DisplayWidth.pad(date, to: layout.dateWidth) + codes.text }
             line += "  " + cell(ids[i], width: layout.idWidth) + " " + codes.reset
             // Without colour the padding after the ID shows nothing; leave it out.
             lines.append(style.color ? line : String(line.reversed().drop { $0 == " " }.reversed()))
@@ -132,7 +133,8 @@ struct RowLayout: Equatable {
         // One space of padding each side, two between columns.
         let withDate = width - 6 - id, withoutDate = width - 4 - id
         if withDate - fullDate >= min(title, RowLayout.roomyTitle) {
-            self.init(titleWidth: min(title, withDate - fullDate), date: .full, dateWidth: fullDate, idWidth: id)
+            self.init(titleWidth: min(title, withDate - fullDate), date: .full, dateWidth: fullDate,
+                      idWidth: id)
         } else if withDate - compactDate >= min(title, RowLayout.readableTitle) {
             self.init(titleWidth: min(title, withDate - compactDate), date: .compact, dateWidth: compactDate,
                       idWidth: id)
