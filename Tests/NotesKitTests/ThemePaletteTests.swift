@@ -41,6 +41,14 @@ import Testing
         #expect(Theme(scheme: .yellow, dark: true).tint.xterm256 == 94)
     }
 
+    @Test(arguments: Scheme.allCases)
+    func searchMatchesStandOutFromTheTint(_ scheme: Scheme) {
+        for dark in [false, true] {
+            let theme = Theme(scheme: scheme, dark: dark)
+            #expect(theme.highlight.xterm256 != theme.tintCode, "\(scheme) dark: \(dark)")
+        }
+    }
+
     @Test(arguments: [
         ("pure red", RGB(255, 0, 0), 196), ("white", RGB(255, 255, 255), 231), ("black", RGB(0, 0, 0), 16),
         ("a dark blue-violet is not a gray", RGB(44, 43, 107), 17),
