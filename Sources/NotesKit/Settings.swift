@@ -127,7 +127,8 @@ public struct Settings: Codable, Equatable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
-        for codingKey in container.allKeys {
+        // In name order, so problems are reported in the same order on every run.
+        for codingKey in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
             let raw = try container.decode(JSONValue.self, forKey: codingKey)
             do {
                 try set(codingKey.stringValue, json: raw)

@@ -17,26 +17,9 @@ public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
         return RGB(mix(r, base.r), mix(g, base.g), mix(b, base.b))
     }
 
-    /// The nearest entry of the xterm 256-colour palette (the 6×6×6 cube or the grey ramp).
-    public var xterm256: Int {
-        let levels = [0, 95, 135, 175, 215, 255]
-        func nearestLevel(_ c: Int) -> Int {
-            var best = 0
-            for (i, level) in levels.enumerated() where abs(level - c) < abs(levels[best] - c) { best = i }
-            return best
-        }
-        let (ri, gi, bi) = (nearestLevel(r), nearestLevel(g), nearestLevel(b))
-        let cube = RGB(levels[ri], levels[gi], levels[bi])
-        let average = (r + g + b) / 3
-        let greyIndex = min(23, max(0, (average - 8 + 5) / 10))
-        let grey = RGB(8 + 10 * greyIndex, 8 + 10 * greyIndex, 8 + 10 * greyIndex)
-        return distance(to: grey) < distance(to: cube) ? 232 + greyIndex : 16 + 36 * ri + 6 * gi + bi
-    }
-
-    func distance(to other: RGB) -> Int {
-        let dr = r - other.r, dg = g - other.g, db = b - other.b
-        return dr * dr + dg * dg + db * db
-    }
+    /// The perceptually nearest entry of the xterm 256-colour palette (the 6×6×6 cube or the
+    /// gray ramp), by CIEDE2000.
+    public var xterm256: Int { XtermPalette.nearest(to: self) }
 }
 
 /// The look of list rows (SPEC §7): the seed app's six themes, blended for light or dark mode.
@@ -72,6 +55,20 @@ public struct Theme: Equatable, Sendable {
 
     /// The capsule colour: the scheme's colour at its opacity over the mode's background.
     public var tint: RGB { Theme.baseColor(scheme).blended(alpha: Theme.opacity(scheme), over: background) }
+
+    /// The 256-colour entry of the tint. The six themes of a mode always get six different
+    /// entries: each its nearest, except where two would share one — then the six are chosen
+    /// together among their nearest few for the smallest total distance (in dark mode orange
+    /// takes 130 and yellow 94, rather than both 94).
+    public var tintCode: Int {
+        let codes = dark ? Theme.darkTintCodes : Theme.lightTintCodes
+        return Scheme.allCases.firstIndex(of: scheme).map { codes[$0] } ?? tint.xterm256
+    }
+
+    private static let darkTintCodes = XtermPalette.distinctCodes(
+        for: Scheme.allCases.map { Theme(scheme: $0, dark: true).tint })
+    private static let lightTintCodes = XtermPalette.distinctCodes(
+        for: Scheme.allCases.map { Theme(scheme: $0, dark: false).tint })
 
     /// The title colour on the tint: near-white in dark mode, near-black in light mode.
     public var text: RGB { dark ? RGB(242, 242, 247) : RGB(28, 28, 30) }

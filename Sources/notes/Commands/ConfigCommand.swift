@@ -87,26 +87,17 @@ struct ConfigCommand: NotesCommand {
                     case .isDarkOn: value = .bool(settings.darkMode)
                     default: value = .optional(settings.effective(key))
                     }
-                    pairs.append((key.rawValue, .object([
-                        ("value", value), ("source", .string(settings.isSet(key) ? "file" : "default")),
-                    ])))
+                    let source = settings.value(key) != nil ? "file" : "default"
+                    var fields: [(String, JSONText)] = [("value", value), ("source", .string(source))]
+                    if let invalid = Self.invalidFileValue(key, in: settings) {
+                        fields.append(("invalidFileValue", .string(invalid.display)))
+                    }
+                    pairs.append((key.rawValue, .object(fields)))
                 }
                 context.out(JSONText.object(pairs).rendered)
                 return
             }
-            var out = ""
-            for key in Settings.Key.allCases {
-                let value = settings.effective(key) ?? "(unset)"
-                out += key.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
-                    + value.padding(toLength: max(12, value.count + 2), withPad: " ", startingAt: 0)
-                    + (settings.isSet(key) ? "file" : "default") + "\n"
-            }
-            for (key, value) in settings.other.sorted(by: { $0.key < $1.key })
-            where Settings.Key(rawValue: key) == nil {
-                out += key.padding(toLength: 10, withPad: " ", startingAt: 0) + value.display
-                    + "  file (not used by notes)\n"
-            }
-            context.out(out)
+            context.out(Self.table(settings))
         case .get(let key):
             guard let value = context.settings.effective(key) else {
                 throw Failure("'\(key.rawValue)' is not set; set it with 'notes config set \(key.rawValue) VALUE'")
@@ -140,6 +131,38 @@ struct ConfigCommand: NotesCommand {
                 context.err("\(file.path) holds the defaults.")
             }
         }
+    }
+
+    /// `key  value  source` lines, columns aligned to the longest key and value (a value longer
+    /// than 40 columns pushes only its own row's source along). Known keys first, then the keys
+    /// the file holds that notes does not use.
+    static func table(_ settings: Settings) -> String {
+        var rows: [(key: String, value: String, source: String)] = Settings.Key.allCases.map { key in
+            let source: String
+            if let invalid = invalidFileValue(key, in: settings) {
+                let shown = if case .string(let text) = invalid { "\"\(text)\"" } else { invalid.display }
+                source = "default (file value \(shown) is invalid)"
+            } else {
+                source = settings.value(key) != nil ? "file" : "default"
+            }
+            return (key.rawValue, settings.effective(key) ?? "(unset)", source)
+        }
+        for (key, value) in settings.other.sorted(by: { $0.key < $1.key })
+        where Settings.Key(rawValue: key) == nil {
+            rows.append((key, value.display, "file (not used by notes)"))
+        }
+        rows = rows.map { (ANSI.printable($0.key), ANSI.printable($0.value), ANSI.printable($0.source)) }
+        let keyWidth = rows.map { DisplayWidth.of($0.key) }.max() ?? 0
+        let valueWidth = min(40, max(10, rows.map { DisplayWidth.of($0.value) }.max() ?? 0))
+        return rows.map {
+            DisplayWidth.pad($0.key, to: keyWidth) + "  " + DisplayWidth.pad($0.value, to: valueWidth) + "  "
+                + $0.source + "\n"
+        }.joined()
+    }
+
+    /// The value the file gives a known key when notes cannot use it (its default applies).
+    static func invalidFileValue(_ key: Settings.Key, in settings: Settings) -> JSONValue? {
+        settings.value(key) == nil ? settings.other[key.rawValue] : nil
     }
 
     /// The settings to modify; refuses when the file is corrupt, so it is never overwritten.

@@ -36,6 +36,7 @@ struct IndexCommand: NotesCommand {
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         for diagnostic in catalog.diagnostics { context.warn(diagnostic.description) }
         let state = catalog.indexWritten ? "updated" : "already up to date"
-        context.err("Index \(state): \(catalog.notes.count) notes, \(catalog.filesRead) read (\(vault.indexPath)).")
+        let count = catalog.notes.count == 1 ? "1 note" : "\(catalog.notes.count) notes"
+        context.err("Index \(state): \(count), \(catalog.filesRead) read (\(vault.indexPath)).")
     }
 }

@@ -36,7 +36,8 @@ struct ListOptions {
     }
 
     /// Sorts and cuts notes, then prints them in the chosen format. For a search, the shown hits'
-    /// files are read for their snippets (the index holds folded text only).
+    /// files are read for their snippets (the index holds folded text only) — on a terminal only
+    /// for hits whose title holds no term.
     func print(_ notes: [Note], context: Context, vault: Vault, query: SearchQuery? = nil) {
         let order = sort ?? context.settings.order
         var sorted = order.sort(notes, reverse: reverse)
@@ -44,7 +45,10 @@ struct ListOptions {
         var folder = TextFolder()
         let wantsSnippets = query.map { !$0.isEmpty } == true && (json || context.humanOutput)
         let snippets = sorted.map { note -> String? in
-            guard wantsSnippets, let query, let loaded = try? vault.load(path: note.path) else { return nil }
+            guard wantsSnippets, let query else { return nil }
+            // On a terminal, a note whose title shows a match gets no snippet line (SPEC §4).
+            if !json && !query.highlights(in: ANSI.printable(note.title)).isEmpty { return nil }
+            guard let loaded = try? vault.load(path: note.path) else { return nil }
             return query.snippet(in: loaded.note.searchableText, folder: &folder)
         }
         if json {

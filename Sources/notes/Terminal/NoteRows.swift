@@ -6,21 +6,22 @@ struct NoteRow {
     var note: Note
     /// The date shown (the one the order uses, or the deletion date in the trash).
     var date: Double
-    /// The first matching line, for search.
+    /// The first matching line, for search; shown only when set.
     var snippet: String?
 }
 
-/// Renders rows for a TTY (tinted capsules, SPEC §7), for pipes (`ID<TAB>DATE<TAB>TITLE`) and as JSON.
+/// Renders rows for a TTY (tinted capsules, SPEC §4 and §7) or for pipes (`ID<TAB>DATE<TAB>TITLE`).
 struct NoteRows {
     let context: Context
 
     /// Rows as the output mode wants them.
     func render(_ rows: [NoteRow], query: SearchQuery? = nil) -> String {
-        context.humanOutput ? human(rows, query: query) : piped(rows)
+        guard context.humanOutput else { return NoteRows.piped(rows) }
+        return NoteRows.human(rows, query: query, style: RowStyle(context)).map { $0 + "\n" }.joined()
     }
 
     /// `ID<TAB>DATE<TAB>TITLE` lines with ISO 8601 UTC dates, no colour, no truncation.
-    func piped(_ rows: [NoteRow]) -> String {
+    static func piped(_ rows: [NoteRow]) -> String {
         var out = ""
         for row in rows {
             out += ANSI.printable(row.note.id) + "\t" + NoteDate.format(row.date) + "\t"
@@ -29,90 +30,234 @@ struct NoteRows {
         return out
     }
 
-    /// One line per note, never wrapped: title, a dimmer local date, the ID; tinted when colour is on.
-    func human(_ rows: [NoteRow], query: SearchQuery?) -> String {
-        let width = context.width
-        let color = context.colorEnabled
-        let theme = context.theme
-        let trueColor = context.trueColor
-        let formatter = LocalDate(environment: context.environment)
-        let dates = rows.map { formatter.format($0.date) }
-        let dateWidth = dates.map(ANSI.columns).max() ?? 0
+    /// One line per note, never wider than the terminal: the title, a dimmer local date and the
+    /// whole ID when it fits, tinted when colour is on, matched terms marked; and under a note
+    /// with a snippet, the snippet indented, cut to the width.
+    static func human(_ rows: [NoteRow], query: SearchQuery?, style: RowStyle) -> [String] {
         let titles = rows.map { ANSI.printable($0.note.title) }
         let ids = rows.map { ANSI.printable($0.note.id) }
-        let maxTitle = titles.map(ANSI.columns).max() ?? 0
-        let maxID = ids.map(ANSI.columns).max() ?? 0
-        // Padding and gaps: " title  date  id ".
-        let fixed = 6
-        // The ID is what the user types: it gets at least half the room, and whatever the
-        // titles leave unused.
-        let room = max(0, width - fixed - dateWidth)
-        let idWidth = min(maxID, max(room / 2, room - maxTitle))
-        let titleWidth = min(maxTitle, room - idWidth)
-        let tint = ANSI.background(theme.tint, trueColor: trueColor)
-        let text = ANSI.foreground(theme.text, trueColor: trueColor)
-        let dim = ANSI.foreground(theme.dim, trueColor: trueColor)
-        var out = ""
+        // Too narrow for columns and padding: the start of each ID, the handle users type.
+        if style.width < RowLayout.narrowest { return ids.map { DisplayWidth.truncate($0, to: style.width) } }
+        let fullDates = rows.map { style.dates.full($0.date) }
+        let compactDates = rows.map { style.dates.compact($0.date) }
+        let layout = RowLayout(
+            width: style.width, title: titles.map(DisplayWidth.of).max() ?? 0,
+            fullDate: fullDates.map(DisplayWidth.of).max() ?? 0,
+            compactDate: compactDates.map(DisplayWidth.of).max() ?? 0,
+            id: ids.map(DisplayWidth.of).max() ?? 0)
+        let codes = RowCodes(style)
+        var lines: [String] = []
         for (i, row) in rows.enumerated() {
-            if room < 8 {
-                // Too narrow for columns: the title alone, cut to the width.
-                let cell = ANSI.truncate(titles[i], to: max(0, width - 2))
-                out += color ? tint + text + " " + cell + " " + ANSI.reset + "\n" : " " + cell + "\n"
-            } else {
-                let title = ANSI.pad(ANSI.truncate(titles[i], to: titleWidth), to: titleWidth)
-                let date = ANSI.pad(dates[i], to: dateWidth)
-                let id = ANSI.pad(ANSI.truncate(ids[i], to: idWidth), to: idWidth)
-                if color {
-                    out += tint + text + ANSI.bold + " " + title + ANSI.reset + tint + "  " + dim + date + "  "
-                        + text + id + " " + ANSI.reset + "\n"
-                } else {
-                    out += " " + title + "  " + date + "  " + id + "\n"
-                }
+            let marks = query.map { merged($0.highlights(in: titles[i])) } ?? []
+            var line = codes.tint + codes.text + codes.bold + " "
+                + cell(titles[i], width: layout.titleWidth, marks: marks, on: codes.mark, off: codes.markOff)
+                + codes.boldOff
+            let date: String? = switch layout.date {
+            case .full: fullDates[i]
+            case .compact: compactDates[i]
+            case .none: nil
             }
-            if let snippet = row.snippet {
-                out += "    " + highlighted(ANSI.truncate(ANSI.printable(snippet), to: max(1, width - 4)),
-                                            query: query, color: color) + "\n"
+            if let date { line += "  " + codes.dim + DisplayWidth.pad(date, to: layout.dateWidth) + codes.text }
+            line += "  " + cell(ids[i], width: layout.idWidth) + " " + codes.reset
+            // Without colour the padding after the ID shows nothing; leave it out.
+            lines.append(style.color ? line : String(line.reversed().drop { $0 == " " }.reversed()))
+            if let snippet = row.snippet, style.width > 4 {
+                let text = ANSI.printable(snippet)
+                let marks = query.map { merged($0.highlights(in: text)) } ?? []
+                lines.append("    " + cell(text, width: style.width - 4, marks: marks, on: codes.snippetMark,
+                                           off: codes.snippetMarkOff, padded: false))
+            }
+        }
+        return lines
+    }
+
+    /// `text` cut to `width` columns (ending in `…` when cut) and padded to it, with the
+    /// characters in `marks` (sorted, disjoint) between `on` and `off`.
+    static func cell(_ text: String, width: Int, marks: [Range<String.Index>] = [], on: String = "",
+                     off: String = "", padded: Bool = true) -> String {
+        let fits = DisplayWidth.of(text) <= width
+        let end = fits ? text.endIndex : DisplayWidth.prefixEnd(of: text, fitting: max(0, width - 1))
+        var out = ""
+        var cursor = text.startIndex
+        for mark in marks where mark.lowerBound >= cursor && mark.lowerBound < end {
+            let upper = min(mark.upperBound, end)
+            out += text[cursor..<mark.lowerBound] + on + text[mark.lowerBound..<upper] + off
+            cursor = upper
+        }
+        out += text[cursor..<end]
+        var used = DisplayWidth.of(text[..<end])
+        if !fits && width > 0 {
+            out += "…"
+            used += 1
+        }
+        if padded && used < width { out += String(repeating: " ", count: width - used) }
+        return out
+    }
+
+    /// Ranges sorted and joined where they overlap or touch, so each character is marked once.
+    static func merged(_ ranges: [Range<String.Index>]) -> [Range<String.Index>] {
+        var out: [Range<String.Index>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, range.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                out.append(range)
             }
         }
         return out
     }
+}
 
-    /// A snippet with the query's matches in bold on the theme's stronger tint.
-    func highlighted(_ line: String, query: SearchQuery?, color: Bool) -> String {
-        guard color, let query else { return line }
-        let theme = context.theme
-        let on = ANSI.bold + ANSI.background(theme.highlight, trueColor: context.trueColor)
-            + ANSI.foreground(theme.text, trueColor: context.trueColor)
-        var out = ""
-        var cursor = line.startIndex
-        for range in query.highlights(in: line) where range.lowerBound >= cursor {
-            out += line[cursor..<range.lowerBound] + on + line[range] + ANSI.reset
-            cursor = range.upperBound
+/// The columns of a human row: `" title  date  id "`. The ID is what users type, so it is shown
+/// whole whenever it fits; the title gets the rest; the date turns compact, then goes, when the
+/// title would otherwise get too little room.
+struct RowLayout: Equatable {
+    enum DateForm: Equatable { case full, compact, none }
+
+    var titleWidth: Int
+    var date: DateForm
+    var dateWidth: Int
+    var idWidth: Int
+
+    /// The full date stays while the title gets this many columns (or all it needs).
+    static let roomyTitle = 30
+    /// A compact date stays while the title gets this many columns (or all it needs).
+    static let readableTitle = 12
+    /// With no date, the ID stays whole while the title gets this many columns (or all it needs).
+    static let shortestTitle = 6
+    /// Below this width rows are IDs alone.
+    static let narrowest = 8
+
+    /// The layout for the widest title, dates and ID of the rows in `width` columns.
+    init(width: Int, title: Int, fullDate: Int, compactDate: Int, id: Int) {
+        // One space of padding each side, two between columns.
+        let withDate = width - 6 - id, withoutDate = width - 4 - id
+        if withDate - fullDate >= min(title, RowLayout.roomyTitle) {
+            self.init(titleWidth: min(title, withDate - fullDate), date: .full, dateWidth: fullDate,
+                      idWidth: id)
+        } else if withDate - compactDate >= min(title, RowLayout.readableTitle) {
+            self.init(titleWidth: min(title, withDate - compactDate), date: .compact, dateWidth: compactDate,
+                      idWidth: id)
+        } else if withoutDate >= min(title, RowLayout.shortestTitle) {
+            self.init(titleWidth: min(title, withoutDate), date: .none, dateWidth: 0, idWidth: id)
+        } else {
+            // Not even the ID fits beside a short title: a third for the title, the rest for
+            // the start of the ID (a unique prefix still finds the note).
+            let room = max(0, width - 4)
+            let titleWidth = min(title, room / 3)
+            self.init(titleWidth: titleWidth, date: .none, dateWidth: 0, idWidth: room - titleWidth)
         }
-        return out + line[cursor...]
+    }
+
+    init(titleWidth: Int, date: DateForm, dateWidth: Int, idWidth: Int) {
+        self.titleWidth = titleWidth
+        self.date = date
+        self.dateWidth = dateWidth
+        self.idWidth = idWidth
     }
 }
 
-/// Dates in the user's locale and time zone, for human output.
+/// Everything human rows depend on besides the rows: width, colour, theme and dates.
+struct RowStyle {
+    var width: Int
+    var color: Bool
+    var trueColor: Bool
+    var theme: Theme
+    var dates: LocalDate
+
+    init(width: Int, color: Bool, trueColor: Bool = false, theme: Theme, dates: LocalDate) {
+        self.width = width
+        self.color = color
+        self.trueColor = trueColor
+        self.theme = theme
+        self.dates = dates
+    }
+
+    /// The style of this command's terminal and settings.
+    init(_ context: Context) {
+        self.init(width: context.width, color: context.colorEnabled, trueColor: context.trueColor,
+                  theme: context.theme, dates: LocalDate(environment: context.environment, now: context.now))
+    }
+}
+
+/// The escape codes of a style; all empty when colour is off.
+struct RowCodes {
+    var tint = "", text = "", dim = "", bold = "", boldOff = "", reset = ""
+    /// A match inside a tinted row: the stronger tint, underlined; then back to the row's tint.
+    var mark = "", markOff = ""
+    /// A match in an untinted snippet line.
+    var snippetMark = "", snippetMarkOff = ""
+
+    init(_ style: RowStyle) {
+        guard style.color else { return }
+        let theme = style.theme
+        tint = ANSI.background(theme.tint, code: theme.tintCode, trueColor: style.trueColor)
+        text = ANSI.foreground(theme.text, trueColor: style.trueColor)
+        dim = ANSI.foreground(theme.dim, trueColor: style.trueColor)
+        bold = ANSI.bold
+        boldOff = ANSI.normalIntensity
+        reset = ANSI.reset
+        let highlight = ANSI.background(theme.highlight, trueColor: style.trueColor)
+        mark = highlight + ANSI.underline
+        markOff = tint + ANSI.underlineOff
+        snippetMark = ANSI.bold + highlight + text + ANSI.underline
+        snippetMarkOff = ANSI.reset
+    }
+}
+
+/// Dates in the user's locale and time zone, for human output: in full, or compact — the time
+/// for today, the day and month for this year, else `yyyy-MM-dd`.
 struct LocalDate {
-    private let formatter = DateFormatter()
+    private let fullFormatter = DateFormatter()
+    private let timeFormatter = DateFormatter()
+    private let dayMonthFormatter = DateFormatter()
+    private let dayFormatter = DateFormatter()
+    private var calendar = Calendar(identifier: .gregorian)
+    private let now: Date
+
+    /// Dates as of `now` in `locale` and `timeZone`.
+    init(locale: Locale, timeZone: TimeZone, now: Double) {
+        self.now = Date(timeIntervalSince1970: now)
+        calendar.timeZone = timeZone
+        for formatter in [fullFormatter, timeFormatter, dayMonthFormatter, dayFormatter] {
+            formatter.locale = locale
+            formatter.timeZone = timeZone
+        }
+        fullFormatter.dateStyle = .medium
+        fullFormatter.timeStyle = .short
+        timeFormatter.dateStyle = .none
+        timeFormatter.timeStyle = .short
+        dayMonthFormatter.setLocalizedDateFormatFromTemplate("dMMM")
+        dayFormatter.locale = Locale(identifier: "en_US_POSIX")
+        dayFormatter.dateFormat = "yyyy-MM-dd"
+    }
 
     /// The locale comes from `LC_ALL`, `LC_TIME` or `LANG` (Foundation's `Locale.current` ignores
-    /// them on Linux); `C`, `POSIX` or nothing means Foundation's default.
-    init(environment: [String: String]) {
-        formatter.locale = Locale.current
+    /// them on Linux); `C`, `POSIX` or nothing means Foundation's default. The time zone is the
+    /// process's (`TZ`).
+    init(environment: [String: String], now: Double) {
+        var locale = Locale.current
         for name in ["LC_ALL", "LC_TIME", "LANG"] {
             guard let value = environment[name], !value.isEmpty else { continue }
             let identifier = String(value.prefix { $0 != "." && $0 != "@" })
-            if identifier != "C" && identifier != "POSIX" { formatter.locale = Locale(identifier: identifier) }
+            if identifier != "C" && identifier != "POSIX" { locale = Locale(identifier: identifier) }
             break
         }
-        formatter.timeZone = TimeZone.current
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .short
+        self.init(locale: locale, timeZone: TimeZone.current, now: now)
     }
 
-    func format(_ seconds: Double) -> String {
-        formatter.string(from: Date(timeIntervalSince1970: seconds))
+    /// The date and time, e.g. `30 Nov 2024 at 8:09 AM`.
+    func full(_ seconds: Double) -> String {
+        fullFormatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    /// The time if on the same day as now, the day and month if in the same year, else the date.
+    func compact(_ seconds: Double) -> String {
+        let date = Date(timeIntervalSince1970: seconds)
+        if calendar.isDate(date, inSameDayAs: now) { return timeFormatter.string(from: date) }
+        if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
+            return dayMonthFormatter.string(from: date)
+        }
+        return dayFormatter.string(from: date)
     }
 }
