@@ -17,6 +17,8 @@ public struct FileStatus: Equatable, Sendable {
     public var mtime: Double
     /// The inode number.
     public var inode: UInt64
+    /// The permission bits (`st_mode & 0o7777`).
+    public var mode: mode_t
 }
 
 /// Thin POSIX file operations: reads, atomic and exclusive writes, a directory walk that does not
@@ -42,7 +44,8 @@ public enum FileSystem {
         #else
         let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) * 1e-9
         #endif
-        return FileStatus(kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino))
+        return FileStatus(
+            kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino), mode: st.st_mode & 0o7777)
     }
 
     /// Reads a whole regular file; also returns its status. Notes are read without following a
@@ -83,13 +86,37 @@ public enum FileSystem {
         return (bytes, status)
     }
 
+    // MARK: Permissions
+
+    /// The process's file-creation mask. `umask(2)` can only be read by setting it, so this sets
+    /// the strictest mask for that instant and puts the old one back. `main` reads it first thing,
+    /// while the program is single-threaded, so no file is created under the stand-in (and one
+    /// that were would be more private, never less).
+    public static let creationMask: mode_t = {
+        let current = umask(0o077)
+        umask(current)
+        return current
+    }()
+
+    /// The permission bits a new file gets: `limit` (at most `0o666`) less the umask, as `open(2)`
+    /// gives a file it creates. `mkstemp` makes 0600 files whatever the umask, so temps are
+    /// `fchmod`ed to this.
+    public static func newFileMode(within limit: mode_t = 0o666) -> mode_t {
+        limit & 0o666 & ~creationMask
+    }
+
+    // MARK: Writing
+
     /// Writes `bytes` to `path` atomically: a temp file in the same folder, fsync, rename, and an
     /// fsync of the folder. A crash leaves the old file or the new one, never a torn one.
-    /// `mode` applies when the file is new; an existing file keeps its permissions.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(VaultError) {
-        var permissions = mode
+    /// A new file gets `mode` less the umask; an existing file keeps its own permissions, unless
+    /// `keepExistingMode` is false (the index, whose mode follows the vault's).
+    public static func writeAtomically(
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true
+    ) throws(VaultError) {
+        var permissions = newFileMode(within: mode)
         var st = stat()
-        if stat(path, &st) == 0 { permissions = st.st_mode & 0o7777 }
+        if keepExistingMode && stat(path, &st) == 0 { permissions = st.st_mode & 0o7777 }
         let temp = try writeTemp(bytes, beside: path, mode: permissions)
         guard rename(temp, path) == 0 else {
             let reason = lastError()
@@ -103,7 +130,7 @@ public enum FileSystem {
     /// temp file first and then hard-linked into place, so the file appears whole and two
     /// processes never overwrite each other.
     public static func createExclusively(_ bytes: [UInt8], at path: String) throws(VaultError) -> Bool {
-        let temp = try writeTemp(bytes, beside: path, mode: 0o644)
+        let temp = try writeTemp(bytes, beside: path, mode: newFileMode())
         defer { unlink(temp) }
         if link(temp, path) == 0 {
             syncDirectory(of: path)
@@ -112,7 +139,7 @@ public enum FileSystem {
         if errno == EEXIST { return false }
         // File systems without hard links: fall back to O_EXCL then an in-place write.
         if errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, newFileMode())
             if fd < 0 {
                 if errno == EEXIST { return false }
                 throw .io(path: path, reason: lastError())

@@ -225,24 +225,36 @@ extension Vault {
             old.reserveCapacity(records.count)
             for record in records { old[record.path] = record }
         }
+        // The index holds the text of every note, so nobody may read it who could not read the
+        // vault folder and every note: it gets what a new file gets under the umask, within the
+        // group and other bits that the vault folder and all notes grant; the owner keeps read
+        // and write. (A vault at 0700, or one note at 0600, makes it 0600.)
+        var shared = (FileSystem.status(canonicalRoot)?.mode ?? 0) & 0o066
         var records: [IndexRecord] = []
         var stale: [String] = []
         for path in notePaths() {
-            if let record = old[path], let status = FileSystem.status(fullPath(path)), record.isCurrent(status) {
+            let status = FileSystem.status(fullPath(path))
+            if let status { shared &= status.mode }
+            if let record = old[path], let status, record.isCurrent(status) {
                 records.append(record)
             } else {
                 stale.append(path)
             }
         }
+        let indexMode = FileSystem.newFileMode(within: 0o600 | shared)
         let changed = !stale.isEmpty || records.count != old.count || rebuild
         records += readRecords(stale, progress: progress)
         var written = false
         if changed {
             // Only a cache: a vault we cannot write to still works, just without it.
-            if (try? Vault.initialize(at: root)) != nil,
-               (try? FileSystem.writeAtomically(NoteIndexFile.encode(records), to: indexPath)) != nil {
+            if (try? Vault.initialize(at: root)) != nil, (try? FileSystem.writeAtomically(
+                NoteIndexFile.encode(records), to: indexPath, mode: indexMode, keepExistingMode: false)) != nil {
                 written = true
             }
+        } else if let current = FileSystem.status(indexPath), current.kind == .regular,
+                  current.mode & ~indexMode != 0 {
+            // A note made private since the index was written: make the index as private.
+            chmod(indexPath, indexMode)
         }
         var notes: [Note] = []
         var folded: [FoldedText] = []
