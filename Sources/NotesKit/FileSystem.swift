@@ -121,36 +121,59 @@ public enum FileSystem {
         guard rename(temp, path) == 0 else {
             let reason = lastError()
             unlink(temp)
-            throw .io(path: path, reason: reason)
+            throw .writeFailed(path: path, reason: reason)
         }
         syncDirectory(of: path)
     }
 
-    /// Creates `path` holding `bytes`, failing with `false` if it already exists: written to a
-    /// temp file first and then hard-linked into place, so the file appears whole and two
-    /// processes never overwrite each other.
-    public static func createExclusively(_ bytes: [UInt8], at path: String) throws(VaultError) -> Bool {
-        let temp = try writeTemp(bytes, beside: path, mode: newFileMode())
+    /// Creates the first free one of the files `candidate(1)`, `candidate(2)`, … (all in one
+    /// folder) holding `bytes`, and returns the number of the one it created. The bytes are
+    /// written once to a temp file, then hard-linked into place: the file appears whole, and two
+    /// processes never overwrite each other. An error names the file being created.
+    public static func createExclusively(
+        _ bytes: [UInt8], firstFreeOf candidate: (Int) -> String
+    ) throws(VaultError) -> Int {
+        var attempt = 1
+        // The name that is free now is the one being written, so it is the one an error names.
+        while status(candidate(attempt)) != nil { attempt += 1 }
+        let temp = try writeTemp(bytes, beside: candidate(attempt), mode: newFileMode())
         defer { unlink(temp) }
-        if link(temp, path) == 0 {
-            syncDirectory(of: path)
-            return true
-        }
-        if errno == EEXIST { return false }
-        // File systems without hard links: fall back to O_EXCL then an in-place write.
-        if errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS {
+        while true {
+            let path = candidate(attempt)
+            if link(temp, path) == 0 {
+                syncDirectory(of: path)
+                return attempt
+            }
+            let failure = errno
+            if failure == EEXIST {
+                attempt += 1
+                continue
+            }
+            guard failure == EPERM || failure == EOPNOTSUPP || failure == ENOSYS else {
+                throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
+            }
+            // No hard links here: claim the name with O_EXCL, then rename the temp over the empty
+            // placeholder.
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, newFileMode())
             if fd < 0 {
-                if errno == EEXIST { return false }
-                throw .io(path: path, reason: lastError())
+                if errno == EEXIST {
+                    attempt += 1
+                    continue
+                }
+                throw .writeFailed(path: path, reason: lastError())
             }
             close(fd)
-            try writeAtomically(bytes, to: path)
-            return true
+            guard rename(temp, path) == 0 else {
+                let reason = lastError()
+                unlink(path)
+                throw .writeFailed(path: path, reason: reason)
+            }
+            syncDirectory(of: path)
+            return attempt
         }
-        throw .io(path: path, reason: lastError())
     }
 
+    /// Writes `bytes` to a new temp file beside `path`; errors name `path`, the file the temp is for.
     static func writeTemp(_ bytes: [UInt8], beside path: String, mode: mode_t) throws(VaultError) -> String {
         let directory = (path as NSString).deletingLastPathComponent
         // A short fixed name, so a long note name never makes the temp name too long.
@@ -158,9 +181,9 @@ public enum FileSystem {
         let fd = template.withUnsafeMutableBufferPointer { buf in
             buf.baseAddress.map { mkstemp($0) } ?? -1
         }
-        guard fd >= 0 else { throw .io(path: path, reason: lastError()) }
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: lastError()) }
         let temp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = true
+        var failure: Int32 = 0
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { buf in
@@ -168,17 +191,16 @@ public enum FileSystem {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                ok = false
+                failure = errno
                 break
             }
             offset += n
         }
-        let reason = ok ? "" : lastError()
-        if ok && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { ok = false }
-        let closeFailed = close(fd) != 0
-        guard ok && !closeFailed else {
+        if failure == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { failure = errno }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        guard failure == 0 else {
             unlink(temp)
-            throw .io(path: path, reason: reason.isEmpty ? lastError() : reason)
+            throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
         }
         return temp
     }

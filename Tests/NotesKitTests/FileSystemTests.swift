@@ -24,4 +24,16 @@ import Testing
             #expect(FileSystem.status(root + "/old.md")?.mode == 0o600 & ~FileSystem.creationMask)
         }
     }
+
+    @Test func anExclusiveCreateTakesTheFirstFreeNameAndLeavesNoTemp() throws {
+        try Playground([.file("same.md", "taken\n"), .file("same-2.md", "taken\n")]).test { root in
+            let made = try FileSystem.createExclusively(Array("new\n".utf8)) {
+                root + "/same" + ($0 == 1 ? "" : "-\($0)") + ".md"
+            }
+            #expect(made == 3)
+            #expect(Disk.text(root + "/same-3.md") == "new\n")
+            #expect(Disk.names(root) == ["same-2.md", "same-3.md", "same.md"])
+            #expect(FileSystem.status(root + "/same-3.md")?.mode == 0o666 & ~FileSystem.creationMask)
+        }
+    }
 }

@@ -95,6 +95,28 @@ import Testing
         #expect(list.status == 0 && list.stderr == "", "\(list)")
         #expect(mode(s.vault + "/.notes/index") == 0o600)
     }
+
+    @Test func aFullDiskNamesTheFileBeingWritten() throws {
+        #if os(Linux)
+        let s = try Sandbox()
+        let disk = s.root.path + "/disk"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        guard mount("tmpfs", disk, "tmpfs", 0, "size=64k") == 0 else {
+            try Test.cancel("cannot mount a small tmpfs here (\(String(cString: strerror(errno)))); it needs root")
+        }
+        defer { umount2(disk, Int32(MNT_DETACH)) }
+        try FileManager.default.createDirectory(atPath: disk + "/.notes", withIntermediateDirectories: true)
+        try Data("# Same\n".utf8).write(to: URL(fileURLWithPath: disk + "/same.md"))
+        fill(disk + "/filler")
+        let add = try Child.run(s, ["add", "Same"], env: ["NOTES_VAULT": disk])
+        #expect(add.status == 1, "\(add)")
+        #expect(add.stderr == "Error: could not write '\(disk)/same-2.md': No space left on device; nothing was changed\n")
+        #expect(temps(in: disk).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: disk + "/same-2.md"))
+        #else
+        try Test.cancel("a small tmpfs is mounted with Linux's mount(2)")
+        #endif
+    }
 }
 
 // MARK: Helpers
