@@ -118,11 +118,13 @@ public enum FileSystem {
         var st = stat()
         if keepExistingMode && stat(path, &st) == 0 { permissions = st.st_mode & 0o7777 }
         let temp = try writeTemp(bytes, beside: path, mode: permissions)
-        guard rename(temp, path) == 0 else {
+        pauseIfTesting()
+        guard rename(temp.path, path) == 0 else {
             let reason = lastError()
-            unlink(temp)
+            discard(temp)
             throw .writeFailed(path: path, reason: reason)
         }
+        forget(temp)
         syncDirectory(of: path)
     }
 
@@ -137,10 +139,11 @@ public enum FileSystem {
         // The name that is free now is the one being written, so it is the one an error names.
         while status(candidate(attempt)) != nil { attempt += 1 }
         let temp = try writeTemp(bytes, beside: candidate(attempt), mode: newFileMode())
-        defer { unlink(temp) }
+        defer { discard(temp) }
+        pauseIfTesting()
         while true {
             let path = candidate(attempt)
-            if link(temp, path) == 0 {
+            if link(temp.path, path) == 0 {
                 syncDirectory(of: path)
                 return attempt
             }
@@ -163,7 +166,7 @@ public enum FileSystem {
                 throw .writeFailed(path: path, reason: lastError())
             }
             close(fd)
-            guard rename(temp, path) == 0 else {
+            guard rename(temp.path, path) == 0 else {
                 let reason = lastError()
                 unlink(path)
                 throw .writeFailed(path: path, reason: reason)
@@ -173,16 +176,26 @@ public enum FileSystem {
         }
     }
 
-    /// Writes `bytes` to a new temp file beside `path`; errors name `path`, the file the temp is for.
-    static func writeTemp(_ bytes: [UInt8], beside path: String, mode: mode_t) throws(VaultError) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        // A short fixed name, so a long note name never makes the temp name too long.
-        var template = Array(((directory.isEmpty ? "." : directory) + "/.notes-tmp-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buf in
-            buf.baseAddress.map { mkstemp($0) } ?? -1
+    /// The start of every temp file's name; the full name is `.notes-tmp-<pid>-XXXXXX`.
+    static let tempPrefix = ".notes-tmp-"
+
+    /// Writes `bytes` to a new temp file beside `path`, registered so a signal removes it; errors
+    /// name `path`, the file the temp is for. Stale temps of dead processes in that folder are
+    /// swept first.
+    static func writeTemp(
+        _ bytes: [UInt8], beside path: String, mode: mode_t
+    ) throws(VaultError) -> TemporaryFiles.Entry {
+        let parent = (path as NSString).deletingLastPathComponent
+        let directory = parent.isEmpty ? "." : parent
+        sweepStaleTemps(in: directory)
+        // A short fixed name, so a long note name never makes the temp name too long; the pid
+        // says whose it is, so a sweep never takes the temp of a process still writing it.
+        let fd: Int32
+        let temp: TemporaryFiles.Entry
+        switch TemporaryFiles.shared.makeTemp(directory + "/" + tempPrefix + "\(getpid())-XXXXXX") {
+        case .success(let made): (fd, temp) = made
+        case .failure(let error): throw .writeFailed(path: path, reason: error.description)
         }
-        guard fd >= 0 else { throw .writeFailed(path: path, reason: lastError()) }
-        let temp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: Int32 = 0
         var offset = 0
         while offset < bytes.count {
@@ -199,10 +212,67 @@ public enum FileSystem {
         if failure == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { failure = errno }
         if close(fd) != 0 && failure == 0 { failure = errno }
         guard failure == 0 else {
-            unlink(temp)
+            discard(temp)
             throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
         }
         return temp
+    }
+
+    /// Removes a temp that will not be renamed into place, and unregisters it.
+    static func discard(_ temp: TemporaryFiles.Entry) {
+        unlink(temp.path)
+        forget(temp)
+    }
+
+    /// Unregisters a temp that was renamed into place (or removed).
+    static func forget(_ temp: TemporaryFiles.Entry) {
+        if let slot = temp.slot { TemporaryFiles.shared.release(slot) }
+    }
+
+    /// Removes from `directory` the temp files (`.notes-tmp-<pid>-XXXXXX`) of processes that no
+    /// longer exist: left by a crash, a power cut or SIGKILL. A temp whose process is alive is
+    /// never touched, even another user's (`kill` says EPERM, not ESRCH). Temps without a pid
+    /// (older versions) are left alone, since nothing tells whose they are. One `readdir` of the
+    /// folder, no more.
+    public static func sweepStaleTemps(in directory: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        let prefixLength = tempPrefix.utf8.count
+        var stale: [String] = []
+        while let entry = readdir(dir) {
+            let size = MemoryLayout.size(ofValue: entry.pointee.d_name)
+            let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
+                ptr.withMemoryRebound(to: CChar.self, capacity: size) {
+                    // Most names are not temps: compare bytes before making a String.
+                    strncmp($0, tempPrefix, prefixLength) == 0 ? String(cString: $0) : nil
+                }
+            }
+            guard let name, let pid = tempOwner(name) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { stale.append(name) }
+        }
+        for name in stale where status(directory + "/" + name)?.kind == .regular {
+            unlink(directory + "/" + name)
+        }
+    }
+
+    /// The pid in a temp's name `.notes-tmp-<pid>-XXXXXX`; nil for any other name.
+    static func tempOwner(_ name: String) -> pid_t? {
+        guard name.hasPrefix(tempPrefix) else { return nil }
+        let rest = name.utf8.dropFirst(tempPrefix.utf8.count)
+        guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), rest.distance(from: dash, to: rest.endIndex) == 7
+        else { return nil }
+        let digits = rest[..<dash]
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let pid = pid_t(String(decoding: digits, as: UTF8.self)), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Test seam, documented here because nothing else reads it: with
+    /// `NOTES_TEST_PAUSE_BEFORE_RENAME` set, the process stops itself (SIGSTOP) after a temp file
+    /// is written and before it is put in place, so an end-to-end test can signal it at exactly
+    /// that moment. Unset, it costs one `getenv`.
+    static func pauseIfTesting() {
+        if getenv("NOTES_TEST_PAUSE_BEFORE_RENAME") != nil { raise(SIGSTOP) }
     }
 
     static func syncDirectory(of path: String) {

@@ -225,6 +225,8 @@ extension Vault {
             old.reserveCapacity(records.count)
             for record in records { old[record.path] = record }
         }
+        // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
+        FileSystem.sweepStaleTemps(in: stateDirectory)
         // The index holds the text of every note, so nobody may read it who could not read the
         // vault folder and every note: it gets what a new file gets under the umask, within the
         // group and other bits that the vault folder and all notes grant; the owner keeps read

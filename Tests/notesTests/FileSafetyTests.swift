@@ -96,6 +96,66 @@ import Testing
         #expect(mode(s.vault + "/.notes/index") == 0o600)
     }
 
+    @Test func staleTempsOfDeadProcessesAreSweptAndLiveOnesKept() throws {
+        let s = try Sandbox()
+        try s.write("a.md", "# A\n")
+        // The index is current, so `list` below writes nothing and must sweep `.notes` anyway.
+        #expect(try Child.run(s, ["index"]).status == 0)
+        let live = getpid()
+        let folders = [s.vault, s.vault + "/.notes", s.config + "/notes"]
+        for folder in folders {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for pid in [Self.deadPID, live] {
+                try Data("half a note".utf8).write(to: URL(fileURLWithPath: folder + "/.notes-tmp-\(pid)-abcdef"))
+            }
+            // No pid in the name: nothing says whose it is, so it stays.
+            try Data().write(to: URL(fileURLWithPath: folder + "/.notes-tmp-abcdef"))
+        }
+        let list = try Child.run(s, ["list"])
+        #expect(list.status == 0 && list.stderr == "", "\(list)")
+        #expect(try Child.run(s, ["add", "Hello"]).status == 0)
+        #expect(try Child.run(s, ["config", "set", "sort", "title"]).status == 0)
+        for folder in folders {
+            let temps = try FileManager.default.contentsOfDirectory(atPath: folder)
+                .filter { $0.hasPrefix(".notes-tmp-") }.sorted()
+            #expect(temps == [".notes-tmp-\(live)-abcdef", ".notes-tmp-abcdef"], "\(folder)")
+        }
+    }
+
+    /// The child stops itself (test seam) with its temp written and not yet renamed; SIGTERM then
+    /// finds a real temp in flight.
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func aSignalDuringAWriteLeavesNoTemp(_ number: Int32) throws {
+        let s = try Sandbox()
+        try s.write("n.md", "# Note\n\nold text\n")
+        let child = try Child.start(
+            s, ["edit", "n", "-"], stdin: "new text\n", env: ["NOTES_TEST_PAUSE_BEFORE_RENAME": "1"])
+        let stopped = child.wait(untraced: true)
+        #expect(isStopped(stopped), "status \(stopped)")
+        #expect(temps(in: s.vault).count == 1, "the write should be paused with its temp in place")
+        kill(child.pid, number)
+        kill(child.pid, SIGCONT)
+        let status = child.wait(untraced: false)
+        #expect(signalOf(status) == number, "status \(status)")
+        #expect(temps(in: s.vault).isEmpty)
+        #expect(try s.read("n.md") == "# Note\n\nold text\n")
+    }
+
+    @Test func aSignalTheShellIgnoresStaysIgnored() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "# Note\n")
+        // `nohup` and background jobs start a command with the signal ignored.
+        let child = try Child.start(
+            s, ["edit", "n", "-"], stdin: "new text\n", env: ["NOTES_TEST_PAUSE_BEFORE_RENAME": "1"],
+            shellPrefix: "trap '' HUP;")
+        #expect(isStopped(child.wait(untraced: true)))
+        kill(child.pid, SIGHUP)
+        kill(child.pid, SIGCONT)
+        let status = child.wait(untraced: false)
+        #expect(exitCode(status) == 0, "status \(status)")
+        #expect(try s.read("n.md").contains("new text"))
+    }
+
     @Test func aFullDiskNamesTheFileBeingWritten() throws {
         #if os(Linux)
         let s = try Sandbox()
