@@ -13,6 +13,8 @@ public struct Catalog: Sendable {
     public let filesRead: Int
     /// Whether the index file was written.
     public let indexWritten: Bool
+    /// Why the index could not be written when it had to be; nil when it was written or was current.
+    public let indexError: VaultError?
 
     /// The notes whose searchable text holds every term of `query`, in catalog order.
     public func matching(_ query: SearchQuery) -> [Note] {
@@ -247,11 +249,16 @@ extension Vault {
         let changed = !stale.isEmpty || records.count != old.count || rebuild
         records += readRecords(stale, progress: progress)
         var written = false
+        var indexError: VaultError?
         if changed {
             // Only a cache: a vault we cannot write to still works, just without it.
-            if (try? Vault.initialize(at: root)) != nil, (try? FileSystem.writeAtomically(
-                NoteIndexFile.encode(records), to: indexPath, mode: indexMode, keepExistingMode: false)) != nil {
+            do {
+                try Vault.initialize(at: root)
+                try FileSystem.writeAtomically(
+                    NoteIndexFile.encode(records), to: indexPath, mode: indexMode, keepExistingMode: false)
                 written = true
+            } catch {
+                indexError = .indexNotWritten(path: indexPath, reason: error.brief)
             }
         } else if let current = FileSystem.status(indexPath), current.kind == .regular,
                   current.mode & ~indexMode != 0 {
@@ -273,7 +280,7 @@ extension Vault {
             folded.append(record.folded)
         }
         return Catalog(notes: notes, folded: folded, diagnostics: diagnostics, filesRead: stale.count,
-                       indexWritten: written)
+                       indexWritten: written, indexError: indexError)
     }
 
     /// Reads and folds files, on all cores, in batches so progress can be reported between them.

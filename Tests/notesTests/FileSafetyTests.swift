@@ -156,6 +156,25 @@ import Testing
         #expect(try s.read("n.md").contains("new text"))
     }
 
+    @Test func indexSaysWhenItCannotWriteTheIndex() throws {
+        let s = try Sandbox()
+        try s.write("a.md", "# A\n")
+        chmod(s.vault + "/.notes", 0o555)
+        defer { chmod(s.vault + "/.notes", 0o755) }
+        // Root writes through permission bits; drop the capabilities that let it, as a user is.
+        let wrapper = geteuid() == 0 ? try dropFileCapabilities() : []
+        let index = try Child.run(s, ["index"], wrapper: wrapper)
+        #expect(index.status == 1, "\(index)")
+        #expect(index.stderr == "Error: could not write the index '\(s.vault)/.notes/index': Permission denied; "
+            + "notes work without it, only slower\n")
+        #expect(index.stdout == "")
+        let list = try Child.run(s, ["list"], wrapper: wrapper)
+        #expect(list.status == 0, "\(list)")
+        #expect(list.stdout.hasPrefix("a\t"))
+        #expect(list.stderr == "")
+        #expect(!FileManager.default.fileExists(atPath: s.vault + "/.notes/index"))
+    }
+
     @Test func aFullDiskNamesTheFileBeingWritten() throws {
         #if os(Linux)
         let s = try Sandbox()

@@ -35,6 +35,8 @@ struct IndexCommand: NotesCommand {
         }
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         for diagnostic in catalog.diagnostics { context.warn(diagnostic.description) }
+        // Writing the index is this command's whole job: not writing it is its failure.
+        if let error = catalog.indexError { throw error }
         let state = catalog.indexWritten ? "updated" : "already up to date"
         context.err("Index \(state): \(catalog.notes.count) notes, \(catalog.filesRead) read (\(vault.indexPath)).")
     }
