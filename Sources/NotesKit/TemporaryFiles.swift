@@ -74,7 +74,7 @@ public final class TemporaryFiles: @unchecked Sendable {
             return .failure(Errno(error))
         }
         let path = slot.map { String(cString: slots + $0 * Self.slotSize) }
-            ?? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            ?? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
         return .success((fd, Entry(path: path, slot: slot)))
     }
 
@@ -166,8 +166,8 @@ private func removeTempsAndDie(_ number: Int32) {
     raise(number)
 }
 
-/// An `errno` value that failed a call.
-struct Errno: Error {
+/// An `errno` value that failed a call; its description is `strerror`'s.
+struct Errno: Error, CustomStringConvertible {
     var code: Int32
     init(_ code: Int32) { self.code = code }
     var description: String { String(cString: strerror(code)) }

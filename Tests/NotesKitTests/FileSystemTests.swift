@@ -97,7 +97,8 @@ import Testing
             try FileSystem.writeAtomically(Array("new\n".utf8), to: root + "/new.md")
             #expect(FileSystem.status(root + "/old.md")?.mode == 0o604)
             #expect(FileSystem.status(root + "/new.md")?.mode == 0o666 & ~FileSystem.creationMask)
-            try FileSystem.writeAtomically(Array("x\n".utf8), to: root + "/old.md", mode: 0o600, keepExistingMode: false)
+            try FileSystem.writeAtomically(
+                Array("x\n".utf8), to: root + "/old.md", mode: 0o600, keepExistingMode: false)
             #expect(FileSystem.status(root + "/old.md")?.mode == 0o600 & ~FileSystem.creationMask)
         }
     }

@@ -189,7 +189,8 @@ import Testing
         fill(disk + "/filler")
         let add = try Child.run(s, ["add", "Same"], env: ["NOTES_VAULT": disk])
         #expect(add.status == 1, "\(add)")
-        #expect(add.stderr == "Error: could not write '\(disk)/same-2.md': No space left on device; nothing was changed\n")
+        #expect(add.stderr
+            == "Error: could not write '\(disk)/same-2.md': No space left on device; nothing was changed\n")
         #expect(temps(in: disk).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: disk + "/same-2.md"))
         #else
@@ -231,7 +232,9 @@ private func fill(_ path: String) {
 private func dropFileCapabilities() throws -> [String] {
     let candidates: [String] = ["/usr/bin/setpriv", "/bin/setpriv"]
     let setpriv = candidates.first { access($0, X_OK) == 0 }
-    guard let setpriv else { try Test.cancel("running as root, and setpriv is not there to drop CAP_DAC_OVERRIDE") }
+    guard let setpriv else {
+        try Test.cancel("running as root, and setpriv is not there to drop CAP_DAC_OVERRIDE")
+    }
     return [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner"]
 }
 
@@ -248,8 +251,8 @@ struct Child {
         _ s: Sandbox, _ arguments: [String], stdin: String? = nil, env: [String: String] = [:],
         umask: String? = nil, wrapper: [String] = []
     ) throws -> RunResult {
-        let child = try start(
-            s, arguments, stdin: stdin, env: env, shellPrefix: umask.map { "umask \($0);" } ?? "", wrapper: wrapper)
+        let prefix = umask.map { "umask \($0);" } ?? ""
+        let child = try start(s, arguments, stdin: stdin, env: env, shellPrefix: prefix, wrapper: wrapper)
         let status = child.wait(untraced: false)
         defer { for p in [child.outPath, child.errPath] { unlink(p) } }
         return RunResult(
