@@ -311,11 +311,17 @@ public enum FileSystem {
     }
 
     /// Creates a directory and its parents; succeeds when it already exists.
+    /// With `mkdir(2)` rather than FileManager, so a failure reads "Permission denied", not
+    /// "The operation could not be completed. You don’t have permission."; the umask applies.
     public static func makeDirectory(_ path: String) throws(VaultError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: path, reason: (error as NSError).localizedDescription)
+        var st = stat()
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST { throw .io(path: path, reason: lastError()) }
+        }
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+            throw .io(path: path, reason: "a file is in the way of this folder")
         }
     }
 

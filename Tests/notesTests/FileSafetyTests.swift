@@ -173,6 +173,16 @@ import Testing
         #expect(list.stdout.hasPrefix("a\t"))
         #expect(list.stderr == "")
         #expect(!FileManager.default.fileExists(atPath: s.vault + "/.notes/index"))
+        // A folder used as a vault without `init`, in which `.notes` cannot be made.
+        let plain = s.root.path + "/plain"
+        try FileManager.default.createDirectory(atPath: plain, withIntermediateDirectories: true)
+        try Data("# B\n".utf8).write(to: URL(fileURLWithPath: plain + "/b.md"))
+        chmod(plain, 0o555)
+        defer { chmod(plain, 0o755) }
+        let unmade = try Child.run(s, ["index"], env: ["NOTES_VAULT": plain], wrapper: wrapper)
+        #expect(unmade.status == 1, "\(unmade)")
+        #expect(unmade.stderr == "Error: could not write the index '\(plain)/.notes/index': Permission denied; "
+            + "notes work without it, only slower\n")
     }
 
     @Test func aFullDiskNamesTheFileBeingWritten() throws {
