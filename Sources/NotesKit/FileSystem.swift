@@ -17,6 +17,8 @@ public struct FileStatus: Equatable, Sendable {
     public var mtime: Double
     /// The inode number.
     public var inode: UInt64
+    /// The permission bits (`st_mode & 0o7777`).
+    public var mode: mode_t
 }
 
 /// Thin POSIX file operations: reads, atomic and exclusive writes, a directory walk that does not
@@ -42,7 +44,8 @@ public enum FileSystem {
         #else
         let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) * 1e-9
         #endif
-        return FileStatus(kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino))
+        return FileStatus(
+            kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino), mode: st.st_mode & 0o7777)
     }
 
     /// Reads a whole regular file; also returns its status. Notes are read without following a
@@ -83,57 +86,117 @@ public enum FileSystem {
         return (bytes, status)
     }
 
+    // MARK: Permissions
+
+    /// The process's file-creation mask. `umask(2)` can only be read by setting it, so this sets
+    /// the strictest mask for that instant and puts the old one back. `main` reads it first thing,
+    /// while the program is single-threaded, so no file is created under the stand-in (and one
+    /// that were would be more private, never less).
+    public static let creationMask: mode_t = {
+        let current = umask(0o077)
+        umask(current)
+        return current
+    }()
+
+    /// The permission bits a new file gets: `limit` (at most `0o666`) less the umask, as `open(2)`
+    /// gives a file it creates. `mkstemp` makes 0600 files whatever the umask, so temps are
+    /// `fchmod`ed to this.
+    public static func newFileMode(within limit: mode_t = 0o666) -> mode_t {
+        limit & 0o666 & ~creationMask
+    }
+
+    // MARK: Writing
+
     /// Writes `bytes` to `path` atomically: a temp file in the same folder, fsync, rename, and an
     /// fsync of the folder. A crash leaves the old file or the new one, never a torn one.
-    /// `mode` applies when the file is new; an existing file keeps its permissions.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(VaultError) {
-        var permissions = mode
+    /// A new file gets `mode` less the umask; an existing file keeps its own permissions, unless
+    /// `keepExistingMode` is false (the index, whose mode follows the vault's).
+    public static func writeAtomically(
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true
+    ) throws(VaultError) {
+        var permissions = newFileMode(within: mode)
         var st = stat()
-        if stat(path, &st) == 0 { permissions = st.st_mode & 0o7777 }
+        if keepExistingMode && stat(path, &st) == 0 { permissions = st.st_mode & 0o7777 }
         let temp = try writeTemp(bytes, beside: path, mode: permissions)
-        guard rename(temp, path) == 0 else {
+        pauseIfTesting()
+        guard rename(temp.path, path) == 0 else {
             let reason = lastError()
-            unlink(temp)
-            throw .io(path: path, reason: reason)
+            discard(temp)
+            throw .writeFailed(path: path, reason: reason)
         }
+        forget(temp)
         syncDirectory(of: path)
     }
 
-    /// Creates `path` holding `bytes`, failing with `false` if it already exists: written to a
-    /// temp file first and then hard-linked into place, so the file appears whole and two
-    /// processes never overwrite each other.
-    public static func createExclusively(_ bytes: [UInt8], at path: String) throws(VaultError) -> Bool {
-        let temp = try writeTemp(bytes, beside: path, mode: 0o644)
-        defer { unlink(temp) }
-        if link(temp, path) == 0 {
-            syncDirectory(of: path)
-            return true
-        }
-        if errno == EEXIST { return false }
-        // File systems without hard links: fall back to O_EXCL then an in-place write.
-        if errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// Creates the first free one of the files `candidate(1)`, `candidate(2)`, … (all in one
+    /// folder) holding `bytes`, and returns the number of the one it created. The bytes are
+    /// written once to a temp file, then hard-linked into place: the file appears whole, and two
+    /// processes never overwrite each other. An error names the file being created.
+    public static func createExclusively(
+        _ bytes: [UInt8], firstFreeOf candidate: (Int) -> String
+    ) throws(VaultError) -> Int {
+        var attempt = 1
+        // The name that is free now is the one being written, so it is the one an error names.
+        while status(candidate(attempt)) != nil { attempt += 1 }
+        let temp = try writeTemp(bytes, beside: candidate(attempt), mode: newFileMode())
+        defer { discard(temp) }
+        pauseIfTesting()
+        while true {
+            let path = candidate(attempt)
+            if link(temp.path, path) == 0 {
+                syncDirectory(of: path)
+                return attempt
+            }
+            let failure = errno
+            if failure == EEXIST {
+                attempt += 1
+                continue
+            }
+            guard failure == EPERM || failure == EOPNOTSUPP || failure == ENOSYS else {
+                throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
+            }
+            // No hard links here: claim the name with O_EXCL, then rename the temp over the empty
+            // placeholder.
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, newFileMode())
             if fd < 0 {
-                if errno == EEXIST { return false }
-                throw .io(path: path, reason: lastError())
+                if errno == EEXIST {
+                    attempt += 1
+                    continue
+                }
+                throw .writeFailed(path: path, reason: lastError())
             }
             close(fd)
-            try writeAtomically(bytes, to: path)
-            return true
+            guard rename(temp.path, path) == 0 else {
+                let reason = lastError()
+                unlink(path)
+                throw .writeFailed(path: path, reason: reason)
+            }
+            syncDirectory(of: path)
+            return attempt
         }
-        throw .io(path: path, reason: lastError())
     }
 
-    static func writeTemp(_ bytes: [UInt8], beside path: String, mode: mode_t) throws(VaultError) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        // A short fixed name, so a long note name never makes the temp name too long.
-        var template = Array(((directory.isEmpty ? "." : directory) + "/.notes-tmp-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buf in
-            buf.baseAddress.map { mkstemp($0) } ?? -1
+    /// The start of every temp file's name; the full name is `.notes-tmp-<pid>-XXXXXX`.
+    static let tempPrefix = ".notes-tmp-"
+
+    /// Writes `bytes` to a new temp file beside `path`, registered so a signal removes it; errors
+    /// name `path`, the file the temp is for. Stale temps of dead processes in that folder are
+    /// swept first.
+    static func writeTemp(
+        _ bytes: [UInt8], beside path: String, mode: mode_t
+    ) throws(VaultError) -> TemporaryFiles.Entry {
+        let parent = (path as NSString).deletingLastPathComponent
+        let directory = parent.isEmpty ? "." : parent
+        sweepStaleTemps(in: directory)
+        // A short fixed name, so a long note name never makes the temp name too long; the pid
+        // says whose it is, so a sweep never takes the temp of a process still writing it.
+        let fd: Int32
+        let temp: TemporaryFiles.Entry
+        switch TemporaryFiles.shared.makeTemp(directory + "/" + tempPrefix + "\(getpid())-XXXXXX") {
+        case .success(let made): (fd, temp) = made
+        case .failure(let error): throw .writeFailed(path: path, reason: error.description)
         }
-        guard fd >= 0 else { throw .io(path: path, reason: lastError()) }
-        let temp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = true
+        var failure: Int32 = 0
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { buf in
@@ -141,19 +204,75 @@ public enum FileSystem {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                ok = false
+                failure = errno
                 break
             }
             offset += n
         }
-        let reason = ok ? "" : lastError()
-        if ok && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { ok = false }
-        let closeFailed = close(fd) != 0
-        guard ok && !closeFailed else {
-            unlink(temp)
-            throw .io(path: path, reason: reason.isEmpty ? lastError() : reason)
+        if failure == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { failure = errno }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        guard failure == 0 else {
+            discard(temp)
+            throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
         }
         return temp
+    }
+
+    /// Removes a temp that will not be renamed into place, and unregisters it.
+    static func discard(_ temp: TemporaryFiles.Entry) {
+        unlink(temp.path)
+        forget(temp)
+    }
+
+    /// Unregisters a temp that was renamed into place (or removed).
+    static func forget(_ temp: TemporaryFiles.Entry) {
+        if let slot = temp.slot { TemporaryFiles.shared.release(slot) }
+    }
+
+    /// Removes from `directory` the temp files (`.notes-tmp-<pid>-XXXXXX`) of processes that no
+    /// longer exist: left by a crash, a power cut or SIGKILL. A temp whose process is alive is
+    /// never touched, even another user's (`kill` says EPERM, not ESRCH). Temps without a pid
+    /// (older versions) are left alone, since nothing tells whose they are. One `readdir` of the
+    /// folder, no more.
+    public static func sweepStaleTemps(in directory: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        let prefixLength = tempPrefix.utf8.count
+        var stale: [String] = []
+        while let entry = readdir(dir) {
+            let size = MemoryLayout.size(ofValue: entry.pointee.d_name)
+            let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
+                ptr.withMemoryRebound(to: CChar.self, capacity: size) {
+                    // Most names are not temps: compare bytes before making a String.
+                    strncmp($0, tempPrefix, prefixLength) == 0 ? String(cString: $0) : nil
+                }
+            }
+            guard let name, let pid = tempOwner(name) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { stale.append(name) }
+        }
+        for name in stale where status(directory + "/" + name)?.kind == .regular {
+            unlink(directory + "/" + name)
+        }
+    }
+
+    /// The pid in a temp's name `.notes-tmp-<pid>-XXXXXX`; nil for any other name.
+    static func tempOwner(_ name: String) -> pid_t? {
+        guard name.hasPrefix(tempPrefix) else { return nil }
+        let rest = name.utf8.dropFirst(tempPrefix.utf8.count)
+        guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), rest.distance(from: dash, to: rest.endIndex) == 7
+        else { return nil }
+        let digits = rest[..<dash]
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let pid = pid_t(String(decoding: digits, as: UTF8.self)), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Test seam, documented here because nothing else reads it: with
+    /// `NOTES_TEST_PAUSE_BEFORE_RENAME` set, the process stops itself (SIGSTOP) after a temp file
+    /// is written and before it is put in place, so an end-to-end test can signal it at exactly
+    /// that moment. Unset, it costs one `getenv`.
+    static func pauseIfTesting() {
+        if getenv("NOTES_TEST_PAUSE_BEFORE_RENAME") != nil { raise(SIGSTOP) }
     }
 
     static func syncDirectory(of path: String) {
@@ -192,11 +311,17 @@ public enum FileSystem {
     }
 
     /// Creates a directory and its parents; succeeds when it already exists.
+    /// With `mkdir(2)` rather than FileManager, so a failure reads "Permission denied", not
+    /// "The operation could not be completed. You don’t have permission."; the umask applies.
     public static func makeDirectory(_ path: String) throws(VaultError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: path, reason: (error as NSError).localizedDescription)
+        var st = stat()
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST { throw .io(path: path, reason: lastError()) }
+        }
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+            throw .io(path: path, reason: "a file is in the way of this folder")
         }
     }
 

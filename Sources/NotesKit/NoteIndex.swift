@@ -14,6 +14,8 @@ public struct Catalog: Sendable {
     public let filesRead: Int
     /// Whether the index file was written.
     public let indexWritten: Bool
+    /// Why the index could not be written when it had to be; nil when it was written or was current.
+    public let indexError: VaultError?
 
     /// The notes whose searchable text holds every term of `query`, in catalog order.
     public func matching(_ query: SearchQuery) -> [Note] {
@@ -226,26 +228,45 @@ extension Vault {
             old.reserveCapacity(records.count)
             for record in records { old[record.path] = record }
         }
+        // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
+        FileSystem.sweepStaleTemps(in: stateDirectory)
+        // The index holds the text of every note, so nobody may read it who could not read the
+        // vault folder and every note: it gets what a new file gets under the umask, within the
+        // group and other bits that the vault folder and all notes grant; the owner keeps read
+        // and write. (A vault at 0700, or one note at 0600, makes it 0600.)
+        var shared = (FileSystem.status(canonicalRoot)?.mode ?? 0) & 0o066
         var records: [IndexRecord] = []
         var stale: [String] = []
         let (paths, walkDiagnostics) = walk()
         for path in paths {
-            if let record = old[path], let status = FileSystem.status(fullPath(path)), record.isCurrent(status) {
+            let status = FileSystem.status(fullPath(path))
+            if let status { shared &= status.mode }
+            if let record = old[path], let status, record.isCurrent(status) {
                 records.append(record)
             } else {
                 stale.append(path)
             }
         }
+        let indexMode = FileSystem.newFileMode(within: 0o600 | shared)
         let changed = !stale.isEmpty || records.count != old.count || rebuild
         let freshCount = records.count
         records += readRecords(stale, progress: progress)
         var written = false
+        var indexError: VaultError?
         if changed {
             // Only a cache: a vault we cannot write to still works, just without it.
-            if (try? Vault.initialize(at: root)) != nil,
-               (try? FileSystem.writeAtomically(NoteIndexFile.encode(records), to: indexPath)) != nil {
+            do {
+                try Vault.initialize(at: root)
+                try FileSystem.writeAtomically(
+                    NoteIndexFile.encode(records), to: indexPath, mode: indexMode, keepExistingMode: false)
                 written = true
+            } catch {
+                indexError = .indexNotWritten(path: indexPath, reason: error.brief)
             }
+        } else if let current = FileSystem.status(indexPath), current.kind == .regular,
+                  current.mode & ~indexMode != 0 {
+            // A note made private since the index was written: make the index as private.
+            chmod(indexPath, indexMode)
         }
         var notes: [Note] = []
         var folded: [FoldedText] = []
@@ -262,7 +283,7 @@ extension Vault {
             folded.append(record.folded)
         }
         return Catalog(notes: notes, folded: folded, diagnostics: diagnostics, filesRead: stale.count,
-                       indexWritten: written)
+                       indexWritten: written, indexError: indexError)
     }
 
     /// Reads and folds files, on all cores, in batches so progress can be reported between them.

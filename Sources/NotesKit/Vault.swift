@@ -241,12 +241,10 @@ public struct Vault: Sendable {
         if base.isEmpty { base = Slug.fallback(now: now) }
         let bytes = Array(NoteDocument.newFile(document, created: now).utf8)
         if !folder.isEmpty { try FileSystem.makeDirectory(fullPath(folder)) }
-        var attempt = 1
-        while true {
-            let name = (folder.isEmpty ? "" : folder + "/") + (attempt == 1 ? base : "\(base)-\(attempt)")
-            if try FileSystem.createExclusively(bytes, at: fullPath(name + ".md")) { return name }
-            attempt += 1
+        func name(_ attempt: Int) -> String {
+            (folder.isEmpty ? "" : folder + "/") + (attempt == 1 ? base : "\(base)-\(attempt)")
         }
+        return name(try FileSystem.createExclusively(bytes) { fullPath(name($0) + ".md") })
     }
 
     /// Replaces a note's body with `content` and sets its `updatedAt` to `now`, keeping every other
@@ -277,12 +275,8 @@ public struct Vault: Sendable {
     public func saveConflictCopy(path relative: String, content: String, now: Double) throws(VaultError) -> String {
         let id = Note.id(forPath: relative)
         let base = fullPath(id) + ".conflict-" + NoteDate.stamp(now)
-        var attempt = 1
-        while true {
-            let candidate = base + (attempt == 1 ? "" : "-\(attempt)") + ".md"
-            if try FileSystem.createExclusively(Array(content.utf8), at: candidate) { return candidate }
-            attempt += 1
-        }
+        func candidate(_ attempt: Int) -> String { base + (attempt == 1 ? "" : "-\(attempt)") + ".md" }
+        return candidate(try FileSystem.createExclusively(Array(content.utf8), firstFreeOf: candidate))
     }
 }
 

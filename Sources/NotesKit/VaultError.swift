@@ -4,6 +4,10 @@ import Foundation
 public enum VaultError: LocalizedError, Equatable, Sendable {
     /// A file operation failed.
     case io(path: String, reason: String)
+    /// Writing a file failed; `path` is the file being written (not a temp), left as it was.
+    case writeFailed(path: String, reason: String)
+    /// The index cache could not be written; notes still work without it.
+    case indexNotWritten(path: String, reason: String)
     /// No note matches the given ID, path, prefix or title.
     case noMatch(String)
     /// More than one note matches; the candidates' IDs are listed.
@@ -28,7 +32,7 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
     /// The problem without the file's path, for messages that already name the file.
     public var brief: String {
         switch self {
-        case .io(_, let reason): return reason
+        case .io(_, let reason), .writeFailed(_, let reason), .indexNotWritten(_, let reason): return reason
         case .notUTF8: return "not valid UTF-8"
         default: return errorDescription ?? "unreadable"
         }
@@ -38,6 +42,10 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
         switch self {
         case .io(let path, let reason):
             return "could not access '\(path)': \(reason)"
+        case .writeFailed(let path, let reason):
+            return "could not write '\(path)': \(reason); nothing was changed"
+        case .indexNotWritten(let path, let reason):
+            return "could not write the index '\(path)': \(reason); notes work without it, only slower"
         case .noMatch(let query):
             return "no note matches '\(query)'"
         case .ambiguous(let query, let candidates):

@@ -1,4 +1,10 @@
 import Foundation
+import NotesKit
+
+// Read while the program is still single-threaded: reading the umask means setting it.
+_ = FileSystem.creationMask
+// Ctrl-C (or a kill) during a write removes the half-written temp file before the process dies.
+TemporaryFiles.installSignalHandlers()
 
 // Each write of a closed pipe (`notes list | head`) should end quietly, as in other Unix tools.
 signal(SIGPIPE, SIG_DFL)

@@ -35,6 +35,8 @@ struct IndexCommand: NotesCommand {
         }
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         for diagnostic in catalog.diagnostics { context.warn(diagnostic.description) }
+        // Writing the index is this command's whole job: not writing it is its failure.
+        if let error = catalog.indexError { throw error }
         let state = catalog.indexWritten ? "updated" : "already up to date"
         let count = catalog.notes.count == 1 ? "1 note" : "\(catalog.notes.count) notes"
         context.err("Index \(state): \(count), \(catalog.filesRead) read (\(vault.indexPath)).")

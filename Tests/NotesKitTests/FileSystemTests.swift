@@ -1,0 +1,117 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+@testable import NotesKit
+import Testing
+
+/// Temp files: the registry a signal empties, the sweep of dead processes' temps, and the modes
+/// and names of what gets written.
+@Suite struct FileSystemTests {
+    /// A pid no process can have (above any `pid_max`).
+    static let deadPID = Int32.max
+
+    @Test func theCleanupRoutineRemovesRegisteredTemps() throws {
+        try Playground().test { root in
+            let registry = TemporaryFiles(capacity: 2)
+            guard case .success(let made) = registry.makeTemp(root + "/.notes-tmp-\(getpid())-XXXXXX") else {
+                Issue.record("mkstemp failed")
+                return
+            }
+            close(made.fd)
+            #expect(made.entry.slot != nil)
+            #expect(Disk.exists(made.entry.path))
+            registry.removeAll()
+            #expect(!Disk.exists(made.entry.path))
+        }
+    }
+
+    @Test func theCleanupRoutineRemovesNothingButThisProcesssTemps() throws {
+        let ownTemp = ".notes-tmp-\(getpid())-abcdef"
+        let names = ["note.md", ".notes-tmp-\(Self.deadPID)-abcdef", ".notes-tmp-\(getpid())-abcdefg",
+                     ".notes-tmp-\(getpid())-abc", "x.notes-tmp-\(getpid())-abcdef", ownTemp]
+        try Playground(names.map { .file($0, "text") }).test { root in
+            let registry = TemporaryFiles(capacity: names.count)
+            for name in names {
+                #expect(registry.claim(Array((root + "/" + name).utf8CString)) != nil)
+            }
+            registry.removeAll()
+            #expect(Disk.names(root) == names.filter { $0 != ownTemp }.sorted())
+        }
+    }
+
+    @Test func aReleasedSlotIsNotCleanedUp() throws {
+        let name = ".notes-tmp-\(getpid())-abcdef"
+        try Playground([.file(name, "renamed into place meanwhile")]).test { root in
+            let registry = TemporaryFiles(capacity: 1)
+            let slot = try #require(registry.claim(Array((root + "/" + name).utf8CString)))
+            registry.release(slot)
+            registry.removeAll()
+            #expect(Disk.exists(root + "/" + name))
+            #expect(registry.claim(Array("/x".utf8CString)) == slot)
+        }
+    }
+
+    @Test(arguments: [
+        (".notes-tmp-123-abcdef", Int32(123)),
+        (".notes-tmp-2147483647-aB3dE9", Int32.max),
+        (".notes-tmp-abcdef", nil),
+        (".notes-tmp-123-abcde", nil),
+        (".notes-tmp--abcdef", nil),
+        (".notes-tmp-0-abcdef", nil),
+        (".notes-tmp-99999999999-abcdef", nil),
+        (".notes-tmp-12a-abcdef", nil),
+        ("notes-tmp-123-abcdef", nil),
+    ] as [(String, Int32?)])
+    func theOwnerOfATempIsReadFromItsName(_ name: String, _ pid: Int32?) {
+        #expect(FileSystem.tempOwner(name) == pid)
+    }
+
+    @Test func aSweepRemovesOnlyTheTempsOfDeadProcesses() throws {
+        let dead = ".notes-tmp-\(Self.deadPID)-abcdef"
+        let live = ".notes-tmp-\(getpid())-abcdef"
+        let parent = ".notes-tmp-\(getppid())-abcdef"
+        try Playground([
+            .file(dead, "x"), .file(live, "x"), .file(parent, "x"), .file(".notes-tmp-abcdef", "x"),
+            .directory(".notes-tmp-\(Self.deadPID)-folder", []), .file("note.md", "x"),
+        ]).test { root in
+            FileSystem.sweepStaleTemps(in: root)
+            #expect(Disk.names(root) == [".notes-tmp-\(Self.deadPID)-folder", parent, live,
+                                         ".notes-tmp-abcdef", "note.md"].sorted())
+        }
+    }
+
+    @Test func aWriteSweepsTheFolderItWritesInto() throws {
+        try Playground([.file(".notes-tmp-\(Self.deadPID)-abcdef", "x")]).test { root in
+            try FileSystem.writeAtomically(Array("hi\n".utf8), to: root + "/note.md")
+            #expect(Disk.names(root) == ["note.md"])
+        }
+    }
+
+    @Test func aNewFileGetsTheUmasksModeAndAnExistingOneKeepsItsOwn() throws {
+        try Playground([.file("old.md", "old\n")]).test { root in
+            chmod(root + "/old.md", 0o604)
+            try FileSystem.writeAtomically(Array("new\n".utf8), to: root + "/old.md")
+            try FileSystem.writeAtomically(Array("new\n".utf8), to: root + "/new.md")
+            #expect(FileSystem.status(root + "/old.md")?.mode == 0o604)
+            #expect(FileSystem.status(root + "/new.md")?.mode == 0o666 & ~FileSystem.creationMask)
+            try FileSystem.writeAtomically(
+                Array("x\n".utf8), to: root + "/old.md", mode: 0o600, keepExistingMode: false)
+            #expect(FileSystem.status(root + "/old.md")?.mode == 0o600 & ~FileSystem.creationMask)
+        }
+    }
+
+    @Test func anExclusiveCreateTakesTheFirstFreeNameAndLeavesNoTemp() throws {
+        try Playground([.file("same.md", "taken\n"), .file("same-2.md", "taken\n")]).test { root in
+            let made = try FileSystem.createExclusively(Array("new\n".utf8)) {
+                root + "/same" + ($0 == 1 ? "" : "-\($0)") + ".md"
+            }
+            #expect(made == 3)
+            #expect(Disk.text(root + "/same-3.md") == "new\n")
+            #expect(Disk.names(root) == ["same-2.md", "same-3.md", "same.md"])
+            #expect(FileSystem.status(root + "/same-3.md")?.mode == 0o666 & ~FileSystem.creationMask)
+        }
+    }
+}
