@@ -1,3 +1,11 @@
+/// Where a note's title comes from (the `titleFrom` setting).
+public enum TitleSource: String, CaseIterable, Codable, Sendable {
+    /// The front-matter `title`, else the first non-empty body line (the seed app's way).
+    case content
+    /// The file name without its extension, as Obsidian shows notes.
+    case filename
+}
+
 /// A note as every command sees it: its identity, dates and the text derived from its file.
 public struct Note: Equatable, Sendable {
     /// The path relative to the vault, `/`-separated, without `.md` (SPEC §2).
@@ -6,7 +14,8 @@ public struct Note: Equatable, Sendable {
     public var path: String
     /// The title (front-matter `title`, else the first non-empty body line without heading marks).
     public var title: String
-    /// Whether the title came from the front matter (then it is part of the searchable text).
+    /// Whether the title is not a line of the body — a front-matter `title` or the file name — so
+    /// that the searchable text holds it besides the body.
     public var titleFromFrontMatter: Bool
     /// Creation time, seconds since 1970: from the front matter, else the file's modification time.
     public var createdAt: Double
@@ -33,14 +42,18 @@ public struct Note: Equatable, Sendable {
     }
 
     /// Derives a note from a parsed file. `mtime` is the creation fallback.
-    public init(path: String, document: NoteDocument, mtime: Double) {
+    public init(path: String, document: NoteDocument, mtime: Double, titleFrom: TitleSource = .content) {
         self.path = path
         id = Note.id(forPath: path)
         createdAt = document.creationDate()?.seconds ?? mtime
         updatedAt = document.updatedDate()
         body = document.body
         var titleLine: Int?
-        if let t = document.frontMatter?.scalar("title")?.trimmingWhitespace(), !t.isEmpty {
+        if titleFrom == .filename {
+            // Searchable like a front-matter title: it is what the user sees and looks for.
+            title = Note.fileTitle(path)
+            titleFromFrontMatter = true
+        } else if let t = document.frontMatter?.scalar("title")?.trimmingWhitespace(), !t.isEmpty {
             title = String(t)
             titleFromFrontMatter = true
         } else {
@@ -68,6 +81,16 @@ public struct Note: Equatable, Sendable {
 
     /// The date the `updated` order uses: `updatedAt`, else `createdAt`.
     public var modifiedAt: Double { updatedAt ?? createdAt }
+
+    /// The title a file name gives: its last component without `.md` or `.markdown`.
+    public static func fileTitle(_ path: String) -> String {
+        var name = Substring(path.split(separator: "/").last ?? "")
+        for ext in [".md", ".markdown"] where name.hasSuffix(ext) && name.count > ext.count {
+            name = name.dropLast(ext.count)
+            break
+        }
+        return String(name)
+    }
 
     /// The ID of the note at a vault-relative path.
     public static func id(forPath path: String) -> String {

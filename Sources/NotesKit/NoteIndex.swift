@@ -102,9 +102,10 @@ final class TextStorage: @unchecked Sendable {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
 
-    static func encode(_ records: [IndexRecord]) -> [UInt8] {
+    /// The records as file bytes; `titleSource` is recorded, since titles and folded texts depend on it.
+    static func encode(_ records: [IndexRecord], titleSource: TitleSource = .content) -> [UInt8] {
         var meta: [UInt8] = []
         meta.reserveCapacity(records.count * 160)
         var textOffset: UInt64 = 0
@@ -134,6 +135,7 @@ enum NoteIndexFile {
         var out = magic
         out.reserveCapacity(magic.count + 16 + meta.count + Int(textOffset))
         append(version, to: &out)
+        out.append(titleSource == .filename ? 1 : 0)
         append(UInt32(records.count), to: &out)
         append(UInt64(meta.count), to: &out)
         out += meta
@@ -141,10 +143,13 @@ enum NoteIndexFile {
         return out
     }
 
-    static func decode(_ storage: TextStorage) -> [IndexRecord]? {
+    /// The records of an index file; nil when it is damaged, of another version, or made with
+    /// another title source (then it is rebuilt).
+    static func decode(_ storage: TextStorage, titleSource: TitleSource = .content) -> [IndexRecord]? {
         storage.withUnsafeBytes { bytes -> [IndexRecord]? in
             var reader = ByteReader(bytes: bytes)
             guard reader.take(magic.count).map(Array.init) == magic, reader.u32() == version,
+                  reader.byte() == (titleSource == .filename ? 1 : 0),
                   let count = reader.u32(), let metaLength = reader.u64(),
                   metaLength <= UInt64(bytes.count - reader.offset) else { return nil }
             let textStart = reader.offset + Int(metaLength)
@@ -224,7 +229,7 @@ extension Vault {
     /// `progress` is called on the calling thread with (files read, files to read).
     public func catalog(rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil) -> Catalog {
         var old: [String: IndexRecord] = [:]
-        if !rebuild, let storage = TextStorage(mapping: indexPath), let records = NoteIndexFile.decode(storage) {
+        if !rebuild, let storage = TextStorage(mapping: indexPath), let records = NoteIndexFile.decode(storage, titleSource: titleSource) {
             old.reserveCapacity(records.count)
             for record in records { old[record.path] = record }
         }
@@ -258,7 +263,7 @@ extension Vault {
             do {
                 try Vault.initialize(at: root)
                 try FileSystem.writeAtomically(
-                    NoteIndexFile.encode(records), to: indexPath, mode: indexMode, keepExistingMode: false)
+                    NoteIndexFile.encode(records, titleSource: titleSource), to: indexPath, mode: indexMode, keepExistingMode: false)
                 written = true
             } catch {
                 indexError = .indexNotWritten(path: indexPath, reason: error.brief)

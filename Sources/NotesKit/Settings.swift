@@ -61,7 +61,7 @@ public enum Scheme: String, CaseIterable, Codable, Sendable {
 public struct Settings: Codable, Equatable, Sendable {
     /// One settings key with how to check and show its value.
     public enum Key: String, CaseIterable, Sendable {
-        case isDarkOn, scheme, sort, editor, vault
+        case isDarkOn, scheme, sort, titleFrom, editor, vault
 
         /// What the key means, for `notes config` help.
         public var summary: String {
@@ -69,6 +69,7 @@ public struct Settings: Codable, Equatable, Sendable {
             case .isDarkOn: return "dark palette (true or false)"
             case .scheme: return "colour theme: " + Scheme.allCases.map(\.rawValue).joined(separator: ", ")
             case .sort: return "default order: " + SortOrder.allCases.map(\.rawValue).joined(separator: ", ")
+            case .titleFrom: return "where titles come from: content (heading or first line) or filename (as Obsidian)"
             case .editor: return "editor command, e.g. 'code --wait'"
             case .vault: return "default vault folder ('~' expanded)"
             }
@@ -80,6 +81,7 @@ public struct Settings: Codable, Equatable, Sendable {
             case .isDarkOn: return ["true", "false"]
             case .scheme: return Scheme.allCases.map(\.rawValue)
             case .sort: return SortOrder.allCases.map(\.rawValue)
+            case .titleFrom: return TitleSource.allCases.map(\.rawValue)
             case .editor, .vault: return nil
             }
         }
@@ -90,6 +92,7 @@ public struct Settings: Codable, Equatable, Sendable {
         public static let isDarkOn = false
         public static let scheme = Scheme.default
         public static let sort = SortOrder.updated
+        public static let titleFrom = TitleSource.content
     }
 
     /// Dark palette, if set.
@@ -98,6 +101,8 @@ public struct Settings: Codable, Equatable, Sendable {
     public var scheme: Scheme?
     /// Default order, if set.
     public var sort: SortOrder?
+    /// Where titles come from, if set.
+    public var titleFrom: TitleSource?
     /// Editor command, if set.
     public var editor: String?
     /// Default vault path, if set.
@@ -116,6 +121,8 @@ public struct Settings: Codable, Equatable, Sendable {
     public var theme: Scheme { scheme ?? Defaults.scheme }
     /// The order, with the default applied.
     public var order: SortOrder { sort ?? Defaults.sort }
+    /// The title source, with the default applied.
+    public var titleSource: TitleSource { titleFrom ?? Defaults.titleFrom }
 
     private struct AnyKey: CodingKey {
         var stringValue: String
@@ -155,6 +162,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case .isDarkOn: return isDarkOn.map { .bool($0) }
         case .scheme: return scheme.map { .string($0.rawValue) }
         case .sort: return sort.map { .string($0.rawValue) }
+        case .titleFrom: return titleFrom.map { .string($0.rawValue) }
         case .editor: return editor.map { .string($0) }
         case .vault: return vault.map { .string($0) }
         case nil: return nil
@@ -167,6 +175,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case .isDarkOn: return String(darkMode)
         case .scheme: return theme.rawValue
         case .sort: return order.rawValue
+        case .titleFrom: return titleSource.rawValue
         case .editor: return editor
         case .vault: return vault
         }
@@ -181,7 +190,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case (.isDarkOn, .bool(let b)): isDarkOn = b
         case (.editor, .string(let s)): editor = s
         case (.vault, .string(let s)): vault = s
-        case (.scheme, .string(let s)), (.sort, .string(let s)):
+        case (.scheme, .string(let s)), (.sort, .string(let s)), (.titleFrom, .string(let s)):
             try set(key, text: s)
         default:
             throw .invalidValue(key: name, value: json.display, valid: key.validValues)
@@ -207,6 +216,11 @@ public struct Settings: Codable, Equatable, Sendable {
                 throw .invalidValue(key: key.rawValue, value: text, valid: key.validValues)
             }
             sort = s
+        case .titleFrom:
+            guard let source = TitleSource(rawValue: text.lowercased()) else {
+                throw .invalidValue(key: key.rawValue, value: text, valid: key.validValues)
+            }
+            titleFrom = source
         case .editor:
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw .invalidValue(key: key.rawValue, value: text, valid: nil)
@@ -225,6 +239,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case .isDarkOn: isDarkOn = nil
         case .scheme: scheme = nil
         case .sort: sort = nil
+        case .titleFrom: titleFrom = nil
         case .editor: editor = nil
         case .vault: vault = nil
         }

@@ -57,7 +57,7 @@ extension Vault {
                 diagnostics.append(Diagnostic(path: folder, line: nil, message: "not a readable trash entry; skipped"))
                 continue
             }
-            let note = Note(path: record.path, document: NoteDocument(parsing: text), mtime: status.mtime)
+            let note = Note(path: record.path, document: NoteDocument(parsing: text), mtime: status.mtime, titleFrom: titleSource)
             entries.append(TrashEntry(name: name, note: note, deletedAt: deletedAt))
         }
         entries.sort { a, b in

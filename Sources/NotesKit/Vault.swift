@@ -7,6 +7,8 @@ public struct Vault: Sendable {
     public let root: String
     /// The canonical absolute path of the vault (symlinks resolved), for containment checks.
     public let canonicalRoot: String
+    /// Where notes' titles come from (the `titleFrom` setting).
+    public var titleSource: TitleSource = .content
 
     /// Opens an existing vault folder; throws `vaultMissing` when there is no such folder.
     public init(root: String) throws(VaultError) {
@@ -116,7 +118,7 @@ public struct Vault: Sendable {
         let (bytes, status) = try FileSystem.read(full)
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8(full) }
         let document = NoteDocument(parsing: text)
-        let note = Note(path: relative, document: document, mtime: status.mtime)
+        let note = Note(path: relative, document: document, mtime: status.mtime, titleFrom: titleSource)
         let diagnostics = (document.warnings + document.dateWarnings()).sorted { $0.line < $1.line }.map {
             Diagnostic(path: full, line: $0.line, message: $0.message)
         }

@@ -98,7 +98,7 @@ final class Context {
     func vault(forWriting: Bool) throws -> Vault? {
         let (path, source) = locations.vault(flag: arguments.value("vault"), setting: settings.vault)
         do {
-            return try Vault(root: path)
+            return try configured(Vault(root: path))
         } catch VaultError.vaultMissing(let missing) {
             guard source == .defaultVault else { throw VaultError.vaultMissing(missing) }
             if !forWriting {
@@ -107,8 +107,15 @@ final class Context {
             }
             try Vault.initialize(at: path)
             err("Created the vault \(path).")
-            return try Vault(root: path)
+            return try configured(Vault(root: path))
         }
+    }
+
+    /// The vault with the settings that shape how its notes are read.
+    private func configured(_ vault: Vault) -> Vault {
+        var vault = vault
+        vault.titleSource = settings.titleSource
+        return vault
     }
 
     /// The vault's notes from the index cache, brought up to date once per command.

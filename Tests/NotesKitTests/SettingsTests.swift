@@ -48,6 +48,7 @@ func encodedText(_ settings: Settings) -> String {
         try settings.set(.isDarkOn, text: "true")
         try settings.set(.scheme, text: "green")
         try settings.set(.sort, text: "created")
+        try settings.set(.titleFrom, text: "filename")
         try settings.set(.editor, text: "nano -w")
         try settings.set(.vault, text: "~/Notes/work")
         let decoded = try Settings.decode(settings.encoded(), path: "p")
