@@ -266,7 +266,7 @@ struct Child {
         let status = child.wait(untraced: false)
         defer { for p in [child.outPath, child.errPath] { unlink(p) } }
         return RunResult(
-            status: exitCode(status) ?? 128 + (signalOf(status) ?? 0),
+            status: exitStatus(status),
             stdout: (try? String(contentsOfFile: child.outPath, encoding: .utf8)) ?? "<not UTF-8>",
             stderr: (try? String(contentsOfFile: child.errPath, encoding: .utf8)) ?? "<not UTF-8>")
     }
@@ -276,11 +276,7 @@ struct Child {
         _ s: Sandbox, _ arguments: [String], stdin: String? = nil, env extra: [String: String] = [:],
         shellPrefix: String = "", wrapper: [String] = []
     ) throws -> Child {
-        var env: [String: String] = [
-            "HOME": s.home, "XDG_CONFIG_HOME": s.config, "TZ": "UTC", "LANG": "C", "LC_ALL": "C",
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "TMPDIR": s.root.path, "NOTES_VAULT": s.vault,
-        ]
+        var env = s.baseEnvironment()
         env.merge(extra) { $1 }
         let id = UUID().uuidString
         let inPath = s.root.path + "/.in-\(id)"
@@ -288,53 +284,13 @@ struct Child {
         try Data((stdin ?? "").utf8).write(to: URL(fileURLWithPath: inPath))
         defer { unlink(inPath) }
         let argv = ["/bin/sh", "-c", shellPrefix + " exec \"$@\"", "sh"] + wrapper + [Sandbox.binary] + arguments
-        let envp = env.map { "\($0.key)=\($0.value)" }
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        // The test runner's threads block signals, and a child inherits the mask: start it with
-        // none blocked and default actions, as a shell would.
-        #if canImport(Darwin)
-        var attributes: posix_spawnattr_t?
-        #else
-        var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var terminating = sigset_t()
-        sigemptyset(&terminating)
-        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&terminating, number) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &terminating)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let result = withCStrings(argv) { cArgv in
-            withCStrings(envp) { cEnv in posix_spawn(&pid, "/bin/sh", &actions, &attributes, cArgv, cEnv) }
-        }
-        guard result == 0 else { throw CocoaError(.executableLoad) }
+        let pid = try spawnChild(argv, environment: env, streams: [
+            .open(inPath, flags: O_RDONLY), .open(outPath, flags: O_WRONLY | O_CREAT | O_TRUNC),
+            .open(errPath, flags: O_WRONLY | O_CREAT | O_TRUNC),
+        ])
         return Child(pid: pid, outPath: outPath, errPath: errPath)
     }
 
     /// `waitpid`; with `untraced`, also returns when the child stops.
-    func wait(untraced: Bool) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, untraced ? WUNTRACED : 0) < 0 && errno == EINTR {}
-        return status
-    }
-}
-
-/// Calls `body` with a NULL-terminated C array of copies of `strings`.
-private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    let copies = strings.map { strdup($0) } + [nil]
-    defer { for copy in copies { free(copy) } }
-    return body(copies)
+    func wait(untraced: Bool) -> Int32 { waitChild(pid, untraced: untraced) }
 }

@@ -71,13 +71,7 @@ final class Sandbox {
         process.executableURL = URL(fileURLWithPath: shell == nil ? Sandbox.binary : "/bin/sh")
         process.arguments = shell.map { ["-c", $0] } ?? arguments
         process.currentDirectoryURL = URL(fileURLWithPath: cwd ?? root.path)
-        var env: [String: String] = [
-            "HOME": home, "XDG_CONFIG_HOME": config, "TZ": "UTC", "LANG": "C", "LC_ALL": "C",
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "TMPDIR": root.path,
-        ]
-        if vaultVariable { env["NOTES_VAULT"] = vault }
-        env.merge(environment) { $1 }
+        var env = baseEnvironment(vaultVariable: vaultVariable)
         env.merge(extra) { $1 }
         process.environment = env
         let id = UUID().uuidString
@@ -113,6 +107,19 @@ final class Sandbox {
             status: status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "<not UTF-8>",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "<not UTF-8>")
+    }
+
+    /// What every run gets: the temporary HOME, XDG_CONFIG_HOME and TMPDIR, UTC, the C locale,
+    /// `NOTES_VAULT` (unless `vaultVariable` is false) and `environment`.
+    func baseEnvironment(vaultVariable: Bool = true) -> [String: String] {
+        var env: [String: String] = [
+            "HOME": home, "XDG_CONFIG_HOME": config, "TZ": "UTC", "LANG": "C", "LC_ALL": "C",
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "TMPDIR": root.path,
+        ]
+        if vaultVariable { env["NOTES_VAULT"] = vault }
+        env.merge(environment) { $1 }
+        return env
     }
 
     /// Writes a file under the vault (folders created), with an optional modification time.
@@ -198,63 +205,18 @@ final class PseudoTerminal {
         _ program: String, _ arguments: [String], environment: [String: String], cwd: String,
         stdout: Int32, stderr: Int32, typing: String?
     ) throws -> Int32 {
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        var attributes: posix_spawnattr_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
         // The new session leader opening a terminal without O_NOCTTY makes it its controlling one.
-        posix_spawn_file_actions_addopen(&actions, 0, followerName, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        _ = posix_spawn_file_actions_addchdir_np(&actions, cwd)
-        // Files other tests have open for writing (their scripted editors) must not leak into
-        // this child, or executing them fails with ETXTBSY.
-        #if os(Linux)
-        _ = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-        let closeOthers: Int32 = 0
-        #else
-        let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
-        #endif
-        // A shell starts programs with default signal actions, whatever the test runner ignores.
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(
-            &attributes, Int16(PseudoTerminal.setSessionFlag | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers))
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw CocoaError(.executableLoad) }
+        let pid = try spawnChild(
+            [program] + arguments, environment: environment, cwd: cwd,
+            streams: [.open(followerName, flags: O_RDWR), .descriptor(stdout), .descriptor(stderr)],
+            newSession: true)
         if let typing { type(typing) }
         let watchdog = DispatchWorkItem { kill(-pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = waitChild(pid)
         watchdog.cancel()
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        return exitStatus(status)
     }
-
-    #if canImport(Darwin)
-    static let setSessionFlag = Int32(POSIX_SPAWN_SETSID)
-    #else
-    /// glibc's POSIX_SPAWN_SETSID, which its module map leaves out.
-    static let setSessionFlag: Int32 = 0x80
-    #endif
 
     /// Types text as if at the keyboard.
     func type(_ text: String) {
@@ -270,4 +232,84 @@ final class PseudoTerminal {
         _ = Glibc.close(leader)
         #endif
     }
+}
+
+/// A standard stream of a spawned child: a file opened by path, or one of our descriptors.
+enum ChildStream {
+    case open(String, flags: Int32)
+    case descriptor(Int32)
+}
+
+#if canImport(Darwin)
+private let setSessionFlag = Int32(POSIX_SPAWN_SETSID)
+#else
+/// glibc's POSIX_SPAWN_SETSID, which its module map leaves out.
+private let setSessionFlag: Int32 = 0x80
+#endif
+
+/// Starts `argv` with posix_spawn as a shell would: default signal actions and none blocked
+/// (whatever the test runner's threads ignore or block), and no descriptor but `streams` (0, 1,
+/// 2) — files other tests have open for writing, such as their scripted editors, must not leak
+/// into this child, or executing them fails with ETXTBSY. `newSession` makes the child a session
+/// leader, so a terminal it opens becomes its controlling terminal. `cwd` nil keeps ours.
+/// Unlike `Process`, which reaps its children itself, the caller may wait for a stop and signal.
+func spawnChild(
+    _ argv: [String], environment: [String: String], cwd: String? = nil, streams: [ChildStream],
+    newSession: Bool = false
+) throws -> pid_t {
+    #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t?
+    var attributes: posix_spawnattr_t?
+    #else
+    var actions = posix_spawn_file_actions_t()
+    var attributes = posix_spawnattr_t()
+    #endif
+    posix_spawn_file_actions_init(&actions)
+    posix_spawnattr_init(&attributes)
+    defer {
+        posix_spawn_file_actions_destroy(&actions)
+        posix_spawnattr_destroy(&attributes)
+    }
+    for (fd, stream) in zip(Int32(0)..., streams) {
+        switch stream {
+        case .open(let path, let flags): posix_spawn_file_actions_addopen(&actions, fd, path, flags, 0o644)
+        case .descriptor(let source): posix_spawn_file_actions_adddup2(&actions, source, fd)
+        }
+    }
+    if let cwd { _ = posix_spawn_file_actions_addchdir_np(&actions, cwd) }
+    #if os(Linux)
+    _ = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+    let closeOthers: Int32 = 0
+    #else
+    let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+    #endif
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    posix_spawnattr_setflags(&attributes, Int16(
+        POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers | (newSession ? setSessionFlag : 0)))
+    let cArgv = argv.map { strdup($0) } + [nil]
+    let cEnv = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+    defer { (cArgv + cEnv).forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, cEnv) == 0 else {
+        throw CocoaError(.executableLoad)
+    }
+    return pid
+}
+
+/// `waitpid`, retried when interrupted; with `untraced`, it also returns when the child stops.
+func waitChild(_ pid: pid_t, untraced: Bool = false) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, untraced ? WUNTRACED : 0) < 0 && errno == EINTR {}
+    return status
+}
+
+/// A wait status as a shell reports it: the exit code, or 128 + the signal that ended it.
+func exitStatus(_ status: Int32) -> Int32 {
+    let signal = status & 0x7f
+    return signal == 0 ? (status >> 8) & 0xff : 128 + signal
 }
