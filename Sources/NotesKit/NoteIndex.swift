@@ -99,7 +99,7 @@ final class TextStorage: @unchecked Sendable {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
 
     static func encode(_ records: [IndexRecord]) -> [UInt8] {
         var meta: [UInt8] = []
