@@ -11,12 +11,21 @@ import Foundation
 /// since the last scalar that nothing joins is folded as a whole (and cached too). A `TextFolder` is
 /// a value with its own caches: give each thread its own.
 public struct TextFolder: Sendable {
-    private var scalars: [UInt32: Entry] = [:]
+    /// Every scalar folded so far; their folded bytes, one after another, in `store`.
+    private var entries: [Entry] = []
+    private var store: [UInt8] = []
+    /// Where each scalar's entry is in `entries`.
+    private var entryIndex: [UInt32: Int32] = [:]
+    /// A direct-mapped cache in front of `entryIndex`, by the scalar's low bits: the scalar in the
+    /// high half, its entry's index in the low half (zero means empty: no entry is for U+0000).
+    /// Made on the first non-ASCII scalar, so a folder that only sees ASCII costs nothing.
+    private var recent: [UInt64] = []
     private var segments: [[UInt8]: [UInt8]] = [:]
     private var pairs: [UInt64: Bool] = [:]
 
     /// The most runs of joined text kept in the cache; past it the cache starts again.
     private static let segmentCacheLimit = 1 << 14
+    private static let recentMask: UInt32 = 0x7FF
 
     /// Creates a folder with empty caches.
     public init() {}
@@ -72,7 +81,7 @@ public struct TextFolder: Sendable {
                     segmentStart = i
                     segmentOut = out.count
                 }
-                out.append(contentsOf: entry.bytes)
+                appendBytes(of: entry, to: &out)
                 lastClass = entry.lastClass
                 lastComposed = entry.composedLast
                 i += length
@@ -150,12 +159,40 @@ public struct TextFolder: Sendable {
         return result
     }
 
-    /// The cached entry of one scalar.
+    /// The entry of one scalar (never U+0000: ASCII does not come here).
+    @inline(__always)
     private mutating func entry(_ value: UInt32) -> Entry {
-        if let cached = scalars[value] { return cached }
-        let entry = Entry(Unicode.Scalar(value) ?? "\u{FFFD}")
-        scalars[value] = entry
-        return entry
+        let slot = Int(value & Self.recentMask)
+        if !recent.isEmpty {
+            let packed = recent[slot]
+            if UInt32(truncatingIfNeeded: packed >> 32) == value {
+                return entries[Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)]
+            }
+        }
+        return entryMissingFromRecent(value, slot: slot)
+    }
+
+    /// The entry of a scalar not in `recent`: looked up, or folded and stored, then put there.
+    private mutating func entryMissingFromRecent(_ value: UInt32, slot: Int) -> Entry {
+        if recent.isEmpty { recent = Array(repeating: 0, count: Int(Self.recentMask) + 1) }
+        let index: Int32
+        if let known = entryIndex[value] {
+            index = known
+        } else {
+            index = Int32(entries.count)
+            entries.append(Entry(Unicode.Scalar(value) ?? "\u{FFFD}", store: &store))
+            entryIndex[value] = index
+        }
+        recent[slot] = UInt64(value) << 32 | UInt64(UInt32(index))
+        return entries[Int(index)]
+    }
+
+    /// Appends the folded bytes of `entry` to `out`.
+    @inline(__always)
+    private func appendBytes(of entry: Entry, to out: inout [UInt8]) {
+        let start = Int(entry.offset)
+        let end = start + Int(entry.length)
+        store.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
     /// The folded bytes of a run of text that recomposition joins, cached by its bytes.
@@ -195,8 +232,9 @@ public struct TextFolder: Sendable {
 
     /// How one scalar folds on its own, and what decides whether that form holds beside others.
     struct Entry: Sendable {
-        /// The folded UTF-8 bytes of the scalar on its own.
-        var bytes: [UInt8]
+        /// Where the folded UTF-8 bytes of the scalar on its own are in the folder's store.
+        var offset: UInt32
+        var length: UInt32
         /// Nothing is left of it (a diacritic mark): it neither adds nor joins anything.
         var vanishes: Bool
         /// The first scalar of its decomposition (diacritic marks removed).
@@ -211,9 +249,12 @@ public struct TextFolder: Sendable {
         /// A later mark, before any starter, may compose with what came before.
         var laterJoins: Bool
 
-        init(_ scalar: Unicode.Scalar) {
+        /// Folds `scalar` and appends its folded bytes to `store`.
+        init(_ scalar: Unicode.Scalar, store: inout [UInt8]) {
             let folded = TextFolder.fold(String(Character(scalar)))
-            bytes = folded.bytes
+            offset = UInt32(store.count)
+            length = UInt32(folded.bytes.count)
+            store += folded.bytes
             let decomposed = folded.decomposed
             vanishes = decomposed.isEmpty
             first = decomposed.first?.value ?? 0
