@@ -192,7 +192,9 @@ public struct TextFolder: Sendable {
     private func appendBytes(of entry: Entry, to out: inout [UInt8]) {
         let start = Int(entry.offset)
         let end = start + Int(entry.length)
-        store.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<end])) }
+        store.withUnsafeBufferPointer { store in
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: store[start..<end]))
+        }
     }
 
     /// The folded bytes of a run of text that recomposition joins, cached by its bytes.
@@ -222,7 +224,8 @@ public struct TextFolder: Sendable {
         } else if b & 0xE0 == 0xC0, i + 1 < n {
             return (UInt32(b & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F), 2)
         } else if b & 0xF0 == 0xE0, i + 2 < n {
-            return (UInt32(b & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F), 3)
+            return (UInt32(b & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6
+                | UInt32(bytes[i + 2] & 0x3F), 3)
         } else if b & 0xF8 == 0xF0, i + 3 < n {
             return (UInt32(b & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12
                 | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F), 4)
@@ -269,7 +272,9 @@ public struct TextFolder: Sendable {
 
     /// The slow, exact fold of SPEC §5, with the intermediate forms the entries need: the
     /// decomposition without its diacritic marks, and its recomposition.
-    static func fold(_ text: String) -> (bytes: [UInt8], decomposed: [Unicode.Scalar], composed: [Unicode.Scalar]) {
+    static func fold(
+        _ text: String
+    ) -> (bytes: [UInt8], decomposed: [Unicode.Scalar], composed: [Unicode.Scalar]) {
         let decomposed = Array(caseFold(text).decomposedStringWithCompatibilityMapping.unicodeScalars
             .filter { !isDiacritic($0) })
         let composed = String(String.UnicodeScalarView(decomposed)).precomposedStringWithCanonicalMapping

@@ -112,15 +112,19 @@ import Testing
         try Playground(tree).test { root in
             let vault = try Vault(root: root)
             _ = vault.catalog()
-            let current = try #require(Disk.bytes(vault.indexPath).flatMap { NoteIndexFile.decode(TextStorage($0)) })
-            let oldFolding = "# \u{1103}\u{1173}\u{11BC}\u{1109}\u{1161}\u{11AB}\n\n\u{30C6}\u{30FC}\u{30BF}\n"
+            let written = try #require(Disk.bytes(vault.indexPath))
+            let current = try #require(NoteIndexFile.decode(TextStorage(written)))
+            // 등산 as jamo, データ without its voiced mark.
+            let oldFolding = "# \u{1103}\u{1173}\u{11BC}\u{1109}\u{1161}\u{11AB}\n\n"
+                + "\u{30C6}\u{30FC}\u{30BF}\n"
             let stale = current.map { record -> IndexRecord in
                 var record = record
                 record.folded = FoldedText(Array(oldFolding.utf8))
                 return record
             }
             var bytes = NoteIndexFile.encode(stale)
-            bytes.replaceSubrange(NoteIndexFile.magic.count..<(NoteIndexFile.magic.count + 4), with: [1, 0, 0, 0])
+            let versionField = NoteIndexFile.magic.count..<(NoteIndexFile.magic.count + 4)
+            bytes.replaceSubrange(versionField, with: [1, 0, 0, 0])
             try FileSystem.writeAtomically(bytes, to: vault.indexPath)
             let catalog = vault.catalog()
             #expect(catalog.filesRead == 1)

@@ -254,7 +254,8 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         "שָׁלוֹם\u{5B8}\u{5C1}", "مَرْحَبًا\u{64E}", "éè\u{301}\u{300}\u{323}\u{308}", "ØøßẞﬁİıΣςΑ\u{345}ᾳ",
         "\u{338}=≠ǖ\u{1E9B}ｆＡ①ŉǅ", "\u{F71}\u{F72}\u{F80}\u{F73}\u{F75}\u{F77}",
         "\u{B47}\u{B3E}\u{B57}\u{BC6}\u{BBE}\u{CC6}\u{CC2}\u{CD5}\u{D46}\u{D3E}\u{DD9}\u{DCA}\u{DCF}",
-        "\u{1025}\u{102E}\u{1B05}\u{1B35}\u{EB3}", "\u{11099}\u{110BA}\u{11131}\u{11127}\u{11347}\u{1133E}\u{11357}",
+        "\u{1025}\u{102E}\u{1B05}\u{1B35}\u{EB3}",
+        "\u{11099}\u{110BA}\u{11131}\u{11127}\u{11347}\u{1133E}\u{11357}",
         "\u{2126}\u{212B}\u{C5}A\u{30A}\n",
     ].flatMap { (piece: String) in Array(piece.unicodeScalars) }
 
