@@ -9,9 +9,11 @@
 //   * both together (what a search does per note),
 //   * String.localizedStandardContains of the needle, over the whole text and line by line,
 //   * Foundation's folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).
-// The same runs on a pure-ASCII text of the same size. The needle sits only on the last line, in
-// another case and accent spelling, so every method has to read everything and must find it. It
-// starts with "e", the commonest letter, so the memchr-based matcher cannot skip ahead cheaply.
+// The same runs on a pure-ASCII text of the same size, and on a text in scripts whose marks are
+// part of the letter (Thai, Indic, kana, Hangul, some of it decomposed). The needle sits only on
+// the last line, in another case and accent spelling, so every method has to read everything and
+// must find it. It starts with "e", the commonest letter, so the memchr-based matcher cannot skip
+// ahead cheaply.
 
 import Foundation
 import NotesKit
@@ -63,6 +65,30 @@ enum Corpus {
         "서울에서 회의가 있었습니다. 다음 주에 다시 만납시다.",
         "שלום עולם — הערות מהפגישה.",
     ]
+
+    /// Lines in scripts whose marks are part of the letter (SPEC §5 keeps them): the text where
+    /// recomposition can join a scalar to the one before it, some of it written decomposed.
+    static let letterMarks = [
+        "ไม้บรรทัดยาวสามสิบเซนติเมตร ไม่ใช่ของฉัน ขอบคุณครับ",
+        "कुत्ता और किताब — आज की बैठक के नोट्स, ज़रूरी काम।",
+        "বাংলা কুকুর আর কোকিল, আজকের মিটিং-এর নোট।",
+        "தமிழ் கொண்டாட்டம் — இன்றைய கூட்டக் குறிப்புகள்.",
+        "データベースのバックアップ、ぱんとごはん、ガイドブック。",
+        "ﾃﾞｰﾀﾍﾞｰｽのﾊﾞｯｸｱｯﾌﾟ、ﾊﾟｽﾜｰﾄﾞを変更する。",
+        "\u{30C6}\u{3099}\u{30FC}\u{30BF}\u{30D8}\u{3099}\u{30FC}\u{30B9} written decomposed",
+        "등산 계획: 주말에 산에 갑니다. 서울에서 만납시다.",
+        "\u{1103}\u{1173}\u{11BC}\u{1109}\u{1161}\u{11AB} 계획 (jamo written decomposed)",
+        "שָׁלוֹם עוֹלָם — مَرْحَبًا بِالْعَالَمِ",
+    ]
+
+    /// About `bytes` UTF-8 bytes of lines from `letterMarks`.
+    static func makeLetterMarks(bytes: Int, seed: UInt64 = 11) -> String {
+        var random = SplitMix64(state: seed)
+        var text = ""
+        text.reserveCapacity(bytes + 200)
+        while text.utf8.count < bytes { text += random.pick(letterMarks) + "\n" }
+        return text
+    }
 
     /// About `bytes` UTF-8 bytes of text; `mixed` adds accented words and other scripts.
     static func make(bytes: Int, mixed: Bool, seed: UInt64 = 7) -> String {
@@ -224,4 +250,7 @@ print("fold-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores; "
 _ = benchmark(file ?? "mixed-script text", text: mixed, needle: "ensemble Ångström",
               stopwatch: &stopwatch)
 _ = benchmark("pure-ASCII text", text: ascii, needle: "ensemble angstrom", stopwatch: &stopwatch)
+let letterMarks = Corpus.makeLetterMarks(bytes: mixed.utf8.count) + "Last line: ENSEMBLE ANGSTROM.\n"
+_ = benchmark("letter-mark scripts (Thai, Indic, kana, Hangul; some decomposed)", text: letterMarks,
+              needle: "ensemble Ångström", stopwatch: &stopwatch)
 print("\n(checksum \(stopwatch.sink))")

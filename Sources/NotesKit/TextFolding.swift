@@ -1,15 +1,33 @@
 import Foundation
 
-/// Folds text for matching as SPEC §5 defines it: full case folding, NFKD, non-spacing marks
-/// removed, a small table of letters that do not decompose (ø→o, ł→l, …), then case folding again.
+/// Folds text for matching as SPEC §5 defines it: full case folding, NFKD, the diacritic marks
+/// removed, NFC, a small table of letters that do not decompose (ø→o, ł→l, …), then case folding
+/// again.
 ///
 /// ASCII bytes never reach Foundation; every other scalar is folded once and cached, so a folder
-/// reused across many notes runs at memory speed. A `TextFolder` is a value with its own cache:
-/// give each thread its own.
+/// reused across many notes runs at memory speed. Recomposition (NFC) can join a scalar to the one
+/// before it (`ﾃ` + `ﾞ` → `デ`, a Hangul vowel to its consonant) and canonical ordering can swap
+/// marks, so a scalar's cached form is used only when neither can happen; otherwise the run of text
+/// since the last scalar that nothing joins is folded as a whole (and cached too). A `TextFolder` is
+/// a value with its own caches: give each thread its own.
 public struct TextFolder: Sendable {
-    private var cache: [UInt32: [UInt8]] = [:]
+    /// Every scalar folded so far; their folded bytes, one after another, in `store`.
+    private var entries: [Entry] = []
+    private var store: [UInt8] = []
+    /// Where each scalar's entry is in `entries`.
+    private var entryIndex: [UInt32: Int32] = [:]
+    /// A direct-mapped cache in front of `entryIndex`, by the scalar's low bits: the scalar in the
+    /// high half, its entry's index in the low half (zero means empty: no entry is for U+0000).
+    /// Made on the first non-ASCII scalar, so a folder that only sees ASCII costs nothing.
+    private var recent: [UInt64] = []
+    private var segments: [[UInt8]: [UInt8]] = [:]
+    private var pairs: [UInt64: Bool] = [:]
 
-    /// Creates a folder with an empty cache.
+    /// The most runs of joined text kept in the cache; past it the cache starts again.
+    private static let segmentCacheLimit = 1 << 14
+    private static let recentMask: UInt32 = 0x7FF
+
+    /// Creates a folder with empty caches.
     public init() {}
 
     /// The folded UTF-8 bytes of `text`.
@@ -35,64 +53,277 @@ public struct TextFolder: Sendable {
     public mutating func appendFolded(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         var i = 0
         let n = bytes.count
+        // Where the text that NFC or canonical ordering may still join began, in `bytes` and `out`.
+        var segmentStart = 0
+        var segmentOut = out.count
+        // The combining class of the last decomposed scalar so far, and the last recomposed one.
+        var lastClass: UInt8 = 0
+        var lastComposed: UInt32 = 0
         while i < n {
             let b = bytes[i]
             if b < 0x80 {
-                // A run of ASCII: copy it in one go, then lower-case it in place (a loop the
-                // compiler vectorizes), rather than appending byte by byte.
-                var end = i + 1
-                while end < n && bytes[end] < 0x80 { end += 1 }
-                let start = out.count
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
-                out.withUnsafeMutableBufferPointer { buffer in
-                    for k in start..<buffer.count {
-                        let c = buffer[k]
-                        buffer[k] = c &+ ((c &- 0x41) < 26 ? 0x20 : 0)
-                    }
-                }
+                let end = Self.appendLowercasedASCII(bytes, from: i, to: &out)
                 i = end
+                segmentStart = end - 1
+                segmentOut = out.count - 1
+                lastClass = 0
+                lastComposed = UInt32(out[out.count - 1])
                 continue
             }
-            // Decode one scalar; invalid sequences are copied through as U+FFFD.
-            var scalar: UInt32 = 0xFFFD
-            var len = 1
-            if b & 0xE0 == 0xC0, i + 1 < n {
-                scalar = UInt32(b & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
-                len = 2
-            } else if b & 0xF0 == 0xE0, i + 2 < n {
-                scalar = UInt32(b & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6
-                    | UInt32(bytes[i + 2] & 0x3F)
-                len = 3
-            } else if b & 0xF8 == 0xF0, i + 3 < n {
-                scalar = UInt32(b & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12
-                    | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F)
-                len = 4
+            let (scalar, length) = Self.decode(bytes, at: i)
+            let entry = self.entry(scalar)
+            if entry.vanishes {
+                i += length
+                continue
             }
-            if let cached = cache[scalar] {
-                out.append(contentsOf: cached)
-            } else {
-                let folded = Self.foldScalar(scalar)
-                cache[scalar] = folded
-                out.append(contentsOf: folded)
+            if standsAlone(entry, lastClass: lastClass, lastComposed: lastComposed) {
+                if entry.firstClass == 0 {
+                    segmentStart = i
+                    segmentOut = out.count
+                }
+                appendBytes(of: entry, to: &out)
+                lastClass = entry.lastClass
+                lastComposed = entry.composedLast
+                i += length
+                continue
             }
-            i += len
+            // This scalar joins what came before: fold the whole run from the last scalar that
+            // nothing joins up to the next one.
+            var end = i + length
+            while end < n && bytes[end] >= 0x80 {
+                let (next, nextLength) = Self.decode(bytes, at: end)
+                let e = self.entry(next)
+                if !e.vanishes && e.firstClass == 0 && !e.firstJoins { break }
+                end += nextLength
+            }
+            out.removeSubrange(segmentOut...)
+            out.append(contentsOf: foldedSegment(UnsafeBufferPointer(rebasing: bytes[segmentStart..<end])))
+            i = end
+            // Whatever comes next starts a run of its own.
+            lastClass = 0
+            lastComposed = 0
         }
     }
 
-    /// The folded UTF-8 bytes of one scalar (the slow path, run once per distinct scalar).
-    static func foldScalar(_ value: UInt32) -> [UInt8] {
-        guard let scalar = Unicode.Scalar(value) else { return Array("\u{FFFD}".utf8) }
-        let caseFolded = caseFold(String(Character(scalar)))
-        let decomposed = caseFolded.decomposedStringWithCompatibilityMapping
-        var stripped = String.UnicodeScalarView()
-        for s in decomposed.unicodeScalars where s.properties.generalCategory != .nonspacingMark {
-            if let replacement = letterTable[s] {
-                stripped.append(contentsOf: replacement.unicodeScalars)
-            } else {
-                stripped.append(s)
+    /// Appends the run of ASCII that starts at `i`, lower-cased, and returns where the run ends.
+    /// The run is copied in one go, then lower-cased in place (a loop the compiler vectorizes),
+    /// rather than appended byte by byte; on its own, so the optimizer sees these loops alone.
+    private static func appendLowercasedASCII(
+        _ bytes: UnsafeBufferPointer<UInt8>, from i: Int, to out: inout [UInt8]
+    ) -> Int {
+        var end = i + 1
+        // Eight bytes at a time while none has its high bit set, then byte by byte.
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while end + 8 <= bytes.count,
+                  raw.loadUnaligned(fromByteOffset: end, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                end += 8
             }
         }
-        return Array(caseFold(String(stripped)).utf8)
+        while end < bytes.count && bytes[end] < 0x80 { end += 1 }
+        let start = out.count
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+        out.withUnsafeMutableBufferPointer { buffer in
+            for k in start..<buffer.count {
+                let c = buffer[k]
+                buffer[k] = c &+ ((c &- 0x41) < 26 ? 0x20 : 0)
+            }
+        }
+        return end
+    }
+
+    /// Whether `entry`'s cached form can follow the text folded so far unchanged: no reordering
+    /// with the marks before it, and no recomposition with the letter before it.
+    private mutating func standsAlone(_ entry: Entry, lastClass: UInt8, lastComposed: UInt32) -> Bool {
+        if entry.laterJoins { return false }
+        if entry.firstClass != 0 && entry.firstClass < lastClass { return false }
+        if entry.firstJoins {
+            guard lastClass == 0 else { return false }
+            return !composes(lastComposed, entry.first)
+        }
+        return true
+    }
+
+    /// Whether NFC changes `first` followed by `second` (they compose), cached per pair.
+    private mutating func composes(_ first: UInt32, _ second: UInt32) -> Bool {
+        let key = UInt64(first) << 32 | UInt64(second)
+        if let known = pairs[key] { return known }
+        var pair = String.UnicodeScalarView()
+        for value in [first, second] { pair.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
+        // Decomposed first: Foundation's NFC leaves a precomposed Hangul LV syllable and a final
+        // consonant apart (사 + ᆨ), although NFC joins them (삭).
+        let composed = String(pair).decomposedStringWithCanonicalMapping.precomposedStringWithCanonicalMapping
+            .unicodeScalars.map(\.value)
+        let result = composed != [first, second]
+        pairs[key] = result
+        return result
+    }
+
+    /// The entry of one scalar (never U+0000: ASCII does not come here).
+    @inline(__always)
+    private mutating func entry(_ value: UInt32) -> Entry {
+        let slot = Int(value & Self.recentMask)
+        if !recent.isEmpty {
+            let packed = recent[slot]
+            if UInt32(truncatingIfNeeded: packed >> 32) == value {
+                return entries[Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)]
+            }
+        }
+        return entryMissingFromRecent(value, slot: slot)
+    }
+
+    /// The entry of a scalar not in `recent`: looked up, or folded and stored, then put there.
+    private mutating func entryMissingFromRecent(_ value: UInt32, slot: Int) -> Entry {
+        if recent.isEmpty { recent = Array(repeating: 0, count: Int(Self.recentMask) + 1) }
+        let index: Int32
+        if let known = entryIndex[value] {
+            index = known
+        } else {
+            index = Int32(entries.count)
+            entries.append(Entry(Unicode.Scalar(value) ?? "\u{FFFD}", store: &store))
+            entryIndex[value] = index
+        }
+        recent[slot] = UInt64(value) << 32 | UInt64(UInt32(index))
+        return entries[Int(index)]
+    }
+
+    /// Appends the folded bytes of `entry` to `out`.
+    @inline(__always)
+    private func appendBytes(of entry: Entry, to out: inout [UInt8]) {
+        let start = Int(entry.offset)
+        let end = start + Int(entry.length)
+        store.withUnsafeBufferPointer { store in
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: store[start..<end]))
+        }
+    }
+
+    /// The folded bytes of a run of text that recomposition joins, cached by its bytes.
+    private mutating func foldedSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let key = Array(bytes)
+        if let cached = segments[key] { return cached }
+        var text = String.UnicodeScalarView()
+        var i = 0
+        while i < bytes.count {
+            let (value, length) = Self.decode(bytes, at: i)
+            text.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+            i += length
+        }
+        let folded = Self.fold(String(text)).bytes
+        if segments.count >= Self.segmentCacheLimit { segments.removeAll(keepingCapacity: true) }
+        segments[key] = folded
+        return folded
+    }
+
+    /// Decodes the scalar at `i` and its length; an invalid sequence is one byte read as U+FFFD.
+    @inline(__always)
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let b = bytes[i]
+        let n = bytes.count
+        if b < 0x80 {
+            return (UInt32(b), 1)
+        } else if b & 0xE0 == 0xC0, i + 1 < n {
+            return (UInt32(b & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F), 2)
+        } else if b & 0xF0 == 0xE0, i + 2 < n {
+            return (UInt32(b & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6
+                | UInt32(bytes[i + 2] & 0x3F), 3)
+        } else if b & 0xF8 == 0xF0, i + 3 < n {
+            return (UInt32(b & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12
+                | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F), 4)
+        }
+        return (0xFFFD, 1)
+    }
+
+    /// How one scalar folds on its own, and what decides whether that form holds beside others.
+    struct Entry: Sendable {
+        /// Where the folded UTF-8 bytes of the scalar on its own are in the folder's store.
+        var offset: UInt32
+        var length: UInt32
+        /// Nothing is left of it (a diacritic mark): it neither adds nor joins anything.
+        var vanishes: Bool
+        /// The first scalar of its decomposition (diacritic marks removed).
+        var first: UInt32
+        /// The canonical combining classes of the first and last scalars of that decomposition.
+        var firstClass: UInt8
+        var lastClass: UInt8
+        /// The last scalar after recomposition (before the letter table and the second folding).
+        var composedLast: UInt32
+        /// The first scalar may compose with the one before it (a kana voiced mark, a Hangul vowel).
+        var firstJoins: Bool
+        /// A later mark, before any starter, may compose with what came before.
+        var laterJoins: Bool
+
+        /// Folds `scalar` and appends its folded bytes to `store`.
+        init(_ scalar: Unicode.Scalar, store: inout [UInt8]) {
+            let folded = TextFolder.fold(String(Character(scalar)))
+            offset = UInt32(store.count)
+            length = UInt32(folded.bytes.count)
+            store += folded.bytes
+            let decomposed = folded.decomposed
+            vanishes = decomposed.isEmpty
+            first = decomposed.first?.value ?? 0
+            firstClass = decomposed.first.map(TextFolder.combiningClass) ?? 0
+            lastClass = decomposed.last.map(TextFolder.combiningClass) ?? 0
+            composedLast = folded.composed.last?.value ?? 0
+            firstJoins = decomposed.first.map(TextFolder.mayComposeWithPrevious) ?? false
+            let leadingMarks = decomposed.dropFirst().prefix { TextFolder.combiningClass($0) != 0 }
+            laterJoins = firstClass != 0 && leadingMarks.contains(where: TextFolder.mayComposeWithPrevious)
+        }
+    }
+
+    /// The slow, exact fold of SPEC §5, with the intermediate forms the entries need: the
+    /// decomposition without its diacritic marks, and its recomposition.
+    static func fold(
+        _ text: String
+    ) -> (bytes: [UInt8], decomposed: [Unicode.Scalar], composed: [Unicode.Scalar]) {
+        let decomposed = Array(caseFold(text).decomposedStringWithCompatibilityMapping.unicodeScalars
+            .filter { !isDiacritic($0) })
+        let composed = String(String.UnicodeScalarView(decomposed)).precomposedStringWithCanonicalMapping
+        var lettered = String.UnicodeScalarView()
+        for s in composed.unicodeScalars {
+            if let replacement = letterTable[s] {
+                lettered.append(contentsOf: replacement.unicodeScalars)
+            } else {
+                lettered.append(s)
+            }
+        }
+        return (Array(caseFold(String(lettered)).utf8), decomposed, Array(composed.unicodeScalars))
+    }
+
+    /// Whether `s` is one of the diacritic marks SPEC §5 removes: a non-spacing mark of the
+    /// combining-diacritics blocks, a Hebrew point or an Arabic haraka. Marks that are part of a
+    /// letter (Thai, Indic, the kana voiced marks) are not.
+    static func isDiacritic(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F,
+             0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F, 0x0670, 0x06D6...0x06ED:
+            return s.properties.generalCategory == .nonspacingMark
+        default:
+            return false
+        }
+    }
+
+    /// Whether NFC may compose `s` with a scalar before it (Unicode's NFC_Quick_Check=Maybe), for
+    /// the scalars that survive `isDiacritic`. Exact for the Basic Multilingual Plane; every mark
+    /// beyond it counts, so scripts newer than this table only take the slow path.
+    static func mayComposeWithPrevious(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x1161...0x1175, 0x11A8...0x11C2,  // Hangul vowels and final consonants
+             0x093C, 0x09BE, 0x09D7, 0x0B3E, 0x0B56, 0x0B57, 0x0BBE, 0x0BD7, 0x0C56, 0x0CC2,
+             0x0CD5, 0x0CD6, 0x0D3E, 0x0D57, 0x0DCA, 0x0DCF, 0x0DDF, 0x102E, 0x1B35,
+             0x3099, 0x309A:  // the kana voiced marks
+            return true
+        case 0x10000...:
+            switch s.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: return true
+            default: return false
+            }
+        default:
+            return false
+        }
+    }
+
+    static func combiningClass(_ s: Unicode.Scalar) -> UInt8 {
+        s.properties.canonicalCombiningClass.rawValue
     }
 
     /// Letters that NFKD leaves whole but a reader treats as their base letters.
@@ -100,7 +331,6 @@ public struct TextFolder: Sendable {
         "ø": "o", "ł": "l", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "ŧ": "t",
         "æ": "ae", "œ": "oe", "þ": "th",
     ]
-
     /// Full Unicode case folding (CaseFolding.txt, statuses C and F), one scalar at a time.
     ///
     /// The standard library exposes case mappings but not folding; lower(upper(lower(c))) equals

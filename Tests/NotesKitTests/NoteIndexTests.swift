@@ -105,6 +105,36 @@ import Testing
         }
     }
 
+    @Test func anIndexFromTheFoldingBeforeIssue7IsRebuilt() throws {
+        // Version 1 stored the old folding, which split Hangul syllables into jamo: trusting such
+        // an index would let `사` match inside `등산` again.
+        let tree: [PlaygroundItem] = [.directory(".notes", []), .file("k.md", "# 등산\n\nデータ\n")]
+        try Playground(tree).test { root in
+            let vault = try Vault(root: root)
+            _ = vault.catalog()
+            let written = try #require(Disk.bytes(vault.indexPath))
+            let current = try #require(NoteIndexFile.decode(TextStorage(written)))
+            // 등산 as jamo, データ without its voiced mark.
+            let oldFolding = "# \u{1103}\u{1173}\u{11BC}\u{1109}\u{1161}\u{11AB}\n\n"
+                + "\u{30C6}\u{30FC}\u{30BF}\n"
+            let stale = current.map { record -> IndexRecord in
+                var record = record
+                record.folded = FoldedText(Array(oldFolding.utf8))
+                return record
+            }
+            var bytes = NoteIndexFile.encode(stale)
+            let versionField = NoteIndexFile.magic.count..<(NoteIndexFile.magic.count + 4)
+            bytes.replaceSubrange(versionField, with: [1, 0, 0, 0])
+            try FileSystem.writeAtomically(bytes, to: vault.indexPath)
+            let catalog = vault.catalog()
+            #expect(catalog.filesRead == 1)
+            #expect(catalog.indexWritten)
+            #expect(catalog.matching(SearchQuery("사")).isEmpty)
+            #expect(catalog.matching(SearchQuery("テータ")).isEmpty)
+            #expect(catalog.matching(SearchQuery("등산 データ")).map(\.id) == ["k"])
+        }
+    }
+
     @Test func aTruncatedRealIndexIsRejected() throws {
         try Playground(Self.tree).test { root in
             let vault = try Vault(root: root)

@@ -1,4 +1,5 @@
-import NotesKit
+import Foundation
+@testable import NotesKit
 import Testing
 
 /// One named input and its folded form. Every expected value here was cross-checked against
@@ -12,6 +13,23 @@ struct FoldCase: CustomTestStringConvertible, Sendable {
         self.name = name
         self.input = input
         self.folded = folded
+    }
+
+    var testDescription: String { name }
+}
+
+/// A term, a text, and whether searching the text for the term finds it.
+struct MatchCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var term: String
+    var text: String
+    var found: Bool
+
+    init(_ name: String, _ term: String, _ text: String, _ found: Bool) {
+        self.name = name
+        self.term = term
+        self.text = text
+        self.found = found
     }
 
     var testDescription: String { name }
@@ -70,15 +88,42 @@ struct FoldCase: CustomTestStringConvertible, Sendable {
         FoldCase("Cyrillic й loses its breve", "Й", "и"),
         // Scripts left alone.
         FoldCase("CJK unchanged", "東京", "東京"),
-        FoldCase("katakana voicing mark is a non-spacing mark", "データ", "テータ"),
         FoldCase("emoji unchanged", "😀", "😀"),
         FoldCase("emoji with skin tone unchanged", "👍🏽", "👍🏽"),
-        FoldCase("emoji variation selector removed", "❤\u{FE0F}", "❤"),
-        // Right-to-left and Thai: vowel points and tone marks (Mn) go, letters stay.
+        FoldCase("emoji variation selector kept (not a diacritic)", "❤\u{FE0F}", "❤\u{FE0F}"),
+        // Korean: a Hangul syllable stays whole (recomposed), decomposed jamo are joined into one.
+        FoldCase("Hangul syllables stay whole", "등산", "등산"),
+        FoldCase("Hangul LV syllable", "사", "사"),
+        FoldCase("decomposed jamo recomposed", "\u{1109}\u{1161}\u{11AB}", "산"),
+        FoldCase("LV syllable and a final jamo recomposed", "\u{C0AC}\u{11A8}", "삭"),
+        // U+11C3 is past the finals NFC composes (Foundation's NFC wrongly joins it: 찀 + ᇃ → 쒜).
+        FoldCase("an old final jamo stays apart", "\u{C480}\u{11C3}", "\u{C480}\u{11C3}"),
+        // Japanese: the kana voiced marks are part of the letter.
+        FoldCase("katakana voiced mark kept", "データ", "データ"),
+        FoldCase("hiragana semi-voiced mark kept", "ぱん", "ぱん"),
+        FoldCase("halfwidth katakana recomposed to full width", "ﾃﾞｰﾀ", "データ"),
+        FoldCase("decomposed kana recomposed", "\u{30C6}\u{3099}\u{30FC}\u{30BF}", "データ"),
+        FoldCase("an accent between kana and voiced mark goes", "\u{30C6}\u{301}\u{3099}", "デ"),
+        // Thai: vowel signs and tone marks are part of the syllable.
+        FoldCase("Thai vowel and tone marks kept", "สวัสดี", "สวัสดี"),
+        FoldCase("Thai mai ek kept", "ไม่", "ไม่"),
+        FoldCase("Thai mai tho kept", "ไม้", "ไม้"),
+        FoldCase("Thai marks put in canonical order", "ม\u{E48}\u{E38}", "ม\u{E38}\u{E48}"),
+        // Indic: vowel signs, virama and nukta stay.
+        FoldCase("Devanagari vowel sign i kept", "कि", "कि"),
+        FoldCase("Devanagari vowel sign u kept", "कु", "कु"),
+        FoldCase("Devanagari virama kept", "नमस्ते", "नमस्ते"),
+        FoldCase("Devanagari qa decomposes, nukta kept", "\u{958}", "\u{915}\u{93C}"),
+        FoldCase("Bengali two-part vowel kept", "কো", "কো"),
+        FoldCase("Bengali decomposed two-part vowel recomposed", "\u{995}\u{9C7}\u{9BE}", "কো"),
+        FoldCase("Bengali vowel sign u kept", "কু", "কু"),
+        // Right-to-left: Hebrew points and Arabic harakat go, letters stay.
         FoldCase("Hebrew niqqud removed", "שָׁלוֹם", "שלום"),
+        FoldCase("Hebrew cantillation removed", "בְּרֵאשִׁ֖ית", "בראשית"),
         FoldCase("Arabic harakat removed", "مَرْحَبًا", "مرحبا"),
+        FoldCase("Arabic hamza above removed", "أ", "ا"),
+        FoldCase("Arabic superscript alef removed", "هٰذا", "هذا"),
         FoldCase("Arabic presentation form lam-alef", "\u{FEFB}", "لا"),
-        FoldCase("Thai marks removed", "สวัสดี", "สวสด"),
         // Cherokee folds to its upper-case letters.
         FoldCase("Cherokee small letter", "\u{AB70}", "\u{13A0}"),
         FoldCase("Cherokee capital letter", "\u{13A0}", "\u{13A0}"),
@@ -153,13 +198,99 @@ struct FoldCase: CustomTestStringConvertible, Sendable {
         ("Crème", "creme", true),
         ("ss", "ß", true),
         ("east", "Ærøskøbing", false),
-        ("データ", "テータ", true),
         ("東京", "京都", false),
+        ("ザ", "サ", false),
     ])
     func foldedContainment(_ needle: String, _ haystack: String, _ expected: Bool) {
         let h = Array(TextFolding.fold(haystack).utf8)
         let n = Array(TextFolding.fold(needle).utf8)
         #expect(TextFolding.contains(h, n) == expected)
+    }
+
+    /// Matches that folding must neither make nor miss (issue 7, item 3): a mark that is part of
+    /// a letter is not a diacritic, and a Hangul syllable never matches inside another one.
+    static let scriptMatches: [MatchCase] = [
+        MatchCase("사 is not inside 등산", "사", "등산", false),
+        MatchCase("산 is inside 등산", "산", "등산", true),
+        MatchCase("ᄉ (a jamo) is not inside 산", "\u{1109}", "산", false),
+        MatchCase("decomposed 산 finds 등산", "\u{1109}\u{1161}\u{11AB}", "등산", true),
+        MatchCase("テータ does not find データ", "テータ", "データ", false),
+        MatchCase("データ does not find テータ", "データ", "テータ", false),
+        MatchCase("halfwidth ﾃﾞｰﾀ finds データ", "ﾃﾞｰﾀ", "データ", true),
+        MatchCase("データ finds halfwidth ﾃﾞｰﾀ", "データ", "ﾃﾞｰﾀ", true),
+        MatchCase("decomposed データ finds データ", "\u{30C6}\u{3099}\u{30FC}\u{30BF}", "データ", true),
+        MatchCase("はん does not find ぱん", "はん", "ぱん", false),
+        MatchCase("ไม่ does not find ไม้", "ไม่", "ไม้", false),
+        MatchCase("ไม้ does not find ไม่", "ไม้", "ไม่", false),
+        MatchCase("สวสด does not find สวัสดี", "สวสด", "สวัสดี", false),
+        MatchCase("สวัสดี finds itself", "สวัสดี", "สวัสดีครับ", true),
+        MatchCase("Hindi कि is not क", "कि", "क", false),
+        MatchCase("Hindi कु does not find क", "कु", "क", false),
+        MatchCase("Hindi नमसत does not find नमस्ते", "नमसत", "नमस्ते", false),
+        MatchCase("Bengali কু does not find ক", "কু", "ক", false),
+        MatchCase("Bengali decomposed কো finds কো", "\u{995}\u{9C7}\u{9BE}", "কো", true),
+        MatchCase("Hebrew שלום finds pointed שָׁלוֹם", "שלום", "שָׁלוֹם", true),
+        MatchCase("Arabic مرحبا finds مَرْحَبًا", "مرحبا", "مَرْحَبًا", true),
+        MatchCase("Latin creme brulee finds Crème Brûlée", "creme brulee", "Crème Brûlée", true),
+        MatchCase("Latin lodz finds Łódź", "lodz", "Łódź", true),
+        MatchCase("ß → ss", "STRASSE", "Straße", true),
+        MatchCase("ﬁ → fi", "file", "ﬁle", true),
+        MatchCase("ｆｕｌｌ → full", "full", "ｆｕｌｌ", true),
+    ]
+
+    @Test(arguments: scriptMatches)
+    func scriptMatch(_ c: MatchCase) {
+        let text = Array(TextFolding.fold(c.text).utf8)
+        #expect(TextFolding.contains(text, Array(TextFolding.fold(c.term).utf8)) == c.found)
+        // The path `notes search` takes: a parsed query against the folded text.
+        #expect(SearchQuery(c.term).matches(folded: text) == c.found)
+    }
+
+    /// Scalars whose folding depends on their neighbours: marks that reorder or recompose, jamo,
+    /// halfwidth kana, letters that compose with them, diacritics between them.
+    static let trickyScalars: [Unicode.Scalar] = [
+        "aeAEoO ﾃﾞﾊﾟｰﾀテデタハパ\u{3099}\u{309A}", "가각사산등\u{1100}\u{1161}\u{11A8}\u{1109}\u{1173}",
+        "ไม่ม้\u{E48}\u{E38}\u{E49}\u{E34}\u{E33}", "कि\u{93C}\u{93F}ड़क़\u{915}", "বো\u{9C7}\u{9BE}\u{9D7}",
+        "שָׁלוֹם\u{5B8}\u{5C1}", "مَرْحَبًا\u{64E}", "éè\u{301}\u{300}\u{323}\u{308}", "ØøßẞﬁİıΣςΑ\u{345}ᾳ",
+        "\u{338}=≠ǖ\u{1E9B}ｆＡ①ŉǅ", "\u{F71}\u{F72}\u{F80}\u{F73}\u{F75}\u{F77}",
+        "\u{B47}\u{B3E}\u{B57}\u{BC6}\u{BBE}\u{CC6}\u{CC2}\u{CD5}\u{D46}\u{D3E}\u{DD9}\u{DCA}\u{DCF}",
+        "\u{1025}\u{102E}\u{1B05}\u{1B35}\u{EB3}",
+        "\u{11099}\u{110BA}\u{11131}\u{11127}\u{11347}\u{1133E}\u{11357}",
+        "\u{2126}\u{212B}\u{C5}A\u{30A}\n",
+    ].flatMap { (piece: String) in Array(piece.unicodeScalars) }
+
+    @Test func theFastPathAgreesWithFoldingTheWholeText() {
+        var rng = NoteDocumentTests.SplitMix(state: 7)
+        var folder = TextFolder()
+        for _ in 0..<3000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...14, using: &rng) {
+                text.append(Self.trickyScalars[Int.random(in: 0..<Self.trickyScalars.count, using: &rng)])
+            }
+            let input = String(text)
+            let fast = folder.foldedBytes(input)
+            let exact = TextFolder.fold(input).bytes
+            #expect(fast == exact, "\(input.unicodeScalars.map { String($0.value, radix: 16) })")
+            if fast != exact { break }
+        }
+    }
+
+    @Test func everyScalarThatComposesWithThePreviousOneIsKnown() {
+        // A scalar NFC may join to the one before it, missing from `mayComposeWithPrevious`, would
+        // let the fast path keep apart what recomposition joins. Find them all from the decompositions.
+        var missing: [String] = []
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.generalCategory != .unassigned,
+                  scalar.properties.generalCategory != .privateUse else { continue }
+            let decomposed = Array(String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars)
+            guard decomposed.count >= 2, let second = decomposed.last,
+                  String(String.UnicodeScalarView(decomposed)).precomposedStringWithCanonicalMapping
+                      .unicodeScalars.elementsEqual([scalar]) else { continue }
+            if !TextFolder.isDiacritic(second) && !TextFolder.mayComposeWithPrevious(second) {
+                missing.append(String(second.value, radix: 16))
+            }
+        }
+        #expect(missing.isEmpty)
     }
 
     @Test(arguments: [
