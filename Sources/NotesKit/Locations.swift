@@ -42,6 +42,13 @@ public struct Locations: Sendable {
         return home + "/.config/notes/settings.json"
     }
 
+    /// Where the index and lock of a vault without `.notes/` go (SPEC §3):
+    /// `$XDG_CACHE_HOME/notes` · `~/.cache/notes`.
+    public var cacheDirectory: String {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/notes" }
+        return home + "/.cache/notes"
+    }
+
     /// How the vault was chosen, which decides what happens when it is missing.
     public enum VaultSource: Equatable, Sendable {
         /// `--vault`, `NOTES_VAULT` or the `vault` setting: a missing folder is an error.

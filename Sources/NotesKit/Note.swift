@@ -6,7 +6,8 @@ public enum TitleSource: String, CaseIterable, Codable, Sendable {
     case filename
 }
 
-/// A note as every command sees it: its identity, dates and the text derived from its file.
+/// What the index knows of a note — identity, title, dates, preview — and all that lists, search
+/// results and ID resolution need. It has no body: a note read from its file is a `LoadedNote`.
 public struct Note: Equatable, Sendable {
     /// The path relative to the vault, `/`-separated, without `.md` (SPEC §2).
     public var id: String
@@ -23,13 +24,11 @@ public struct Note: Equatable, Sendable {
     public var updatedAt: Double?
     /// The first non-empty body line other than the title line, heading marks stripped.
     public var preview: String
-    /// The body, as written in the file.
-    public var body: String
 
     /// Creates a note from its parts.
     public init(
         id: String, path: String, title: String, titleFromFrontMatter: Bool, createdAt: Double,
-        updatedAt: Double?, preview: String, body: String
+        updatedAt: Double?, preview: String
     ) {
         self.id = id
         self.path = path
@@ -38,7 +37,6 @@ public struct Note: Equatable, Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.preview = preview
-        self.body = body
     }
 
     /// Derives a note from a parsed file. `mtime` is the creation fallback.
@@ -47,7 +45,7 @@ public struct Note: Equatable, Sendable {
         id = Note.id(forPath: path)
         createdAt = document.creationDate()?.seconds ?? mtime
         updatedAt = document.updatedDate()
-        body = document.body
+        let body = document.body
         var titleLine: Int?
         if titleFrom == .filename {
             // Searchable like a front-matter title: it is what the user sees and looks for.
@@ -75,9 +73,6 @@ public struct Note: Equatable, Sendable {
         }
         preview = firstOther ?? ""
     }
-
-    /// The text search looks in: the front-matter title (if any) and the body (SPEC §5).
-    public var searchableText: String { titleFromFrontMatter ? title + "\n" + body : body }
 
     /// The date the `updated` order uses: `updatedAt`, else `createdAt`.
     public var modifiedAt: Double { updatedAt ?? createdAt }

@@ -1,12 +1,12 @@
 import Foundation
 
-/// The notes of a vault as the index cache knows them (SPEC §8): metadata and folded searchable
-/// text for every note, without bodies. Built by `Vault.catalog()`.
+/// The notes of a vault as the index cache knows them (SPEC §8): each note's summary and, inside
+/// the library, its folded searchable text. Built by `NoteStore`.
 public struct Catalog: Sendable {
-    /// The notes; their `body` is empty (it is not cached; read the file when it is needed).
+    /// The notes, in no particular order.
     public let notes: [Note]
-    /// The folded searchable text of each note, parallel to `notes`.
-    public let folded: [FoldedText]
+    /// The folded searchable text of each note, by position in `notes`.
+    let folded: [FoldedText]
     /// Problems with the vault's folders, and with the files read this time (new or changed since
     /// the index last saw them): a file's warnings are reported once per change, not on every command.
     public let diagnostics: [Diagnostic]
@@ -17,13 +17,19 @@ public struct Catalog: Sendable {
     /// Why the index could not be written when it had to be; nil when it was written or was current.
     public let indexError: VaultError?
 
-    /// The notes whose searchable text holds every term of `query`, in catalog order.
-    public func matching(_ query: SearchQuery) -> [Note] {
-        guard !query.isEmpty else { return notes }
-        let keep = Parallel.map(count: notes.count, chunk: 256) { i, _ in
-            folded[i].withUnsafeBytes { query.matches(folded: $0) }
+    /// The notes a query selects — every term in the searchable text, on all cores — sorted in
+    /// its order and cut to its limit. The one search path of list, search and ID completion.
+    public func run(_ query: NoteQuery) -> [Note] {
+        var hits = notes
+        if !query.search.isEmpty {
+            let keep = Parallel.map(count: notes.count, chunk: 256) { i, _ in
+                folded[i].withUnsafeBytes { query.search.matches(folded: $0) }
+            }
+            hits = notes.indices.compactMap { keep[$0] ? notes[$0] : nil }
         }
-        return notes.indices.compactMap { keep[$0] ? notes[$0] : nil }
+        var sorted = query.order.sort(hits, reverse: query.reverse)
+        if let limit = query.limit, sorted.count > limit { sorted.removeSubrange(limit...) }
+        return sorted
     }
 }
 
@@ -166,7 +172,7 @@ enum NoteIndexFile {
                     note = Note(
                         id: Note.id(forPath: path), path: path, title: title,
                         titleFromFrontMatter: flags & 2 != 0, createdAt: Double(bitPattern: created),
-                        updatedAt: flags & 4 != 0 ? Double(bitPattern: updated) : nil, preview: preview, body: "")
+                        updatedAt: flags & 4 != 0 ? Double(bitPattern: updated) : nil, preview: preview)
                 }
                 guard let warningCount = reader.u32() else { return nil }
                 var warnings: [ParseWarning] = []
@@ -220,21 +226,22 @@ private struct ByteReader {
 }
 
 extension Vault {
-    /// The index cache file.
-    public var indexPath: String { stateDirectory + "/index" }
-
-    /// Every note of the vault, from the index cache where it is fresh (SPEC §8): one directory
-    /// walk and one `lstat` per file, and only new or changed files are read. The index is
-    /// rewritten (atomically) when anything changed. `rebuild` ignores the old index.
-    /// `progress` is called on the calling thread with (files read, files to read).
-    public func catalog(rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil) -> Catalog {
+    /// Every note of the vault, from the index cache at `indexPath` where it is fresh (SPEC §8):
+    /// one directory walk and one `lstat` per file, and only new or changed files are read. The
+    /// index is rewritten (atomically, holding the lock at `lockPath`) when anything changed; when
+    /// another process holds the lock, this one leaves the writing to it. `rebuild` ignores the
+    /// old index. `progress` is called on the calling thread with (files read, files to read).
+    func catalog(
+        indexPath: String, lockPath: String, rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil
+    ) -> Catalog {
+        let stateFolder = String(indexPath[..<(indexPath.lastIndex(of: "/") ?? indexPath.startIndex)])
         var old: [String: IndexRecord] = [:]
         if !rebuild, let storage = TextStorage(mapping: indexPath), let records = NoteIndexFile.decode(storage, titleSource: titleSource) {
             old.reserveCapacity(records.count)
             for record in records { old[record.path] = record }
         }
         // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
-        FileSystem.sweepStaleTemps(in: stateDirectory)
+        FileSystem.sweepStaleTemps(in: stateFolder)
         // The index holds the text of every note, so nobody may read it who could not read the
         // vault folder and every note: it gets what a new file gets under the umask, within the
         // group and other bits that the vault folder and all notes grant; the owner keeps read
@@ -261,10 +268,13 @@ extension Vault {
         if changed {
             // Only a cache: a vault we cannot write to still works, just without it.
             do {
-                try Vault.initialize(at: root)
-                try FileSystem.writeAtomically(
-                    NoteIndexFile.encode(records, titleSource: titleSource), to: indexPath, mode: indexMode, keepExistingMode: false)
-                written = true
+                if let lock = try VaultLock(path: lockPath, wait: false) {
+                    defer { lock.release() }
+                    try FileSystem.writeAtomically(
+                        NoteIndexFile.encode(records, titleSource: titleSource), to: indexPath, mode: indexMode,
+                        keepExistingMode: false)
+                    written = true
+                }
             } catch {
                 indexError = .indexNotWritten(path: indexPath, reason: error.brief)
             }
@@ -313,7 +323,7 @@ extension Vault {
             return IndexRecord(
                 path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
                 note: loaded.note, warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
-                folded: FoldedText(folder.foldedBytes(loaded.note.searchableText)))
+                folded: FoldedText(folder.foldedBytes(loaded.searchableText)))
         } catch {
             // Remember unreadable files too, so they are not read again until they change.
             guard let status = FileSystem.status(fullPath(path)) else { return nil }

@@ -122,15 +122,3 @@ public enum SortOrder: String, CaseIterable, Codable, Sendable {
         return (reverse ? order.reversed() : order).map { notes[$0] }
     }
 }
-
-/// Searching a set of notes with one query, on all cores.
-public enum NoteSearch {
-    /// The notes whose searchable text (folded here) matches `query`, in their given order.
-    public static func filter(_ notes: [Note], query: SearchQuery) -> [Note] {
-        guard !query.isEmpty else { return notes }
-        let keep = Parallel.map(count: notes.count, chunk: 256) { i, folder in
-            query.matches(folded: folder.foldedBytes(notes[i].searchableText))
-        }
-        return notes.indices.compactMap { keep[$0] ? notes[$0] : nil }
-    }
-}

@@ -20,7 +20,7 @@ private struct TrashRecord: Codable {
 
 extension Vault {
     /// Moves a note into the trash (a `rename`, so it is never half-moved).
-    public func trash(path relative: String, now: Double) throws(VaultError) {
+    func trash(path relative: String, now: Double) throws(VaultError) {
         // A vault opened with --vault may have no .notes/ yet: make it with its .gitignore, so the
         // trash never ends up in the user's git history.
         try Vault.initialize(at: root)
@@ -41,7 +41,7 @@ extension Vault {
     }
 
     /// The trashed notes, most recently deleted first.
-    public func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) {
+    func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) {
         var entries: [TrashEntry] = []
         var diagnostics: [Diagnostic] = []
         for (name, kind) in FileSystem.entries(trashDirectory) ?? [] where kind == .directory {
@@ -68,7 +68,7 @@ extension Vault {
 
     /// Finds a trashed note by exact ID, unique ID prefix or unique title; the most recently
     /// deleted wins among notes with the same ID.
-    public func resolveTrashed(_ argument: String, in entries: [TrashEntry]) throws(VaultError) -> TrashEntry {
+    func resolveTrashed(_ argument: String, in entries: [TrashEntry]) throws(VaultError) -> TrashEntry {
         // Entries are newest first, so keeping the first of each ID picks the latest deletion.
         var seen = Set<String>()
         let latest = entries.filter { seen.insert($0.note.id).inserted }
@@ -80,7 +80,7 @@ extension Vault {
 
     /// Puts a trashed note back at its old path, or at a free `-2`, `-3`, … name when that is
     /// taken. Returns the restored note's vault-relative path.
-    public func restore(_ entry: TrashEntry) throws(VaultError) -> String {
+    func restore(_ entry: TrashEntry) throws(VaultError) -> String {
         let folder = trashDirectory + "/" + entry.name
         let source = folder + "/" + entry.note.path
         let path = entry.note.path
@@ -88,6 +88,8 @@ extension Vault {
         let file = (path as NSString).lastPathComponent
         let ext = file.hasSuffix(".markdown") ? ".markdown" : ".md"
         let stem = String(file.dropLast(ext.count))
+        // The entry's record is a file anyone could edit: its folder must not lead out of the vault.
+        try checkFolder(directory, argument: path)
         if !directory.isEmpty { try FileSystem.makeDirectory(fullPath(directory)) }
         var attempt = 1
         while true {
@@ -105,7 +107,7 @@ extension Vault {
 
     /// Removes every trashed note for good; returns how many there were.
     @discardableResult
-    public func emptyTrash() throws(VaultError) -> Int {
+    func emptyTrash() throws(VaultError) -> Int {
         let names = (FileSystem.entries(trashDirectory) ?? []).filter { $0.kind == .directory }
         for (name, _) in names { try FileSystem.remove(trashDirectory + "/" + name) }
         return names.count

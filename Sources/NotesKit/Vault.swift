@@ -81,37 +81,6 @@ public struct Vault: Sendable {
         name.hasSuffix(".md") || name.hasSuffix(".markdown")
     }
 
-    /// Reads and parses every note, on all cores. Files that cannot be read or are not UTF-8 are
-    /// skipped; their problems, and front-matter problems, are returned as diagnostics.
-    public func loadNotes() -> (notes: [Note], diagnostics: [Diagnostic]) {
-        let (paths, walkDiagnostics) = walk()
-        let results = Parallel.map(count: paths.count) { i, _ -> (Note?, [Diagnostic]) in
-            do {
-                let loaded = try load(path: paths[i])
-                return (loaded.note, loaded.diagnostics)
-            } catch let error as VaultError {
-                return (nil, [Diagnostic(path: fullPath(paths[i]), line: nil, message: error.brief + "; skipped")])
-            } catch {
-                return (nil, [Diagnostic(path: fullPath(paths[i]), line: nil, message: "\(error); skipped")])
-            }
-        }
-        return (results.compactMap { $0.0 }, walkDiagnostics + results.flatMap { $0.1 })
-    }
-
-    /// One note read from disk with everything needed to rewrite it.
-    public struct LoadedNote: Sendable {
-        /// The derived note.
-        public var note: Note
-        /// The parsed file.
-        public var document: NoteDocument
-        /// The file's bytes as read.
-        public var bytes: [UInt8]
-        /// The file's status as read.
-        public var status: FileStatus
-        /// Problems found in the file.
-        public var diagnostics: [Diagnostic]
-    }
-
     /// Reads and parses the note at a vault-relative path.
     public func load(path relative: String) throws(VaultError) -> LoadedNote {
         let full = fullPath(relative)
@@ -126,20 +95,6 @@ public struct Vault: Sendable {
     }
 
     // MARK: Resolving IDs
-
-    /// Finds the note an argument names (SPEC §4): exact ID · a path to a file inside the vault ·
-    /// a unique ID prefix · a unique title (case- and accent-insensitive).
-    public func resolve(_ argument: String, in notes: [Note], cwd: String) throws(VaultError) -> Note {
-        if let exact = notes.first(where: { $0.id == argument || $0.path == argument }) { return exact }
-        if let relative = try relativePath(of: argument, cwd: cwd) {
-            if let note = notes.first(where: { $0.path == relative }) { return note }
-            throw .noMatch(argument)
-        }
-        guard let index = try Vault.match(
-            argument, ids: notes.map(\.id), paths: notes.map(\.path), titles: notes.map(\.title))
-        else { throw .noMatch(argument) }
-        return notes[index]
-    }
 
     /// The index of the one item `argument` names: exact ID or path · unique ID prefix · unique
     /// title (case- and accent-insensitive). Nil when nothing matches; throws when several do.
@@ -159,27 +114,30 @@ public struct Vault: Sendable {
         return nil
     }
 
-    /// When `argument` is written as a path — absolute, with `.` or `..`, with a `/`, or with a note
-    /// extension — its vault-relative path, tried relative to `cwd` and then to the vault; throws
-    /// when it leaves the vault or is a link. Nil when it is not a path of an existing note file.
-    func relativePath(of argument: String, cwd: String) throws(VaultError) -> String? {
+    /// The vault-relative path of the note file that `argument` names exactly — as an ID
+    /// (`work/standup`), or as a path relative to `cwd` or to the vault, or absolute — or nil when
+    /// it names no file, so that a prefix or title lookup comes next. This is the one routine that
+    /// keeps arguments inside the vault: a path that leaves it (`..`, an absolute path elsewhere)
+    /// or goes through a symlink (to a file, or a folder on the way) is refused with `outsideVault`.
+    public func notePath(naming argument: String, cwd: String) throws(VaultError) -> String? {
+        guard !argument.isEmpty else { return nil }
         let components = argument.split(separator: "/", omittingEmptySubsequences: false)
         let explicit = argument.hasPrefix("/") || components.contains("..") || components.first == "."
-        let pathLike = explicit || Vault.isNoteName(argument)
-        guard pathLike || argument.contains("/") else { return nil }
+        if !explicit && components.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) {
+            // An ID or a vault-relative path: only that file is looked at.
+            for candidate in [argument + ".md", argument] where Vault.isNoteName(candidate) {
+                guard let kind = FileSystem.status(fullPath(candidate))?.kind, kind != .directory else { continue }
+                return try contained(fullPath(candidate), argument: argument, mustBeInside: true)
+            }
+        }
+        guard explicit || Vault.isNoteName(argument) || argument.contains("/") else { return nil }
         let candidates = argument.hasPrefix("/") ? [argument] : [cwd + "/" + argument, root + "/" + argument]
         for candidate in candidates {
             guard let status = FileSystem.status(candidate), status.kind != .directory else { continue }
-            let lexical = Vault.normalized(candidate)
-            let parent = (lexical as NSString).deletingLastPathComponent
-            guard let realParent = FileSystem.realPath(parent) else { continue }
-            let real = realParent + "/" + (lexical as NSString).lastPathComponent
-            guard real.hasPrefix(canonicalRoot + "/") else {
-                if pathLike { throw .outsideVault(argument) }
-                continue
+            // A path written plainly (`sub/x.md`) may name a file beside cwd that is not ours.
+            if let relative = try contained(candidate, argument: argument, mustBeInside: explicit) {
+                return relative
             }
-            if status.kind == .symlink { throw .outsideVault(argument) }
-            return String(real.dropFirst(canonicalRoot.count + 1))
         }
         if explicit {
             // Nothing exists there: still refuse a path that would leave the vault.
@@ -188,6 +146,26 @@ public struct Vault: Sendable {
             throw .noMatch(argument)
         }
         return nil
+    }
+
+    /// The vault-relative path of the existing file at `path` when it is a note file inside the
+    /// vault: its folder resolved through symlinks must be the vault or below it, and the file
+    /// itself must not be a symlink. Outside: `outsideVault` when `mustBeInside` (or when it is a
+    /// symlink), else nil. Inside but not a note (hidden, another extension): `noMatch`.
+    private func contained(_ path: String, argument: String, mustBeInside: Bool) throws(VaultError) -> String? {
+        let lexical = Vault.normalized(path)
+        let parent = (lexical as NSString).deletingLastPathComponent
+        guard let realParent = FileSystem.realPath(parent) else { throw .noMatch(argument) }
+        let real = realParent + "/" + (lexical as NSString).lastPathComponent
+        guard real.hasPrefix(canonicalRoot + "/") else {
+            if mustBeInside || FileSystem.status(path)?.kind == .symlink { throw .outsideVault(argument) }
+            return nil
+        }
+        if FileSystem.status(path)?.kind == .symlink { throw .outsideVault(argument) }
+        let relative = String(real.dropFirst(canonicalRoot.count + 1))
+        guard Vault.isNoteName(relative), !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") })
+        else { throw .noMatch(argument) }
+        return relative
     }
 
     // MARK: Writing
@@ -220,23 +198,29 @@ public struct Vault: Sendable {
             base = Vault.normalized(canonicalRoot + "/" + requested)
         }
         guard base == canonicalRoot || base.hasPrefix(canonicalRoot + "/") else { throw .outsideVault(requested) }
-        let relative = String(base.dropFirst(canonicalRoot.count)).drop { $0 == "/" }
+        let relative = String(String(base.dropFirst(canonicalRoot.count)).drop { $0 == "/" })
+        try checkFolder(relative, argument: requested)
+        return relative
+    }
+
+    /// Checks that the vault-relative `folder` can hold notes: no component is hidden, a symlink
+    /// (which could lead out of the vault) or a file. Missing components are fine; they are made later.
+    func checkFolder(_ folder: String, argument: String) throws(VaultError) {
         var built = ""
-        for component in relative.split(separator: "/") {
-            guard !component.hasPrefix(".") else { throw .hiddenFolder(requested) }
+        for component in folder.split(separator: "/") {
+            guard !component.hasPrefix(".") else { throw .hiddenFolder(argument) }
             built += (built.isEmpty ? "" : "/") + component
             switch FileSystem.status(fullPath(built))?.kind {
             case nil, .directory: break
-            case .symlink: throw .outsideVault(requested)
+            case .symlink: throw .outsideVault(argument)
             default: throw .io(path: fullPath(built), reason: "it is a file, not a folder; choose another folder")
             }
         }
-        return built
     }
 
     /// Creates a note holding `content` (already trimmed) in the vault-relative `folder`, named
     /// after its title; returns its ID.
-    public func add(content: String, now: Double, folder: String = "") throws(VaultError) -> String {
+    func add(content: String, now: Double, folder: String = "") throws(VaultError) -> String {
         let document = NoteDocument(parsing: content)
         let probe = Note(path: "x.md", document: document, mtime: now)
         var base = Slug.make(probe.title)
@@ -252,7 +236,7 @@ public struct Vault: Sendable {
     /// Replaces a note's body with `content` and sets its `updatedAt` to `now`, keeping every other
     /// byte (SPEC §2). When `expected` is given and the file no longer holds those bytes, nothing is
     /// written and `conflict` is thrown after saving `content` beside the note.
-    public func update(
+    func update(
         path relative: String, content: String, now: Double, expected: [UInt8]? = nil
     ) throws(VaultError) {
         let current: LoadedNote
@@ -274,7 +258,7 @@ public struct Vault: Sendable {
     }
 
     /// Writes `content` to `<id>.conflict-YYYYMMDD-HHMMSS.md` beside the note; returns its path.
-    public func saveConflictCopy(path relative: String, content: String, now: Double) throws(VaultError) -> String {
+    func saveConflictCopy(path relative: String, content: String, now: Double) throws(VaultError) -> String {
         let id = Note.id(forPath: relative)
         let base = fullPath(id) + ".conflict-" + NoteDate.stamp(now)
         func candidate(_ attempt: Int) -> String { base + (attempt == 1 ? "" : "-\(attempt)") + ".md" }

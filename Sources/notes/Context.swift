@@ -118,15 +118,19 @@ final class Context {
         return vault
     }
 
-    /// The vault's notes from the index cache, brought up to date once per command.
-    private var cachedCatalog: Catalog?
+    /// The store of the vault, made once per command.
+    private var cachedStore: NoteStore?
 
-    func catalog(_ vault: Vault) -> Catalog {
-        if let cachedCatalog { return cachedCatalog }
-        let catalog = vault.catalog()
-        cachedCatalog = catalog
-        return catalog
+    /// The vault's store: its catalog, ID resolution and every change go through it.
+    func store(_ vault: Vault) -> NoteStore {
+        if let cachedStore, cachedStore.vault.root == vault.root { return cachedStore }
+        let store = NoteStore(vault: vault, cacheDirectory: locations.cacheDirectory)
+        cachedStore = store
+        return store
     }
+
+    /// The vault's notes from the index cache, brought up to date once per command.
+    func catalog(_ vault: Vault) -> Catalog { store(vault).catalog }
 
     /// Every note of the vault (bodies not loaded), printing file warnings.
     func loadNotes(_ vault: Vault) -> Catalog {
@@ -136,32 +140,10 @@ final class Context {
     }
 
     /// The note an ID argument names (SPEC §4), read from disk, with its own warnings printed.
-    /// An exact ID or path reads only that file; anything else reads the vault once.
-    func note(_ argument: String, in vault: Vault) throws -> Vault.LoadedNote {
-        let loaded: Vault.LoadedNote
-        if let path = exactPath(argument, in: vault) {
-            // The file is the note asked for: its own error (not UTF-8, unreadable) is the answer.
-            loaded = try vault.load(path: path)
-        } else {
-            loaded = try vault.load(path: vault.resolve(argument, in: catalog(vault).notes, cwd: cwd).path)
-        }
+    func note(_ argument: String, in vault: Vault) throws -> LoadedNote {
+        let loaded = try store(vault).open(argument, cwd: cwd)
         for diagnostic in loaded.diagnostics { warn(diagnostic.description) }
         return loaded
-    }
-
-    /// The vault-relative path when `argument` is exactly a note's ID or path: a plain relative
-    /// path to a regular note file, with no hidden, `.`/`..` or symlinked component.
-    private func exactPath(_ argument: String, in vault: Vault) -> String? {
-        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else { return nil }
-        for candidate in [argument + ".md", argument] where Vault.isNoteName(candidate) {
-            guard FileSystem.status(vault.fullPath(candidate))?.kind == .regular else { continue }
-            let parent = (candidate as NSString).deletingLastPathComponent
-            let expected = vault.canonicalRoot + (parent.isEmpty ? "" : "/" + parent)
-            guard FileSystem.realPath(parent.isEmpty ? vault.root : vault.fullPath(parent)) == expected else { return nil }
-            return candidate
-        }
-        return nil
     }
 
     // MARK: Output style

@@ -37,18 +37,17 @@ import Testing
     @Test func aFreshIndexIsWrittenThenUsedWithoutReadingFiles() throws {
         try Playground(Self.tree).test { root in
             let vault = try Vault(root: root)
-            let first = vault.catalog()
+            let first = store(vault).refresh()
             #expect(first.filesRead == 4)
             #expect(first.indexWritten)
             #expect(Set(first.notes.map(\.id)) == ["a", "b", "sub/c"])
-            let second = vault.catalog()
+            let second = store(vault).refresh()
             #expect(second.filesRead == 0)
             #expect(!second.indexWritten)
             #expect(second.notes.map(\.id).sorted() == first.notes.map(\.id).sorted())
             let a = try #require(second.notes.first { $0.id == "a" })
             #expect(a.title == "Alpha" && a.preview == "Crème brûlée")
             #expect(a.createdAt == 1_767_225_600 && a.updatedAt == 1_769_904_000)
-            #expect(a.body == "")
             // A file's warnings come once, when it is read: not again while it is unchanged.
             #expect(first.diagnostics.contains { $0.path.hasSuffix("b.md") && $0.line == 3 })
             #expect(first.diagnostics.contains { $0.path.hasSuffix("latin1.md") && $0.message.contains("UTF-8") })
@@ -59,32 +58,32 @@ import Testing
     @Test func searchAnswersFromTheIndexWhenTheFilesLookUnchanged() throws {
         try Playground(Self.tree).test { root in
             let vault = try Vault(root: root)
-            _ = vault.catalog()
+            _ = store(vault).refresh()
             // Same size, same mtime, same inode: the index is trusted, the file is not read.
             try Self.swapContentsKeepingStat(root + "/sub/c.md", "# Omega\n")
-            let catalog = vault.catalog()
+            let catalog = store(vault).refresh()
             #expect(catalog.filesRead == 0)
-            #expect(catalog.matching(SearchQuery("gamma")).map(\.id) == ["sub/c"])
-            #expect(catalog.matching(SearchQuery("omega")).isEmpty)
-            #expect(catalog.matching(SearchQuery("CREME BRULEE")).map(\.id) == ["a"])
-            #expect(catalog.matching(SearchQuery("beta")).map(\.id) == ["b"])
+            #expect(catalog.run(NoteQuery(search: SearchQuery("gamma"))).map(\.id) == ["sub/c"])
+            #expect(catalog.run(NoteQuery(search: SearchQuery("omega"))).isEmpty)
+            #expect(catalog.run(NoteQuery(search: SearchQuery("CREME BRULEE"))).map(\.id) == ["a"])
+            #expect(catalog.run(NoteQuery(search: SearchQuery("beta"))).map(\.id) == ["b"])
         }
     }
 
     @Test func changedAddedAndRemovedFilesAreNoticed() throws {
         try Playground(Self.tree).test { root in
             let vault = try Vault(root: root)
-            _ = vault.catalog()
+            _ = store(vault).refresh()
             try "# Gamma two, longer now\n".write(toFile: root + "/sub/c.md", atomically: true, encoding: .utf8)
             try "# Delta\n".write(toFile: root + "/d.md", atomically: true, encoding: .utf8)
             try FileManager.default.removeItem(atPath: root + "/a.md")
-            let catalog = vault.catalog()
+            let catalog = store(vault).refresh()
             #expect(catalog.filesRead == 2)
             #expect(catalog.indexWritten)
             #expect(Set(catalog.notes.map(\.id)) == ["b", "sub/c", "d"])
             #expect(catalog.notes.first { $0.id == "sub/c" }?.title == "Gamma two, longer now")
-            #expect(catalog.matching(SearchQuery("delta")).map(\.id) == ["d"])
-            #expect(vault.catalog().filesRead == 0)
+            #expect(catalog.run(NoteQuery(search: SearchQuery("delta"))).map(\.id) == ["d"])
+            #expect(store(vault).refresh().filesRead == 0)
         }
     }
 
@@ -97,11 +96,11 @@ import Testing
     func aBadIndexCostsOneRebuildAndLosesNothing(name: String, bytes: [UInt8]) throws {
         try Playground(Self.tree).test { root in
             let vault = try Vault(root: root)
-            try FileSystem.writeAtomically(bytes, to: vault.indexPath)
-            let catalog = vault.catalog()
+            try FileSystem.writeAtomically(bytes, to: store(vault).indexPath)
+            let catalog = store(vault).refresh()
             #expect(catalog.filesRead == 4, "\(name)")
             #expect(Set(catalog.notes.map(\.id)) == ["a", "b", "sub/c"])
-            #expect(vault.catalog().filesRead == 0)
+            #expect(store(vault).refresh().filesRead == 0)
         }
     }
 
@@ -111,8 +110,8 @@ import Testing
         let tree: [PlaygroundItem] = [.directory(".notes", []), .file("k.md", "# 등산\n\nデータ\n")]
         try Playground(tree).test { root in
             let vault = try Vault(root: root)
-            _ = vault.catalog()
-            let written = try #require(Disk.bytes(vault.indexPath))
+            _ = store(vault).refresh()
+            let written = try #require(Disk.bytes(store(vault).indexPath))
             let current = try #require(NoteIndexFile.decode(TextStorage(written)))
             // 등산 as jamo, データ without its voiced mark.
             let oldFolding = "# \u{1103}\u{1173}\u{11BC}\u{1109}\u{1161}\u{11AB}\n\n"
@@ -125,24 +124,24 @@ import Testing
             var bytes = NoteIndexFile.encode(stale)
             let versionField = NoteIndexFile.magic.count..<(NoteIndexFile.magic.count + 4)
             bytes.replaceSubrange(versionField, with: [1, 0, 0, 0])
-            try FileSystem.writeAtomically(bytes, to: vault.indexPath)
-            let catalog = vault.catalog()
+            try FileSystem.writeAtomically(bytes, to: store(vault).indexPath)
+            let catalog = store(vault).refresh()
             #expect(catalog.filesRead == 1)
             #expect(catalog.indexWritten)
-            #expect(catalog.matching(SearchQuery("사")).isEmpty)
-            #expect(catalog.matching(SearchQuery("テータ")).isEmpty)
-            #expect(catalog.matching(SearchQuery("등산 データ")).map(\.id) == ["k"])
+            #expect(catalog.run(NoteQuery(search: SearchQuery("사"))).isEmpty)
+            #expect(catalog.run(NoteQuery(search: SearchQuery("テータ"))).isEmpty)
+            #expect(catalog.run(NoteQuery(search: SearchQuery("등산 データ"))).map(\.id) == ["k"])
         }
     }
 
     @Test func aTruncatedRealIndexIsRejected() throws {
         try Playground(Self.tree).test { root in
             let vault = try Vault(root: root)
-            _ = vault.catalog()
-            let full = try #require(Disk.bytes(vault.indexPath))
+            _ = store(vault).refresh()
+            let full = try #require(Disk.bytes(store(vault).indexPath))
             for cut in [full.count - 1, full.count / 2, 20] {
-                try FileSystem.writeAtomically(Array(full.prefix(cut)), to: vault.indexPath)
-                #expect(vault.catalog().filesRead == 4, "cut at \(cut)")
+                try FileSystem.writeAtomically(Array(full.prefix(cut)), to: store(vault).indexPath)
+                #expect(store(vault).refresh().filesRead == 4, "cut at \(cut)")
             }
         }
     }
@@ -150,9 +149,9 @@ import Testing
     @Test func rebuildReadsEverything() throws {
         try Playground(Self.tree).test { root in
             let vault = try Vault(root: root)
-            _ = vault.catalog()
+            _ = store(vault).refresh()
             var calls: [(Int, Int)] = []
-            let catalog = vault.catalog(rebuild: true) { calls.append(($0, $1)) }
+            let catalog = store(vault).refresh(rebuild: true) { calls.append(($0, $1)) }
             #expect(catalog.filesRead == 4)
             #expect(calls.last.map { $0 == (4, 4) } == true)
         }
@@ -160,7 +159,7 @@ import Testing
 
     @Test func theIndexRoundTripsEveryField() throws {
         let note = Note(id: "x/y", path: "x/y.md", title: "Tïtle \"q\"", titleFromFrontMatter: true,
-                        createdAt: 1.5, updatedAt: nil, preview: "pré", body: "")
+                        createdAt: 1.5, updatedAt: nil, preview: "pré")
         let records = [
             IndexRecord(path: "x/y.md", size: 42, mtime: 1234.000_000_5, inode: 7, note: note,
                         warnings: [ParseWarning(line: 3, message: "m")], folded: FoldedText(Array("folded".utf8))),

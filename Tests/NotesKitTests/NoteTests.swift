@@ -105,11 +105,15 @@ struct TitleCase: CustomTestStringConvertible, Sendable {
         #expect(updated.modifiedAt == updated.updatedAt)
     }
 
-    @Test func searchableTextIsTheFrontMatterTitleAndTheBody() {
-        let titled = makeNote("a", "---\ntitle: Hidden\ntags: [x]\n---\nBody\n")
-        #expect(titled.searchableText == "Hidden\nBody\n")
-        let untitled = makeNote("b", "---\ntags: [x]\n---\n# Head\nBody\n")
-        #expect(untitled.searchableText == "# Head\nBody\n")
+    @Test func searchableTextIsTheFrontMatterTitleAndTheBody() throws {
+        try Playground([
+            .file("a.md", "---\ntitle: Hidden\ntags: [x]\n---\nBody\n"),
+            .file("b.md", "---\ntags: [x]\n---\n# Head\nBody\n"),
+        ]).test { root in
+            let vault = try Vault(root: root)
+            #expect(try vault.load(path: "a.md").searchableText == "Hidden\nBody\n")
+            #expect(try vault.load(path: "b.md").searchableText == "# Head\nBody\n")
+        }
     }
 
     @Test(arguments: [

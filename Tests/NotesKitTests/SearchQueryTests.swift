@@ -60,29 +60,42 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
         #expect(SearchQuery(query).matches(folded: Array(TextFolding.fold(text).utf8)) == expected, "\(name)")
     }
 
-    @Test func filterSearchesTheTitleAndBodyButNotOtherFrontMatter() {
-        let notes = [
-            makeNote("tagged", "---\ntags: [secret]\ntitle: Visible title\n---\nPlain body\n"),
-            makeNote("plain", "# Groceries\n\nmilk, eggs\n"),
-            makeNote("accent", "Crème brûlée recipe\n"),
-        ]
-        let ids = { (query: String) in NoteSearch.filter(notes, query: SearchQuery(query)).map(\.id) }
-        #expect(ids("secret") == [])
-        #expect(ids("tags") == [])
-        #expect(ids("visible") == ["tagged"])
-        #expect(ids("plain body") == ["tagged"])
-        #expect(ids("groceries eggs") == ["plain"])
-        #expect(ids("creme") == ["accent"])
-        #expect(ids("") == ["tagged", "plain", "accent"])
-        #expect(ids("e") == ["tagged", "plain", "accent"])
+    @Test func queriesSearchTheTitleAndBodyButNotOtherFrontMatter() throws {
+        try Playground([
+            .file("tagged.md", "---\ntags: [secret]\ntitle: Visible title\n---\nPlain body\n"),
+            .file("plain.md", "# Groceries\n\nmilk, eggs\n"),
+            .file("accent.md", "Crème brûlée recipe\n"),
+        ]).test { root in
+            let notes = store(try Vault(root: root))
+            let ids = { (query: String) in
+                notes.query(NoteQuery(search: SearchQuery(query), order: .title)).map(\.id)
+            }
+            #expect(ids("secret") == [])
+            #expect(ids("tags") == [])
+            #expect(ids("visible") == ["tagged"])
+            #expect(ids("plain body") == ["tagged"])
+            #expect(ids("groceries eggs") == ["plain"])
+            #expect(ids("creme") == ["accent"])
+            #expect(ids("") == ["accent", "plain", "tagged"])
+            #expect(ids("e") == ["accent", "plain", "tagged"])
+        }
     }
 
-    @Test func filterKeepsTheGivenOrderAcrossManyNotes() {
-        let notes = (0..<1000).map { i in
-            makeNote(String(format: "n%04d", i), i % 3 == 0 ? "Fizz \(i)\n" : "Buzz \(i)\n")
+    @Test func queriesFilterOnAllCoresThenSortAndCut() throws {
+        let files = (0..<1000).map { i in
+            PlaygroundItem.file(
+                String(format: "n%04d.md", i),
+                "---\ncreatedAt: \(NoteDate.format(Double(i) * 60))\n---\n" + (i % 3 == 0 ? "Fizz \(i)\n" : "Buzz \(i)\n"))
         }
-        let hits = NoteSearch.filter(notes, query: SearchQuery("fizz"))
-        #expect(hits.map(\.id) == notes.enumerated().filter { $0.offset % 3 == 0 }.map(\.element.id))
+        try Playground(files).test { root in
+            let notes = store(try Vault(root: root))
+            let fizz = (0..<1000).filter { $0 % 3 == 0 }.map { String(format: "n%04d", $0) }
+            let newest = notes.query(NoteQuery(search: SearchQuery("fizz"), order: .created))
+            #expect(newest.map(\.id) == Array(fizz.reversed()))
+            let oldestFive = notes.query(NoteQuery(search: SearchQuery("FIZZ"), order: .created, reverse: true, limit: 5))
+            #expect(oldestFive.map(\.id) == Array(fizz.prefix(5)))
+            #expect(notes.query(NoteQuery(limit: 3)).count == 3)
+        }
     }
 
     // MARK: Snippets

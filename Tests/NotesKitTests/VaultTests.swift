@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import NotesKit
+@testable import NotesKit
 import Synchronization
 import Testing
 
@@ -31,6 +31,18 @@ let sampleTree: [PlaygroundItem] = [
 ]
 
 /// Opens the sample vault in a playground and passes it with the playground root.
+/// A store over `vault`, as the command line makes one; a vault without `.notes/` keeps its index in
+/// a hidden folder of its own here, so that tests leave nothing outside their playground.
+func store(_ vault: Vault) -> NoteStore {
+    NoteStore(vault: vault, cacheDirectory: vault.root + "/.test-cache")
+}
+
+/// Every note of a vault read afresh through a store, and the problems reported on the way.
+func loadNotes(_ vault: Vault) -> (notes: [Note], diagnostics: [Diagnostic]) {
+    let catalog = store(vault).refresh(rebuild: true)
+    return (catalog.notes, catalog.diagnostics)
+}
+
 func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     try Playground(sampleTree).test { root in
         try body(try Vault(root: root + "/vault"), root)
@@ -144,7 +156,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
             let before = vault.notePaths().sorted().map { Disk.bytes(root + "/v/" + $0) }
             let mtime = try #require(
                 FileManager.default.attributesOfItem(atPath: root + "/v/warn.md")[.modificationDate] as? Date)
-            let (notes, diagnostics) = vault.loadNotes()
+            let (notes, diagnostics) = loadNotes(vault)
             #expect(notes.map(\.id).sorted() == ["good", "open", "sub/ok", "warn"])
             let warned = try #require(notes.first { $0.id == "warn" })
             #expect(warned.title == "Warned")
@@ -165,7 +177,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     @Test func loadNotesOfManyFiles() throws {
         let files = (0..<300).map { PlaygroundItem.file(String(format: "n%03d.md", $0), "# Note \($0)\n") }
         try Playground([.directory("v", files)]).test { root in
-            let (notes, diagnostics) = try Vault(root: root + "/v").loadNotes()
+            let (notes, diagnostics) = loadNotes(try Vault(root: root + "/v"))
             #expect(notes.count == 300)
             #expect(diagnostics.isEmpty)
             #expect(Set(notes.map(\.title)) == Set((0..<300).map { "Note \($0)" }))
@@ -254,11 +266,10 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     @Test(arguments: resolveCases)
     func resolve(_ c: ResolveCase) throws {
         try withSampleVault { vault, root in
-            let (notes, _) = vault.loadNotes()
             let argument = c.argument.replacingOccurrences(of: "ROOT", with: root)
             let cwd = c.cwd.isEmpty ? vault.root : vault.root + "/" + c.cwd
             let result = Result { () throws(VaultError) -> Note in
-                try vault.resolve(argument, in: notes, cwd: cwd)
+                try store(vault).open(argument, cwd: cwd).note
             }
             switch (c.expected, result) {
             case (.note(let id), .success(let note)):
@@ -279,8 +290,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
         // `notes delete "$UNSET" --yes` must not trash the one note of a vault.
         try Playground([.directory("v", [.file("only.md", "# Only\n")])]).test { root in
             let vault = try Vault(root: root + "/v")
-            let notes = vault.loadNotes().notes
-            #expect(throws: VaultError.noMatch("")) { try vault.resolve("", in: notes, cwd: root + "/v") }
+            #expect(throws: VaultError.noMatch("")) { try store(vault).open("", cwd: root + "/v") }
             try vault.trash(path: "only.md", now: 100)
             let entries = vault.trashEntries().entries
             #expect(throws: VaultError.notInTrash("")) { try vault.resolveTrashed("", in: entries) }
@@ -291,9 +301,8 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
         let files = (1...12).map { PlaygroundItem.file(String(format: "dup-%02d.md", $0), "# Dup \($0)\n") }
         try Playground([.directory("v", files)]).test { root in
             let vault = try Vault(root: root + "/v")
-            let notes = vault.loadNotes().notes
             do throws(VaultError) {
-                _ = try vault.resolve("dup", in: notes, cwd: root)
+                _ = try store(vault).open("dup", cwd: root)
                 Issue.record("resolved an ambiguous prefix")
             } catch {
                 guard case .ambiguous(_, let candidates) = error else {
@@ -385,7 +394,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
             #expect(loaded.note.title == "Title")
             #expect(loaded.note.createdAt == 1_795_955_896)
             #expect(loaded.note.updatedAt == nil)
-            #expect(loaded.note.body == "# Title\n\nText\n")
+            #expect(loaded.body == "# Title\n\nText\n")
             #expect(loaded.diagnostics.isEmpty)
         }
     }

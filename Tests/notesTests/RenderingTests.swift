@@ -11,7 +11,7 @@ import Testing
 
     static func row(_ id: String, _ title: String, _ date: Double, snippet: String? = nil) -> NoteRow {
         NoteRow(note: Note(id: id, path: id + ".md", title: title, titleFromFrontMatter: false, createdAt: date,
-                           updatedAt: nil, preview: "", body: ""),
+                           updatedAt: nil, preview: ""),
                 date: date, snippet: snippet)
     }
 

@@ -35,7 +35,7 @@ struct AddCommand: NotesCommand {
         guard let vault = try context.vault(forWriting: true) else { return }
         let folder = try vault.folderForNewNote(folder, cwd: context.cwd)
         func save(_ raw: String) throws {
-            let id = try vault.add(content: try Content.normalize(raw), now: context.now, folder: folder)
+            let id = try context.store(vault).add(content: try Content.normalize(raw), now: context.now, folder: folder)
             context.out(id + "\n")
         }
         if text == ["-"] || (text.isEmpty && !context.stdinIsTTY) {

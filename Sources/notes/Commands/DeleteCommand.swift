@@ -34,7 +34,7 @@ struct DeleteCommand: NotesCommand {
                 context.err("Kept '\(note.id)'.")
                 continue
             }
-            try vault.trash(path: note.path, now: context.now)
+            try context.store(vault).delete(note, now: context.now)
             context.err("Moved '\(note.id)' to the trash; bring it back with: " + Shell.notes("restore", argument: note.id))
         }
     }

@@ -28,25 +28,25 @@ struct EditCommand: NotesCommand {
         guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(id) }
         let loaded = try context.note(id, in: vault)
         let note = loaded.note
-        func save(_ raw: String, expected: [UInt8]?) throws {
+        func save(_ raw: String, expectUnchanged: Bool) throws {
             let content = try Content.normalize(raw)
             // Nothing was changed, so nothing needs saving (even if the file moved on meanwhile).
-            if content == Content.editable(note.body).trimmingCharacters(in: .whitespacesAndNewlines) + "\n" {
+            if content == Content.editable(loaded.body).trimmingCharacters(in: .whitespacesAndNewlines) + "\n" {
                 context.err("No changes to '\(note.id)'; nothing saved.")
                 return
             }
-            try vault.update(path: note.path, content: content, now: context.now, expected: expected)
+            try context.store(vault).update(loaded, content: content, now: context.now, expectUnchanged: expectUnchanged)
             context.err("Saved '\(note.id)'.")
         }
         // Without TEXT the editor opens even when stdin is a pipe or a file (SPEC §4): `edit`
         // never consumes a script's stdin (a `while read` loop's) unless it is given `-`.
         if text == ["-"] {
-            try save(try context.readStandardInput(), expected: nil)
+            try save(try context.readStandardInput(), expectUnchanged: false)
         } else if !text.isEmpty {
-            try save(text.joined(separator: " "), expected: nil)
+            try save(text.joined(separator: " "), expectUnchanged: false)
         } else {
-            let session = try Editor(context: context).edit(Content.editable(note.body), name: note.id)
-            try session.save { try save($0, expected: loaded.bytes) }
+            let session = try Editor(context: context).edit(Content.editable(loaded.body), name: note.id)
+            try session.save { try save($0, expectUnchanged: true) }
         }
     }
 }

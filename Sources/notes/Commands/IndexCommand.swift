@@ -24,7 +24,8 @@ struct IndexCommand: NotesCommand {
         let start = Date()
         let showProgress = FileSystem.isTerminal(2)
         var shown = false
-        let catalog = vault.catalog(rebuild: rebuild) { done, total in
+        let store = context.store(vault)
+        let catalog = store.refresh(rebuild: rebuild) { done, total in
             // A progress bar only when the work takes more than about half a second.
             guard showProgress, Date().timeIntervalSince(start) > 0.5 || shown else { return }
             shown = true
@@ -39,6 +40,6 @@ struct IndexCommand: NotesCommand {
         if let error = catalog.indexError { throw error }
         let state = catalog.indexWritten ? "updated" : "already up to date"
         let count = catalog.notes.count == 1 ? "1 note" : "\(catalog.notes.count) notes"
-        context.err("Index \(state): \(count), \(catalog.filesRead) read (\(vault.indexPath)).")
+        context.err("Index \(state): \(count), \(catalog.filesRead) read (\(store.indexPath)).")
     }
 }

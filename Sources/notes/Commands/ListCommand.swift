@@ -49,7 +49,7 @@ struct ListOptions {
             // On a terminal, a note whose title shows a match gets no snippet line (SPEC §4).
             if !json && !query.highlights(in: ANSI.printable(note.title)).isEmpty { return nil }
             guard let loaded = try? vault.load(path: note.path) else { return nil }
-            return query.snippet(in: loaded.note.searchableText, folder: &folder)
+            return query.snippet(in: loaded.searchableText, folder: &folder)
         }
         if json {
             let items = zip(sorted, snippets).map { note, snippet -> JSONText in

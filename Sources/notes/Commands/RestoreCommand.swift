@@ -17,10 +17,10 @@ struct RestoreCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let vault = try context.vault(forWriting: false) else { throw VaultError.notInTrash(id) }
-        let (entries, diagnostics) = vault.trashEntries()
-        for diagnostic in diagnostics { context.warn(diagnostic.description) }
-        let entry = try vault.resolveTrashed(id, in: entries)
-        let path = try vault.restore(entry)
+        let store = context.store(vault)
+        for diagnostic in store.trashEntries().diagnostics { context.warn(diagnostic.description) }
+        let entry = try store.trashed(id)
+        let path = try store.restore(entry)
         let restored = Note.id(forPath: path)
         if restored != entry.note.id {
             context.err("'\(entry.note.id)' is taken; restored as '\(restored)'.")

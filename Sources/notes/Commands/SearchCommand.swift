@@ -25,7 +25,7 @@ struct SearchCommand: NotesCommand {
             if options.json { context.out("[]\n") }
             return
         }
-        let hits = context.loadNotes(vault).matching(query)
+        let hits = context.loadNotes(vault).run(NoteQuery(search: query))
         options.print(hits, context: context, vault: vault, query: query)
     }
 }

@@ -31,9 +31,9 @@ struct ShowCommand: NotesCommand {
         if raw {
             context.out(String(decoding: loaded.bytes, as: UTF8.self))
         } else if json {
-            context.out(JSONText.object(JSONText.noteFields(note) + [("body", .string(note.body))]).rendered)
+            context.out(JSONText.object(JSONText.noteFields(note) + [("body", .string(loaded.body))]).rendered)
         } else {
-            context.out(note.body.utf8.last == 0x0A || note.body.isEmpty ? note.body : note.body + "\n")
+            context.out(loaded.body.utf8.last == 0x0A || loaded.body.isEmpty ? loaded.body : loaded.body + "\n")
         }
     }
 }

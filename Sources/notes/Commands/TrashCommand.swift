@@ -29,7 +29,7 @@ struct TrashCommand: NotesCommand {
             if json { context.out("[]\n") }
             return
         }
-        let (entries, diagnostics) = vault.trashEntries()
+        let (entries, diagnostics) = context.store(vault).trashEntries()
         for diagnostic in diagnostics { context.warn(diagnostic.description) }
         if empty {
             guard !entries.isEmpty else {
@@ -46,7 +46,7 @@ struct TrashCommand: NotesCommand {
                     return
                 }
             }
-            let count = try vault.emptyTrash()
+            let count = try context.store(vault).emptyTrash()
             context.err(count == 1 ? "Removed 1 note for good." : "Removed \(count) notes for good.")
             return
         }

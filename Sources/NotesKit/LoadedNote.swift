@@ -1,0 +1,20 @@
+/// A note read from its file: its summary plus everything needed to show or rewrite it.
+public struct LoadedNote: Sendable {
+    /// What the index would know of it.
+    public var note: Note
+    /// The parsed file.
+    public var document: NoteDocument
+    /// The file's bytes as read (an edit is refused when the file no longer holds them).
+    public var bytes: [UInt8]
+    /// The file's status as read.
+    public var status: FileStatus
+    /// Problems found in the file.
+    public var diagnostics: [Diagnostic]
+
+    /// The body, as written in the file.
+    public var body: String { document.body }
+
+    /// The text search looks in: the title when it is not a body line (front matter or file
+    /// name), and the body (SPEC §5).
+    public var searchableText: String { note.titleFromFrontMatter ? note.title + "\n" + body : body }
+}

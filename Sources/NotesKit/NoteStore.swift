@@ -1,0 +1,189 @@
+import Foundation
+
+/// What a mutation did to the vault's note files: the record a later sink (git auto-commit) takes.
+public enum Change: Equatable, Sendable {
+    /// A note file was created (added, or restored from the trash) at this vault-relative path.
+    case added(String)
+    /// A note file was rewritten.
+    case modified(String)
+    /// A note file left the vault (moved to the trash).
+    case removed(String)
+    /// A note file was renamed or moved.
+    case moved(from: String, to: String)
+
+    /// The vault-relative paths the change touched.
+    public var paths: [String] {
+        switch self {
+        case .added(let path), .modified(let path), .removed(let path): return [path]
+        case .moved(let from, let to): return [from, to]
+        }
+    }
+}
+
+/// The order and cut of a listing, and the search that filters it (SPEC §4, §5).
+public struct NoteQuery: Sendable {
+    /// The search; an empty one keeps every note.
+    public var search: SearchQuery
+    /// The order.
+    public var order: SortOrder
+    /// Whether the order is reversed.
+    public var reverse: Bool
+    /// At most this many notes, if set.
+    public var limit: Int?
+
+    /// A query; by default every note, newest first.
+    public init(search: SearchQuery = SearchQuery(""), order: SortOrder = .updated, reverse: Bool = false, limit: Int? = nil) {
+        self.search = search
+        self.order = order
+        self.reverse = reverse
+        self.limit = limit
+    }
+}
+
+/// The one way into a vault (SPEC §3, §8): its catalog from the index cache, one routine that
+/// resolves IDs (and keeps every path inside the vault), one query API for lists and searches, and
+/// every change to notes and the trash, each recorded as a `Change`. Writers of the vault's state
+/// hold `lock`. Use it from one thread.
+public final class NoteStore {
+    /// The vault.
+    public let vault: Vault
+    /// Where the index and the lock live: `<vault>/.notes` when the vault has one, else a folder
+    /// of the cache directory, so that reading a plain folder never writes into it (SPEC §3).
+    public let stateFolder: String
+    /// The changes made through this store, in order.
+    public private(set) var changes: [Change] = []
+    private var current: Catalog?
+
+    /// A store over `vault`; `cacheDirectory` is where a vault without `.notes/` keeps its index.
+    public init(vault: Vault, cacheDirectory: String) {
+        self.vault = vault
+        if FileSystem.status(vault.stateDirectory)?.kind == .directory {
+            stateFolder = vault.stateDirectory
+        } else {
+            stateFolder = cacheDirectory + "/" + NoteStore.cacheName(for: vault.canonicalRoot)
+        }
+    }
+
+    /// The index cache file.
+    public var indexPath: String { stateFolder + "/index" }
+
+    /// The lock file that writers of the index and the trash hold.
+    public var lockPath: String { stateFolder + "/lock" }
+
+    /// A folder name for a vault in the cache: its last component (for people who look) and a
+    /// hash of its canonical path (so two vaults never share one).
+    static func cacheName(for canonicalPath: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in canonicalPath.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let last = canonicalPath.split(separator: "/").last.map(String.init) ?? "root"
+        let readable = String(last.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "-" }.prefix(40))
+        return readable + "-" + String(hash, radix: 16)
+    }
+
+    // MARK: Reading
+
+    /// The catalog, brought up to date with the files the first time it is asked for.
+    public var catalog: Catalog { current ?? refresh() }
+
+    /// Brings the catalog up to date with the files now (after a change, or to rebuild the index).
+    @discardableResult
+    public func refresh(rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil) -> Catalog {
+        let catalog = vault.catalog(indexPath: indexPath, lockPath: lockPath, rebuild: rebuild, progress: progress)
+        current = catalog
+        return catalog
+    }
+
+    /// The notes a query selects, in its order.
+    public func query(_ query: NoteQuery) -> [Note] { catalog.run(query) }
+
+    /// The first line of a note's searchable text holding a term of `query`, read from its file
+    /// (the index keeps only folded text): for the notes a listing shows, not for every hit.
+    public func snippet(for note: Note, query: SearchQuery) -> String? {
+        guard !query.isEmpty, let loaded = try? vault.load(path: note.path) else { return nil }
+        var folder = TextFolder()
+        return query.snippet(in: loaded.searchableText, folder: &folder)
+    }
+
+    /// The note an argument names, read from its file (SPEC §4): an exact ID or a path to a note
+    /// file inside the vault reads only that file; a unique ID prefix or title looks in the catalog.
+    /// Anything that leaves the vault — `..`, an absolute path elsewhere, a symlink — is refused.
+    public func open(_ argument: String, cwd: String) throws(VaultError) -> LoadedNote {
+        if let path = try vault.notePath(naming: argument, cwd: cwd) { return try vault.load(path: path) }
+        let notes = catalog.notes
+        guard let index = try Vault.match(
+            argument, ids: notes.map(\.id), paths: notes.map(\.path), titles: notes.map(\.title))
+        else { throw .noMatch(argument) }
+        return try vault.load(path: notes[index].path)
+    }
+
+    /// The trashed notes, most recently deleted first, and problems with the trash.
+    public func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) { vault.trashEntries() }
+
+    // MARK: Changing
+
+    /// Adds a note holding `content` (already trimmed) in the vault-relative `folder`; returns its ID.
+    @discardableResult
+    public func add(content: String, now: Double, folder: String = "") throws(VaultError) -> String {
+        let id = try vault.add(content: content, now: now, folder: folder)
+        record(.added(id + ".md"))
+        return id
+    }
+
+    /// Replaces a loaded note's body with `content` and sets its `updatedAt` to `now`. With
+    /// `expectUnchanged`, a file that no longer holds the bytes it was loaded with is not
+    /// overwritten: the text is saved beside it and `conflict` is thrown.
+    public func update(_ loaded: LoadedNote, content: String, now: Double, expectUnchanged: Bool) throws(VaultError) {
+        // Under the lock, the check that the file is unchanged and the rename are one step for
+        // every other writer that goes through a store.
+        try withLock { () throws(VaultError) in
+            try vault.update(
+                path: loaded.note.path, content: content, now: now, expected: expectUnchanged ? loaded.bytes : nil)
+        }
+        record(.modified(loaded.note.path))
+    }
+
+    /// Moves a note to the trash.
+    public func delete(_ note: Note, now: Double) throws(VaultError) {
+        try withLock { () throws(VaultError) in
+            // The trash lives in `<vault>/.notes` (with its .gitignore), which a first delete makes.
+            try Vault.initialize(at: vault.root)
+            try vault.trash(path: note.path, now: now)
+        }
+        record(.removed(note.path))
+    }
+
+    /// The trashed note an argument names: exact ID, unique ID prefix or unique title.
+    public func trashed(_ argument: String) throws(VaultError) -> TrashEntry {
+        try vault.resolveTrashed(argument, in: vault.trashEntries().entries)
+    }
+
+    /// Puts a trashed note back (under a free name if its old one is taken); returns its path.
+    @discardableResult
+    public func restore(_ entry: TrashEntry) throws(VaultError) -> String {
+        let path = try withLock { () throws(VaultError) in try vault.restore(entry) }
+        record(.added(path))
+        return path
+    }
+
+    /// Removes every trashed note for good; returns how many there were. Vault files are not
+    /// touched, so there is no change to record.
+    @discardableResult
+    public func emptyTrash() throws(VaultError) -> Int {
+        try withLock { () throws(VaultError) in try vault.emptyTrash() }
+    }
+
+    private func record(_ change: Change) {
+        changes.append(change)
+        current = nil
+    }
+
+    /// Runs `body` holding the lock of the vault's state folder, waiting for another writer.
+    private func withLock<T>(_ body: () throws(VaultError) -> T) throws(VaultError) -> T {
+        let lock = try VaultLock(path: lockPath, wait: true)
+        defer { lock?.release() }
+        return try body()
+    }
+}

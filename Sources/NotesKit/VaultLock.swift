@@ -1,0 +1,39 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// `<state folder>/lock` (SPEC §3, §8): an advisory `flock` that writers of a vault's state (the
+/// index, the trash, rewrites of notes) hold. The kernel drops it when the process ends however it
+/// ends, so a lock left by a killed process never blocks anyone.
+public final class VaultLock {
+    private var fd: Int32
+
+    /// Takes the lock at `path` (making its folder and file when missing). With `wait` false it
+    /// gives up at once, returning nil, when another process holds it.
+    public init?(path: String, wait: Bool) throws(VaultError) {
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !folder.isEmpty { try FileSystem.makeDirectory(folder) }
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, FileSystem.newFileMode(within: 0o600))
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: FileSystem.lastError()) }
+        while flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            let reason = FileSystem.lastError()
+            close(fd)
+            fd = -1
+            if code == EWOULDBLOCK && !wait { return nil }
+            throw .writeFailed(path: path, reason: reason)
+        }
+    }
+
+    /// Releases the lock (also done when the process ends).
+    public func release() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,108 @@
+import Foundation
+@testable import NotesKit
+import Testing
+
+/// The store: the one way the command line reads and changes a vault (issue 8).
+@Suite struct NoteStoreTests {
+    @Test func readingAPlainFolderWritesNothingIntoIt() throws {
+        try Playground([
+            .directory("plain", [.file("a.md", "# Alpha\n"), .directory("sub", [.file("b.md", "# Beta\n")])]),
+            .directory("cache", []),
+        ]).test { root in
+            let vault = try Vault(root: root + "/plain")
+            let before = Disk.names(root + "/plain")
+            let notes = NoteStore(vault: vault, cacheDirectory: root + "/cache")
+            #expect(notes.stateFolder.hasPrefix(root + "/cache/plain-"))
+            #expect(Set(notes.catalog.notes.map(\.id)) == ["a", "sub/b"])
+            #expect(notes.catalog.indexWritten)
+            #expect(Disk.exists(notes.indexPath))
+            #expect(try notes.open("sub/b", cwd: root).note.title == "Beta")
+            #expect(notes.query(NoteQuery(search: SearchQuery("alpha"))).map(\.id) == ["a"])
+            #expect(Disk.names(root + "/plain") == before)
+            // The cached index is used by the next store, as by the next command.
+            #expect(NoteStore(vault: vault, cacheDirectory: root + "/cache").catalog.filesRead == 0)
+        }
+    }
+
+    @Test func aVaultWithItsOwnStateFolderKeepsItsIndexThere() throws {
+        try Playground([.directory("v", [.directory(".notes", []), .file("a.md", "a\n")])]).test { root in
+            let notes = NoteStore(vault: try Vault(root: root + "/v"), cacheDirectory: root + "/cache")
+            #expect(notes.indexPath == root + "/v/.notes/index")
+            _ = notes.catalog
+            #expect(Disk.exists(root + "/v/.notes/index"))
+            #expect(!Disk.exists(root + "/cache"))
+        }
+    }
+
+    @Test func twoFoldersWithTheSameNameGetTwoCacheFolders() {
+        #expect(NoteStore.cacheName(for: "/a/Notes") != NoteStore.cacheName(for: "/b/Notes"))
+        #expect(NoteStore.cacheName(for: "/a/Notes").hasPrefix("Notes-"))
+        #expect(NoteStore.cacheName(for: "/a/Mes notes é").hasPrefix("Mes-notes--"))
+    }
+
+    @Test func everyChangeIsRecorded() throws {
+        try Playground([.directory("v", [.directory(".notes", [])])]).test { root in
+            let notes = store(try Vault(root: root + "/v"))
+            let id = try notes.add(content: "# Plan\n", now: 100, folder: "work")
+            #expect(id == "work/plan")
+            let loaded = try notes.open(id, cwd: root)
+            try notes.update(loaded, content: "# Plan\n\nmore\n", now: 200, expectUnchanged: true)
+            try notes.delete(loaded.note, now: 300)
+            let restored = try notes.restore(try notes.trashed("plan"))
+            #expect(notes.changes == [
+                .added("work/plan.md"), .modified("work/plan.md"), .removed("work/plan.md"), .added(restored),
+            ])
+            // Each change is seen by the next read: the catalog is refreshed after it.
+            #expect(notes.catalog.notes.map(\.id) == ["work/plan"])
+        }
+    }
+
+    @Test func anEditOfAFileThatChangedSinceItWasReadIsAConflict() throws {
+        try Playground([.directory("v", [.file("n.md", "old\n")])]).test { root in
+            let notes = store(try Vault(root: root + "/v"))
+            let loaded = try notes.open("n", cwd: root)
+            try Data("changed elsewhere\n".utf8).write(to: URL(fileURLWithPath: root + "/v/n.md"))
+            #expect(throws: VaultError.self) {
+                try notes.update(loaded, content: "mine\n", now: 1, expectUnchanged: true)
+            }
+            #expect(Disk.text(root + "/v/n.md") == "changed elsewhere\n")
+            #expect(notes.changes.isEmpty)
+        }
+    }
+
+    @Test func theIndexIsNotWrittenWhileAnotherWriterHoldsTheLock() throws {
+        try Playground([.directory("v", [.directory(".notes", []), .file("a.md", "a\n")])]).test { root in
+            let vault = try Vault(root: root + "/v")
+            let notes = store(vault)
+            let held = try #require(try VaultLock(path: notes.lockPath, wait: false))
+            // flock locks belong to an open file: a second open in this process is another writer.
+            #expect(try VaultLock(path: notes.lockPath, wait: false) == nil)
+            let busy = notes.refresh()
+            #expect(busy.notes.map(\.id) == ["a"])
+            #expect(!busy.indexWritten)
+            #expect(!Disk.exists(notes.indexPath))
+            held.release()
+            #expect(notes.refresh().indexWritten)
+            #expect(Disk.exists(notes.indexPath))
+        }
+    }
+
+    @Test func aTrashEntryWhoseFolderIsASymlinkIsNotRestoredThroughIt() throws {
+        try Playground([
+            .directory("outside", []),
+            .directory("v", [.directory(".notes", []), .directory("link", []), .file("link-note.md", "x\n")]),
+        ]).test { root in
+            let vault = try Vault(root: root + "/v")
+            let notes = store(vault)
+            try FileManager.default.createDirectory(atPath: root + "/v/work", withIntermediateDirectories: true)
+            try Data("# Secret\n".utf8).write(to: URL(fileURLWithPath: root + "/v/work/s.md"))
+            try notes.delete(try notes.open("work/s", cwd: root).note, now: 100)
+            // After the delete, `work` becomes a link to a folder outside the vault.
+            try FileManager.default.removeItem(atPath: root + "/v/work")
+            try FileManager.default.createSymbolicLink(atPath: root + "/v/work", withDestinationPath: root + "/outside")
+            let entry = try notes.trashed("work/s")
+            #expect(throws: VaultError.outsideVault("work/s.md")) { try notes.restore(entry) }
+            #expect(Disk.names(root + "/outside").isEmpty)
+        }
+    }
+}
