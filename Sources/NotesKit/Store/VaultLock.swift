@@ -1,8 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// `<state folder>/lock` (SPEC §3, §8): an advisory `flock` that writers of a vault's state (the
 /// index, the trash, rewrites of notes) hold. The kernel drops it when the process ends however it
