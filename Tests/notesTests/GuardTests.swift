@@ -69,15 +69,18 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
         var testDescription: String { arguments.joined(separator: " ") + (inVault ? " (in the vault)" : "") }
     }
 
-    static let outsideMessage = "is outside the vault (or a symbolic link); notes only works on files inside it"
+    static let outsideMessage =
+        "is outside the vault (or a symbolic link); notes only works on files inside it"
 
     static let cases: [Case] = [
         // Through the symlinked folder. Without an extension the argument is an ID, which no note has.
         Case(arguments: ["show", "link/secret"], error: "no note matches 'link/secret'"),
         Case(arguments: ["show", "--raw", "link/secret"], error: "no note matches 'link/secret'"),
         Case(arguments: ["show", "link/secret.md"], error: "'link/secret.md' " + outsideMessage),
-        Case(arguments: ["show", "./link/secret.md"], error: "'./link/secret.md' " + outsideMessage, inVault: true),
-        Case(arguments: ["show", "$VAULT/link/secret.md"], error: "'$VAULT/link/secret.md' " + outsideMessage),
+        Case(arguments: ["show", "./link/secret.md"], error: "'./link/secret.md' " + outsideMessage,
+             inVault: true),
+        Case(arguments: ["show", "$VAULT/link/secret.md"],
+             error: "'$VAULT/link/secret.md' " + outsideMessage),
         Case(arguments: ["edit", "link/secret", "new"], error: "no note matches 'link/secret'"),
         Case(arguments: ["edit", "link/secret.md", "new"], error: "'link/secret.md' " + outsideMessage),
         Case(arguments: ["delete", "--yes", "link/secret"], error: "no note matches 'link/secret'"),
@@ -165,7 +168,8 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try "# Secret\n".write(toFile: outside + "/secret.md", atomically: true, encoding: .utf8)
         if c.vaultLink {
-            try FileManager.default.createSymbolicLink(atPath: s.vault + "/link", withDestinationPath: outside)
+            try FileManager.default.createSymbolicLink(
+                atPath: s.vault + "/link", withDestinationPath: outside)
         }
         try s.write("kept.md", "# Kept\n")
         #expect(try s.run(["delete", "--yes", "kept"]).status == 0)
@@ -203,7 +207,8 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
         let trash = try s.run(["trash"])
         #expect(trash.status == 0, "\(trash)")
         #expect(ids(trash) == ["kept"], "\(trash)")
-        #expect(trash.stderr == "warning: \(s.vault)/.notes/trash/20260101-000000-crafted: not a readable trash entry; skipped\n")
+        #expect(trash.stderr == "warning: \(s.vault)/.notes/trash/20260101-000000-crafted: "
+            + "not a readable trash entry; skipped\n")
         let json = try s.run(["trash", "--json"])
         #expect(try jsonArray(json.stdout).compactMap { $0["id"] as? String } == ["kept"])
         #expect(try s.run(["restore", "kept"]).stdout == "kept\n")
@@ -240,7 +245,8 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
     /// Control characters left once the tool's own colour codes (`ESC [ digits/semicolons m`)
     /// are removed: C0 other than newline and tab, DEL, and C1.
     static func strayControls(_ text: String) -> [String] {
-        let withoutSGR = text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        let withoutSGR = text.replacingOccurrences(
+            of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         return withoutSGR.unicodeScalars.filter {
             ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
         }.map { "U+" + String($0.value, radix: 16, uppercase: true) }
@@ -331,7 +337,8 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
         try "not a note\n".write(toFile: plain + "/readme.txt", atomically: true, encoding: .utf8)
         let before = try treeSnapshot(plain)
         let cache = s.root.path + "/cache"
-        let r = try s.run(["--vault", plain] + arguments, env: ["XDG_CACHE_HOME": cache], vaultVariable: false)
+        let r = try s.run(
+            ["--vault", plain] + arguments, env: ["XDG_CACHE_HOME": cache], vaultVariable: false)
         #expect(r.status == 0, "\(r)")
         #expect(try treeSnapshot(plain) == before)
         #expect(!FileManager.default.fileExists(atPath: plain + "/.notes"))
