@@ -331,17 +331,19 @@ struct FrontMatterCase: CustomTestStringConvertible, Sendable {
         #expect(document.warnings.isEmpty)
     }
 
+    /// The wall time's seconds as if it were UTC, shifted by the process zone's offset (`TZ`) at
+    /// that time; none of these instants is near a change of summer time.
     @Test(arguments: [
-        ("local date and minutes", "2026-11-29 12:38"),
-        ("local date and seconds", "2026-11-29 12:38:16"),
-        ("local midnight", "2026-11-29"),
+        ("local date and minutes", "2026-11-29 12:38", 1_795_955_880.0),
+        ("local date and seconds", "2026-11-29 12:38:16", 1_795_955_896.0),
+        ("local midnight", "2026-11-29", 1_795_910_400.0),
+        ("local summer time", "2026-07-01 12:00", 1_782_907_200.0),
     ])
-    func localCreationDatesUseTheLocalTimeZone(_ name: String, _ value: String) {
+    func localCreationDatesUseTheLocalTimeZone(_ name: String, _ value: String, _ wallAsUTC: Double) {
         let document = NoteDocument(parsing: "---\ncreated: \(value)\n---\n")
-        let expected = NoteDate.parse(value, timeZone: .current)
-        #expect(expected != nil, "\(name)")
+        let offset = TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: wallAsUTC))
         #expect(document.creationDate()?.key == "created")
-        #expect(document.creationDate()?.seconds == expected)
+        #expect(document.creationDate()?.seconds == wallAsUTC - Double(offset), "\(name)")
     }
 
     @Test func updatedDate() {

@@ -103,7 +103,18 @@ import Testing
         #expect(NoteDate.stamp(Self.t0, timeZone: Self.zone(zone)) == expected)
     }
 
-    @Test func stampDefaultsToTheLocalZone() {
-        #expect(NoteDate.stamp(Self.t0) == NoteDate.stamp(Self.t0, timeZone: .current))
+    /// Without a zone, stamps are in the process's zone (`TZ`). The oracle is the C library's
+    /// `localtime_r` and `strftime`, which read `TZ` themselves, at instants in winter, in summer
+    /// time, at and before the epoch.
+    @Test(arguments: [t0, 1_782_900_000.0, 951_868_799.0, 0.0, -1.0])
+    func stampDefaultsToTheLocalZone(_ seconds: Double) {
+        var time = time_t(seconds)
+        var local = tm()
+        localtime_r(&time, &local)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y%m%d-%H%M%S", &local)
+        let expected = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(count == 15)
+        #expect(NoteDate.stamp(seconds) == expected)
     }
 }

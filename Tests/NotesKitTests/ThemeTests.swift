@@ -76,12 +76,39 @@ import Testing
         #expect(colour.xterm256 == expected, "\(name)")
     }
 
-    @Test(arguments: Scheme.allCases)
-    func everyTintHasAPaletteEntry(_ scheme: Scheme) {
-        for dark in [false, true] {
-            let entry = Theme(scheme: scheme, dark: dark).tint.xterm256
-            #expect((16...255).contains(entry))
+    /// Each tint worked out from SPEC §7's hex colour and opacity (in tenths, so halves round up
+    /// exactly in integers), its nearest 256-colour entry, and that entry's colour by the xterm
+    /// rules (cube levels 0, 95, 135, 175, 215, 255 for 16 + 36r + 6g + b; grays 8 + 10k from 232).
+    /// Dark orange and yellow share 94 here; `tintCode` separates them (ThemePaletteTests).
+    @Test(arguments: [
+        (Scheme.default, "8E8E93", 3, false, RGB(221, 221, 223), 253, RGB(218, 218, 218)),
+        (.blue, "007AFF", 5, false, RGB(128, 189, 255), 75, RGB(95, 175, 255)),
+        (.orange, "FF9500", 5, false, RGB(255, 202, 128), 222, RGB(255, 215, 135)),
+        (.yellow, "FFCC00", 5, false, RGB(255, 230, 128), 221, RGB(255, 215, 95)),
+        (.green, "34C759", 5, false, RGB(154, 227, 172), 115, RGB(135, 215, 175)),
+        (.indigo, "5856D6", 5, false, RGB(172, 171, 235), 147, RGB(175, 175, 255)),
+        (.default, "8E8E93", 3, true, RGB(43, 43, 44), 236, RGB(48, 48, 48)),
+        (.blue, "007AFF", 5, true, RGB(0, 61, 128), 25, RGB(0, 95, 175)),
+        (.orange, "FF9500", 5, true, RGB(128, 75, 0), 94, RGB(135, 95, 0)),
+        (.yellow, "FFCC00", 5, true, RGB(128, 102, 0), 94, RGB(135, 95, 0)),
+        (.green, "34C759", 5, true, RGB(26, 100, 45), 22, RGB(0, 95, 0)),
+        (.indigo, "5856D6", 5, true, RGB(44, 43, 107), 17, RGB(0, 0, 95)),
+    ] as [(Scheme, String, Int, Bool, RGB, Int, RGB)])
+    func everyTintHasAPaletteEntry(
+        _ scheme: Scheme, _ hex: String, _ tenths: Int, _ dark: Bool, _ tint: RGB, _ entry: Int,
+        _ entryColor: RGB
+    ) throws {
+        let base = dark ? 0 : 255
+        let channels = try [0, 2, 4].map { offset in
+            let digits = hex.dropFirst(offset).prefix(2)
+            let c = try #require(Int(digits, radix: 16))
+            return (tenths * c + (10 - tenths) * base + 5) / 10
         }
+        #expect(RGB(channels[0], channels[1], channels[2]) == tint, "the table agrees with SPEC §7")
+        let theme = Theme(scheme: scheme, dark: dark)
+        #expect(theme.tint == tint)
+        #expect(theme.tint.xterm256 == entry)
+        #expect(XtermPalette.color(of: entry) == entryColor)
     }
 
     @Test func greyTintsMapToTheGreyRamp() {

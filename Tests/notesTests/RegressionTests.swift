@@ -195,11 +195,16 @@ import Testing
 
     @Test func shortTitlesStillGetDateAndID() throws {
         let s = try Sandbox()
-        try s.write("x.md", "x\n")
-        try s.write("hi.md", "Hi\n")
-        let r = try s.run(["list", "--color", "always"], env: ["COLUMNS": "120"])
-        #expect(r.stdout.contains("hi"))
-        #expect(r.stdout.split(separator: "\n").allSatisfy { $0.contains("20") }, "\(r)")
+        // 2024-11-29 and 2024-11-30 at 08:09 UTC.
+        try s.write("x.md", "x\n", mtime: Date(timeIntervalSince1970: 1_732_867_740))
+        try s.write("hi.md", "Hi\n", mtime: Date(timeIntervalSince1970: 1_732_954_140))
+        let r = try s.run(["list", "--color", "always"],
+                          env: ["COLUMNS": "120", "COLORTERM": "", "LC_ALL": "en_GB.UTF-8"])
+        // Light default theme: tint 253, text 234, date 242; title and ID padded to the widest (2).
+        let start = "\u{1B}[48;5;253m\u{1B}[38;5;234m\u{1B}[1m ", dim = "\u{1B}[22m  \u{1B}[38;5;242m"
+        let end = "\u{1B}[38;5;234m  "
+        #expect(r.stdout == start + "Hi" + dim + "30 Nov 2024 at 08:09" + end + "hi \u{1B}[0m\n"
+            + start + "x " + dim + "29 Nov 2024 at 08:09" + end + "x  \u{1B}[0m\n", "\(r)")
     }
 
     @Test func addingANoteThatHasFrontMatterKeepsIt() throws {
