@@ -73,27 +73,27 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
         "is outside the vault (or a symbolic link); notes only works on files inside it"
 
     static let cases: [Case] = [
-        // Through the symlinked folder. Without an extension the argument is an ID, which no note has.
-        Case(arguments: ["show", "link/secret"], error: "no note matches 'link/secret'"),
-        Case(arguments: ["show", "--raw", "link/secret"], error: "no note matches 'link/secret'"),
+        // Through the symlinked folder: as an ID or as a path, the file behind it is refused.
+        Case(arguments: ["show", "link/secret"], error: "'link/secret' " + outsideMessage),
+        Case(arguments: ["show", "--raw", "link/secret"], error: "'link/secret' " + outsideMessage),
         Case(arguments: ["show", "link/secret.md"], error: "'link/secret.md' " + outsideMessage),
         Case(arguments: ["show", "./link/secret.md"], error: "'./link/secret.md' " + outsideMessage,
              inVault: true),
         Case(arguments: ["show", "$VAULT/link/secret.md"],
              error: "'$VAULT/link/secret.md' " + outsideMessage),
-        Case(arguments: ["edit", "link/secret", "new"], error: "no note matches 'link/secret'"),
+        Case(arguments: ["edit", "link/secret", "new"], error: "'link/secret' " + outsideMessage),
         Case(arguments: ["edit", "link/secret.md", "new"], error: "'link/secret.md' " + outsideMessage),
-        Case(arguments: ["delete", "--yes", "link/secret"], error: "no note matches 'link/secret'"),
+        Case(arguments: ["delete", "--yes", "link/secret"], error: "'link/secret' " + outsideMessage),
         Case(arguments: ["delete", "--yes", "link/secret.md"], error: "'link/secret.md' " + outsideMessage),
-        Case(arguments: ["path", "link/secret"], error: "no note matches 'link/secret'"),
+        Case(arguments: ["path", "link/secret"], error: "'link/secret' " + outsideMessage),
         Case(arguments: ["path", "link/secret.md"], error: "'link/secret.md' " + outsideMessage),
         // A symlinked file.
-        Case(arguments: ["show", "leak"], error: "no note matches 'leak'"),
+        Case(arguments: ["show", "leak"], error: "'leak' " + outsideMessage),
         Case(arguments: ["show", "leak.md"], error: "'leak.md' " + outsideMessage),
-        Case(arguments: ["edit", "leak", "new"], error: "no note matches 'leak'"),
+        Case(arguments: ["edit", "leak", "new"], error: "'leak' " + outsideMessage),
         Case(arguments: ["edit", "leak.md", "new"], error: "'leak.md' " + outsideMessage),
-        Case(arguments: ["delete", "--yes", "leak"], error: "no note matches 'leak'"),
-        Case(arguments: ["path", "leak"], error: "no note matches 'leak'"),
+        Case(arguments: ["delete", "--yes", "leak"], error: "'leak' " + outsideMessage),
+        Case(arguments: ["path", "leak"], error: "'leak' " + outsideMessage),
         Case(arguments: ["path", "leak.md"], error: "'leak.md' " + outsideMessage),
     ]
 
@@ -151,14 +151,25 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
         Case(name: "a repeated slash", recorded: "a//twice.md", files: ["a/twice.md"], id: "a//twice"),
     ]
 
-    /// Entries whose recorded path is clean but passes through a symlinked folder. Today the
-    /// guard checks the path's text only, so these are restored through the link.
+    /// An entry whose recorded path is clean but passes through a symlinked folder inside the
+    /// entry, so that the file it names is outside the trash.
     static let symlinkCases: [Case] = [
-        Case(name: "through a symlinked folder of the vault", recorded: "link/x.md", files: ["link/x.md"],
-             vaultLink: true, id: "link/x"),
         Case(name: "through a symlinked folder in the entry", recorded: "link/secret.md", files: [],
              entryLinks: ["link"], id: "link/secret"),
     ]
+
+    /// A sound entry whose folder in the vault has become a symlink to a folder outside: it is
+    /// listed, and restoring it is refused rather than written through the link.
+    @Test func anEntryIsNotRestoredThroughASymlinkedFolderOfTheVault() throws {
+        let c = Case(name: "vault link", recorded: "link/x.md", files: ["link/x.md"], vaultLink: true, id: "link/x")
+        let s = try sandbox(c)
+        let outsideBefore = try outsideSnapshot(s)
+        let restore = try s.run(["restore", "link/x"])
+        #expect(restore.status == 1, "\(restore)")
+        #expect(restore.stderr == "Error: 'link/x.md' " + SymlinkContainmentTests.outsideMessage + "\n")
+        #expect(try outsideSnapshot(s) == outsideBefore)
+        #expect(ids(try s.run(["trash"])) == ["kept", "link/x"])
+    }
 
     /// The sandbox with `outside/secret.md`, a genuine trashed note `kept`, and the crafted entry.
     func sandbox(_ c: Case) throws -> Sandbox {
@@ -219,11 +230,7 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
         try check(c)
     }
 
-    @Test(.disabled("""
-        bug: Trash.swift checks only the recorded path's text, so 'restore link/x' writes \
-        <outside>/x.md through the vault's symlinked folder, and an entry holding a symlinked \
-        folder has the outside file listed by 'trash' and hard-linked into the vault by 'restore'
-        """), arguments: symlinkCases)
+    @Test(arguments: symlinkCases)
     func aPathThroughASymlinkIsRefused(_ c: Case) throws {
         try check(c)
     }
@@ -326,8 +333,7 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
 // MARK: - Plain folders
 
 @Suite struct PlainFolderTests {
-    @Test(.disabled("issue 8: plain folders must stay untouched; enabled when the store lands"),
-          arguments: [["list"], ["search", "x"], ["show", "n"], ["path"], ["path", "n"], ["trash"]])
+    @Test(arguments: [["list"], ["search", "x"], ["show", "n"], ["path"], ["path", "n"], ["trash"]])
     func readsLeaveAPlainFolderUntouched(_ arguments: [String]) throws {
         let s = try Sandbox(initVault: false)
         let plain = s.root.path + "/plain"

@@ -19,6 +19,15 @@ private struct TrashRecord: Codable {
 }
 
 extension Vault {
+    /// Whether `relative` under `folder` stays inside it once symlinks on the way are resolved
+    /// (the file itself is read with O_NOFOLLOW): a trash entry is a folder anyone could edit.
+    static func isInside(_ folder: String, _ relative: String) -> Bool {
+        let directory = (relative as NSString).deletingLastPathComponent
+        guard let real = FileSystem.realPath(folder) else { return false }
+        return FileSystem.realPath(directory.isEmpty ? folder : folder + "/" + directory)
+            == real + (directory.isEmpty ? "" : "/" + directory)
+    }
+
     /// Moves a note into the trash (a `rename`, so it is never half-moved).
     func trash(path relative: String, now: Double) throws(VaultError) {
         // A vault opened with --vault may have no .notes/ yet: make it with its .gitignore, so the
@@ -51,6 +60,7 @@ extension Vault {
                   Vault.normalized(record.path) == record.path, !record.path.hasPrefix("/"),
                   !record.path.hasPrefix(".."), Vault.isNoteName(record.path),
                   let deletedAt = record.deletedAtSeconds ?? NoteDate.parse(record.deletedAt),
+                  Vault.isInside(folder, record.path),
                   let (fileBytes, status) = try? FileSystem.read(folder + "/" + record.path),
                   let text = String(validating: fileBytes, as: UTF8.self)
             else {
