@@ -105,4 +105,36 @@ import Testing
             #expect(Disk.names(root + "/outside").isEmpty)
         }
     }
+
+    @Test func openingFindsTheVaultAndMakesOnlyTheDefaultOne() throws {
+        try Playground([.directory("home", []), .directory("elsewhere", [.file("n.md", "n\n")])]).test { root in
+            let locations = Locations(environment: ["HOME": root + "/home"], cwd: root)
+            var settings = Settings()
+            if case .missingDefault(let path) = try NoteStore.open(
+                locations: locations, flag: nil, settings: settings, forWriting: false) {
+                #expect(path == root + "/home/Notes")
+            } else {
+                Issue.record("a read made or found a vault")
+            }
+            #expect(!Disk.exists(root + "/home/Notes"))
+            guard case .created(_, let made) = try NoteStore.open(
+                locations: locations, flag: nil, settings: settings, forWriting: true) else {
+                Issue.record("a write did not make the default vault")
+                return
+            }
+            #expect(made == root + "/home/Notes" && Disk.exists(root + "/home/Notes/.notes/.gitignore"))
+            // A vault named by the user is never made: a typo must not become a vault.
+            #expect(throws: VaultError.vaultMissing(root + "/typo")) {
+                try NoteStore.open(locations: locations, flag: root + "/typo", settings: settings, forWriting: true)
+            }
+            settings.titleFrom = .filename
+            guard case .opened(let notes) = try NoteStore.open(
+                locations: locations, flag: root + "/elsewhere", settings: settings, forWriting: false) else {
+                Issue.record("an existing vault was not opened")
+                return
+            }
+            #expect(notes.vault.titleSource == .filename)
+            #expect(notes.stateFolder.hasPrefix(root + "/home/.cache/notes/elsewhere-"))
+        }
+    }
 }

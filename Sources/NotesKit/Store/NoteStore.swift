@@ -64,6 +64,39 @@ public final class NoteStore {
         }
     }
 
+    /// How looking for the vault went.
+    public enum Opening {
+        /// The vault was there.
+        case opened(NoteStore)
+        /// The default vault `~/Notes` was missing and a write command made it (at this path).
+        case created(NoteStore, String)
+        /// The default vault is missing and a read command does not make it (it looked here).
+        case missingDefault(String)
+    }
+
+    /// Finds the vault (SPEC §3: `--vault` · `NOTES_VAULT` · an enclosing vault · the `vault`
+    /// setting · `~/Notes`) and opens a store over it, read as `settings` say. A write command
+    /// creates a missing `~/Notes`; a missing vault named by the flag, the variable or the setting
+    /// is an error, so a typo never makes a stray vault.
+    public static func open(
+        locations: Locations, flag: String?, settings: Settings, forWriting: Bool
+    ) throws(VaultError) -> Opening {
+        let (path, source) = locations.vault(flag: flag, setting: settings.vault)
+        func store() throws(VaultError) -> NoteStore {
+            var vault = try Vault(root: path)
+            vault.titleSource = settings.titleSource
+            return NoteStore(vault: vault, cacheDirectory: locations.cacheDirectory)
+        }
+        do {
+            return .opened(try store())
+        } catch .vaultMissing(let missing) {
+            guard source == .defaultVault else { throw .vaultMissing(missing) }
+            guard forWriting else { return .missingDefault(path) }
+            try Vault.initialize(at: path)
+            return .created(try store(), path)
+        }
+    }
+
     /// The index cache file.
     public var indexPath: String { stateFolder + "/index" }
 
