@@ -11,7 +11,8 @@ struct Failure: Error {
 final class Context {
     let environment: [String: String]
     let cwd: String
-    let arguments: ParsedArguments
+    /// The global options of this run.
+    let globals: GlobalValues
     let locations: Locations
     /// The time of this command, used for every date it writes.
     let now: Double
@@ -19,8 +20,8 @@ final class Context {
     let stdoutIsTTY: Bool
     private var stdoutBuffer = ""
 
-    init(arguments: ParsedArguments, environment: [String: String], cwd: String) {
-        self.arguments = arguments
+    init(globals: GlobalValues, environment: [String: String], cwd: String) {
+        self.globals = globals
         self.environment = environment
         self.cwd = cwd
         locations = Locations(environment: environment, cwd: cwd)
@@ -52,7 +53,7 @@ final class Context {
 
     /// Writes `warning: …` to stderr, unless `--quiet`.
     func warn(_ message: String) {
-        guard !arguments.flag("quiet") else { return }
+        guard !globals.quiet else { return }
         err("warning: " + message)
     }
 
@@ -75,7 +76,7 @@ final class Context {
 
     // MARK: Settings
 
-    lazy var settingsFile = SettingsFile(path: locations.settingsPath(flag: arguments.value("config")))
+    lazy var settingsFile = SettingsFile(path: locations.settingsPath(flag: globals.config))
 
     /// The settings, loaded once; a corrupt file or bad values are reported as warnings.
     lazy var loadedSettings: SettingsFile.Loaded = {
@@ -96,7 +97,7 @@ final class Context {
     /// Opens the vault. A write command creates the default `~/Notes` when missing (and says so);
     /// a read command gets nil there, after saying where it looked.
     func vault(forWriting: Bool) throws -> Vault? {
-        let (path, source) = locations.vault(flag: arguments.value("vault"), setting: settings.vault)
+        let (path, source) = locations.vault(flag: globals.vault, setting: settings.vault)
         do {
             return try configured(Vault(root: path))
         } catch VaultError.vaultMissing(let missing) {
@@ -168,16 +169,16 @@ final class Context {
 
     /// Colour on: `--color always`, or auto with a TTY, no `NO_COLOR` and `TERM` not `dumb`.
     var colorEnabled: Bool {
-        switch arguments.value("color") ?? "auto" {
-        case "always": return true
-        case "never": return false
-        default:
+        switch globals.color {
+        case .always: return true
+        case .never: return false
+        case .auto:
             return stdoutIsTTY && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         }
     }
 
     /// Human rows (a TTY or `--color always`) rather than tab-separated ones.
-    var humanOutput: Bool { stdoutIsTTY || arguments.value("color") == "always" }
+    var humanOutput: Bool { stdoutIsTTY || globals.color == .always }
 
     /// Whether the terminal takes 24-bit colour.
     var trueColor: Bool { ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? "") }

@@ -149,7 +149,7 @@ import Testing
         (["show"], """
             OVERVIEW: Print a note.
 
-            USAGE: notes show [--raw | --json] <id>
+            USAGE: notes show [--raw] [--json] <id>
 
             ALIASES: cat
 
@@ -216,7 +216,7 @@ import Testing
         (["trash"], """
             OVERVIEW: List the notes in the trash, or empty it.
 
-            USAGE: notes trash [--json] [--empty [--yes]]
+            USAGE: notes trash [--json] [--empty] [--yes]
 
             OPTIONS:
               --json           Print a JSON array (with deletedAt).
@@ -250,20 +250,63 @@ import Testing
         (["config"], """
             OVERVIEW: Read and write the settings.
 
-            USAGE: notes config [list [--json] | get <key> | set <key> <value> | unset <key> | reset | path]
+            USAGE: notes config <subcommand>
 
             ALIASES: settings
 
-            ARGUMENTS:
-              list               Every key, its value, and whether it comes from the file or the default.
-              get <key>          Print one key's value.
-              set <key> <value>  Set a key (the value is checked first).
-              unset <key>        Remove a key from the file, so its default applies.
-              reset              Replace the file with defaults, keeping the old one as <file>.bak.
-              path               Print the settings file's path.
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            SUBCOMMANDS:
+              list   Every key, its value, and whether it comes from the file or the default.
+              get    Print one key's value.
+              set    Set a key (the value is checked first).
+              unset  Remove a key from the file, so its default applies.
+              reset  Replace the file with defaults, keeping the old one as <file>.bak.
+              path   Print the settings file's path.
+
+              See 'notes help config <subcommand>' for detailed help.
+
+            Without a subcommand, config lists every key.
+
+            KEYS:
+              isDarkOn  dark palette (true or false)
+              scheme    colour theme: default, blue, orange, yellow, green, indigo
+              sort      default order: updated, created, title
+              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor    editor command, e.g. 'code --wait'
+              vault     default vault folder ('~' expanded)
+
+            """),
+        (["config", "list"], """
+            OVERVIEW: Every key, its value, and whether it comes from the file or the default.
+
+            USAGE: notes config list [--json]
 
             OPTIONS:
-              --json           With list: print a JSON object.
+              --json           Print a JSON object.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["config", "get"], """
+            OVERVIEW: Print one key's value.
+
+            USAGE: notes config get <key>
+
+            ARGUMENTS:
+              <key>  A settings key (see KEYS below).
+
+            OPTIONS:
               --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
@@ -278,6 +321,85 @@ import Testing
               titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
               editor    editor command, e.g. 'code --wait'
               vault     default vault folder ('~' expanded)
+
+            """),
+        (["config", "set"], """
+            OVERVIEW: Set a key (the value is checked first).
+
+            USAGE: notes config set <key> <value>
+
+            ARGUMENTS:
+              <key>    A settings key (see KEYS below).
+              <value>  The key's new value.
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            KEYS:
+              isDarkOn  dark palette (true or false)
+              scheme    colour theme: default, blue, orange, yellow, green, indigo
+              sort      default order: updated, created, title
+              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor    editor command, e.g. 'code --wait'
+              vault     default vault folder ('~' expanded)
+
+            """),
+        (["config", "unset"], """
+            OVERVIEW: Remove a key from the file, so its default applies.
+
+            USAGE: notes config unset <key>
+
+            ARGUMENTS:
+              <key>  A settings key (see KEYS below).
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            KEYS:
+              isDarkOn  dark palette (true or false)
+              scheme    colour theme: default, blue, orange, yellow, green, indigo
+              sort      default order: updated, created, title
+              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor    editor command, e.g. 'code --wait'
+              vault     default vault folder ('~' expanded)
+
+            """),
+        (["config", "reset"], """
+            OVERVIEW: Replace the file with defaults, keeping the old one as <file>.bak.
+
+            USAGE: notes config reset
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["config", "path"], """
+            OVERVIEW: Print the settings file's path.
+
+            USAGE: notes config path
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
 
             """),
         (["path"], """
@@ -326,13 +448,13 @@ import Testing
             """),
         (["show"], """
             Error: Missing the note to show.
-            Usage: notes show [--raw | --json] <id>
+            Usage: notes show [--raw] [--json] <id>
               See 'notes show --help' for more information.
 
             """),
         (["show", "a", "b"], """
             Error: Give one note to show.
-            Usage: notes show [--raw | --json] <id>
+            Usage: notes show [--raw] [--json] <id>
               See 'notes show --help' for more information.
 
             """),
@@ -374,20 +496,26 @@ import Testing
             """),
         (["config", "set", "scheme", "purple"], """
             Error: 'purple' is not a valid value for 'scheme'; valid values: default, blue, orange, yellow, green, indigo
-            Usage: notes config [list [--json] | get <key> | set <key> <value> | unset <key> | reset | path]
-              See 'notes config --help' for more information.
+            Usage: notes config set <key> <value>
+              See 'notes config set --help' for more information.
 
             """),
         (["config", "get"], """
             Error: Missing the key after 'get'.
-            Usage: notes config [list [--json] | get <key> | set <key> <value> | unset <key> | reset | path]
-              See 'notes config --help' for more information.
+            Usage: notes config get <key>
+              See 'notes config get --help' for more information.
 
             """),
         (["config", "frob"], """
             Error: Unknown action 'frob'.
-            Usage: notes config [list [--json] | get <key> | set <key> <value> | unset <key> | reset | path]
+            Usage: notes config <subcommand>
               See 'notes config --help' for more information.
+
+            """),
+        (["config", "set", "editor"], """
+            Error: Missing the value for 'editor'.
+            Usage: notes config set <key> <value>
+              See 'notes config set --help' for more information.
 
             """),
     ]

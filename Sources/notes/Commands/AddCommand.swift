@@ -2,15 +2,19 @@ import NotesKit
 
 /// `notes add`: a new note from arguments, stdin or the editor.
 struct AddCommand: NotesCommand {
+    static let titleOption = Option<String>(
+        "title", short: "t", value: "title", help: "Start the note with the heading '# <title>'.")
+    static let folderOption = Option<String>(
+        "folder", short: "f", value: "folder", kind: .folder,
+        help: "Put the note in this folder of the vault (created if missing).")
+    static let textArgument = Positional<String>(
+        "text", arity: .variadic(atLeastOne: false),
+        help: "The note's text; '-' (or a pipe) reads stdin; none opens the editor.")
+
     static let spec = CommandSpec(
         name: "add", aliases: ["new"], overview: "Add a note and print its ID.",
-        usage: "add [--title <title>] [--folder <folder>] [<text> ...]",
-        arguments: [("<text>", "The note's text; '-' (or a pipe) reads stdin; none opens the editor.")],
-        options: [
-            OptionSpec("title", short: "t", value: "title", help: "Start the note with the heading '# <title>'."),
-            OptionSpec("folder", short: "f", value: "folder",
-                       help: "Put the note in this folder of the vault (created if missing)."),
-        ],
+        arguments: [textArgument.spec],
+        options: [titleOption.spec, folderOption.spec],
         discussion: """
         Empty notes are never saved. The file is named after the title: 'Crème Brûlée' → creme-brulee.md.
         Run from a folder inside the vault, the note goes into that folder; --folder is relative to
@@ -22,9 +26,9 @@ struct AddCommand: NotesCommand {
     let folder: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        text = arguments.positionals
-        title = arguments.value("title")
-        folder = arguments.value("folder")
+        text = try arguments.arguments(Self.textArgument)
+        title = arguments.value(Self.titleOption)
+        folder = arguments.value(Self.folderOption)
     }
 
     func run(_ context: Context) throws {

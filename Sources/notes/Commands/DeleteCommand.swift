@@ -4,22 +4,25 @@ import NotesKit
 struct DeleteCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "delete", aliases: ["rm"], overview: "Move notes to the trash.",
-        usage: "delete [--yes] <id> ...",
-        arguments: [("<id>", "Notes: ID, path, unique ID prefix or title.")],
-        options: [OptionSpec("yes", short: "y", help: "Do not ask for confirmation.")],
+        arguments: [idsArgument.spec],
+        options: [yesFlag.spec],
         discussion: "On a terminal each note is confirmed; without one, --yes is required. See 'notes restore'.")
+
+    static let idsArgument = Positional<String>(
+        "id", kind: .noteID, arity: .variadic(atLeastOne: true), help: "Notes: ID, path, unique ID prefix or title.",
+        missing: "Missing the notes to delete.")
+    static let yesFlag = Flag("yes", short: "y", help: "Do not ask for confirmation.")
 
     let ids: [String]
     let yes: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard !arguments.positionals.isEmpty else { throw Self.usage("Missing the notes to delete.") }
-        ids = arguments.positionals
-        yes = arguments.flag("yes")
+        ids = try arguments.arguments(Self.idsArgument)
+        yes = arguments.flag(Self.yesFlag)
     }
 
     func run(_ context: Context) throws {
-        guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(ids[0]) }
+        guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(ids.first ?? "") }
         // Resolve every argument first, so one typo deletes nothing.
         var targets: [Note] = []
         for id in ids {

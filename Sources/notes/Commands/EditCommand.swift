@@ -4,24 +4,25 @@ import NotesKit
 struct EditCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "edit", aliases: ["update"], overview: "Replace a note's text, or edit it in the editor.",
-        usage: "edit <id> [<text> ...]",
-        arguments: [
-            ("<id>", "A note: ID, path, unique ID prefix or title."),
-            ("<text>", "The new text; '-' reads stdin; none opens the editor (even from a script)."),
-        ],
+        arguments: [idArgument.spec, textArgument.spec],
         discussion: """
         Only the body and the updatedAt line change; every other front-matter line stays as written.
         If the file changes on disk while the editor is open, your text is saved beside it as
         <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
         """)
 
+    static let idArgument = Positional<String>(
+        "id", kind: .noteID, help: "A note: ID, path, unique ID prefix or title.", missing: "Missing the note to edit.")
+    static let textArgument = Positional<String>(
+        "text", arity: .variadic(atLeastOne: false),
+        help: "The new text; '-' reads stdin; none opens the editor (even from a script).")
+
     let id: String
     let text: [String]
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let first = arguments.positionals.first else { throw Self.usage("Missing the note to edit.") }
-        id = first
-        text = Array(arguments.positionals.dropFirst())
+        id = try arguments.argument(Self.idArgument)
+        text = try arguments.arguments(Self.textArgument)
     }
 
     func run(_ context: Context) throws {

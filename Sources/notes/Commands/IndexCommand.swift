@@ -5,18 +5,18 @@ import NotesKit
 struct IndexCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "index", overview: "Bring the index cache up to date.",
-        usage: "index [--rebuild]",
-        options: [OptionSpec("rebuild", help: "Read every note again instead of only new and changed ones.")],
+        options: [rebuildFlag.spec],
         discussion: """
         Every command keeps the cache in <vault>/.notes/index fresh by itself, reading only the notes
         that changed; this runs that step alone. The cache can be deleted at any time.
         """)
 
+    static let rebuildFlag = Flag("rebuild", help: "Read every note again instead of only new and changed ones.")
+
     let rebuild: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        if let extra = arguments.positionals.first { throw Self.usage("Unexpected argument '\(extra)'.") }
-        rebuild = arguments.flag("rebuild")
+        rebuild = arguments.flag(Self.rebuildFlag)
     }
 
     func run(_ context: Context) throws {

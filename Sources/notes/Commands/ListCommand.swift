@@ -2,37 +2,23 @@ import NotesKit
 
 /// `--sort`, `--reverse`, `--limit`, `--json`: shared by `list` and `search`.
 struct ListOptions {
-    static let specs: [OptionSpec] = [
-        OptionSpec("sort", short: "s", value: "order", help: "Order: updated, created or title (default: the 'sort' setting)."),
-        OptionSpec("reverse", short: "r", help: "Reverse the order."),
-        OptionSpec("limit", short: "n", value: "n", help: "Show at most n notes."),
-        OptionSpec("json", help: "Print a JSON array."),
-    ]
+    static let sortOption = Option<SortOrder>(
+        "sort", short: "s", value: "order", help: "Order: \(SortOrder.choiceList) (default: the 'sort' setting).")
+    static let reverseFlag = Flag("reverse", short: "r", help: "Reverse the order.")
+    static let limitOption = Option<PositiveCount>("limit", short: "n", value: "n", help: "Show at most n notes.")
+    static let jsonFlag = Flag("json", help: "Print a JSON array.")
+    static let specs = [sortOption.spec, reverseFlag.spec, limitOption.spec, jsonFlag.spec]
 
     var sort: SortOrder?
     var reverse: Bool
     var limit: Int?
     var json: Bool
 
-    init(_ arguments: ParsedArguments, command: CommandSpec) throws(UsageError) {
-        if let raw = arguments.value("sort") {
-            guard let order = SortOrder(rawValue: raw) else {
-                let suggestion = ArgumentParser.closest(to: raw, among: SortOrder.allCases.map(\.rawValue))
-                throw UsageError(
-                    message: "'\(raw)' is not a sort order; use updated, created or title."
-                        + (suggestion.map { " Did you mean '\($0)'?" } ?? ""),
-                    command: command)
-            }
-            sort = order
-        }
-        if let raw = arguments.value("limit") {
-            guard let n = Int(raw), n > 0 else {
-                throw UsageError(message: "'\(raw)' is not a valid limit; give a whole number above 0.", command: command)
-            }
-            limit = n
-        }
-        reverse = arguments.flag("reverse")
-        json = arguments.flag("json")
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        sort = try arguments.value(Self.sortOption)
+        limit = try arguments.value(Self.limitOption)?.value
+        reverse = arguments.flag(Self.reverseFlag)
+        json = arguments.flag(Self.jsonFlag)
     }
 
     /// Sorts and cuts notes, then prints them in the chosen format. For a search, the shown hits'
@@ -73,8 +59,8 @@ struct ListOptions {
 struct ListCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "list", aliases: ["ls"], overview: "List notes, newest first.",
-        usage: "list [--sort <order>] [--reverse] [--limit <n>] [--json]",
         options: ListOptions.specs,
+        unexpected: { "Unexpected argument '\($0)'. To search, use: " + Shell.notes("search", argument: $0) },
         discussion: """
         On a terminal each note is a row: title, date and ID. Piped, each line is
         ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC.
@@ -83,10 +69,7 @@ struct ListCommand: NotesCommand {
     let options: ListOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        options = try ListOptions(arguments, command: Self.spec)
-        if let extra = arguments.positionals.first {
-            throw Self.usage("Unexpected argument '\(extra)'. To search, use: " + Shell.notes("search", argument: extra))
-        }
+        options = try ListOptions(arguments)
     }
 
     func run(_ context: Context) throws {

@@ -4,15 +4,17 @@ import NotesKit
 struct RestoreCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "restore", overview: "Put a trashed note back (under a free name if its old one is taken).",
-        usage: "restore <id>",
-        arguments: [("<id>", "The trashed note's ID, unique ID prefix or title (see 'notes trash').")])
+        arguments: [idArgument.spec],
+        unexpected: { _ in "Give one note to restore." })
+
+    static let idArgument = Positional<String>(
+        "id", kind: .trashedNoteID, help: "The trashed note's ID, unique ID prefix or title (see 'notes trash').",
+        missing: "Missing the note to restore.")
 
     let id: String
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let first = arguments.positionals.first else { throw Self.usage("Missing the note to restore.") }
-        guard arguments.positionals.count == 1 else { throw Self.usage("Give one note to restore.") }
-        id = first
+        id = try arguments.argument(Self.idArgument)
     }
 
     func run(_ context: Context) throws {

@@ -4,22 +4,20 @@ import NotesKit
 struct TrashCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "trash", overview: "List the notes in the trash, or empty it.",
-        usage: "trash [--json] [--empty [--yes]]",
-        options: [
-            OptionSpec("json", help: "Print a JSON array (with deletedAt)."),
-            OptionSpec("empty", help: "Remove every trashed note for good."),
-            OptionSpec("yes", short: "y", help: "With --empty: do not ask for confirmation."),
-        ])
+        options: [jsonFlag.spec, emptyFlag.spec, yesFlag.spec])
+
+    static let jsonFlag = Flag("json", help: "Print a JSON array (with deletedAt).")
+    static let emptyFlag = Flag("empty", help: "Remove every trashed note for good.")
+    static let yesFlag = Flag("yes", short: "y", help: "With --empty: do not ask for confirmation.")
 
     let json: Bool
     let empty: Bool
     let yes: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        if let extra = arguments.positionals.first { throw Self.usage("Unexpected argument '\(extra)'.") }
-        json = arguments.flag("json")
-        empty = arguments.flag("empty")
-        yes = arguments.flag("yes")
+        json = arguments.flag(Self.jsonFlag)
+        empty = arguments.flag(Self.emptyFlag)
+        yes = arguments.flag(Self.yesFlag)
         if json && empty { throw Self.usage("Use either --json or --empty, not both.") }
         if yes && !empty { throw Self.usage("--yes goes with --empty.") }
     }
