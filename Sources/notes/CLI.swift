@@ -40,13 +40,14 @@ enum CLI {
         } catch {
             return usageFailure(error)
         }
-        let context = Context(globals: globals, environment: environment, cwd: cwd)
-        defer { context.flush() }
+        let output = Output(quiet: globals.quiet)
+        let context = Context(globals: globals, environment: environment, cwd: cwd, output: output)
+        defer { output.flush() }
         do {
             try command.run(context)
             return 0
         } catch let error as UsageError {
-            context.flush()
+            output.flush()
             return usageFailure(error)
         } catch {
             let message: String
@@ -55,7 +56,7 @@ enum CLI {
             case let localized as LocalizedError: message = localized.errorDescription ?? "\(error)"
             default: message = "\(error)"
             }
-            context.err("Error: " + message)
+            output.err("Error: " + message)
             return 1
         }
     }

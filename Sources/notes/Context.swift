@@ -7,7 +7,10 @@ struct Failure: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// Everything a command needs from the outside world: environment, streams, settings, vault.
+/// What a command needs from the world of this run: the environment and working folder, the
+/// streams (`output`), the settings, the vault and its notes, and the output style. Streams and
+/// style are values of their own that renderers and the editor take; the vault, settings and
+/// catalog parts move into the library's store.
 final class Context {
     let environment: [String: String]
     let cwd: String
@@ -16,62 +19,27 @@ final class Context {
     let locations: Locations
     /// The time of this command, used for every date it writes.
     let now: Double
-    let stdinIsTTY: Bool
-    let stdoutIsTTY: Bool
-    private var stdoutBuffer = ""
+    /// The standard streams.
+    let output: Output
 
-    init(globals: GlobalValues, environment: [String: String], cwd: String) {
+    init(globals: GlobalValues, environment: [String: String], cwd: String, output: Output) {
         self.globals = globals
         self.environment = environment
         self.cwd = cwd
+        self.output = output
         locations = Locations(environment: environment, cwd: cwd)
         now = Date().timeIntervalSince1970
-        stdinIsTTY = FileSystem.isTerminal(0)
-        stdoutIsTTY = FileSystem.isTerminal(1)
     }
 
-    // MARK: Streams
+    /// How output looks: colour, width, theme and dates from the options, terminal and settings.
+    lazy var style = OutputStyle(
+        color: globals.color, stdoutIsTTY: output.stdoutIsTTY, width: Terminal.size(environment: environment).columns,
+        settings: settings, environment: environment, now: now)
 
-    /// Queues text for stdout (flushed at exit, or now with `flush()`).
-    func out(_ text: String) {
-        stdoutBuffer += text
-        if stdoutBuffer.utf8.count > 1 << 16 { flush() }
-    }
-
-    /// Writes queued stdout text.
-    func flush() {
-        guard !stdoutBuffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(stdoutBuffer.utf8))
-        stdoutBuffer = ""
-    }
-
-    /// Writes a line to stderr.
-    func err(_ line: String) {
-        flush()
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
-    /// Writes `warning: …` to stderr, unless `--quiet`.
-    func warn(_ message: String) {
-        guard !globals.quiet else { return }
-        err("warning: " + message)
-    }
-
-    /// Asks a yes/no question on stderr and reads the answer from stdin; no means no.
-    func confirm(_ question: String) -> Bool {
-        flush()
-        FileHandle.standardError.write(Data((question + " [y/N] ").utf8))
-        guard let answer = readLine() else { return false }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
-    }
-
-    /// Reads all of stdin as UTF-8 text.
-    func readStandardInput() throws -> String {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw Failure("standard input is not UTF-8 text; nothing saved")
-        }
-        return text
+    /// The user's editor, flushing our output before it takes the terminal.
+    func editor() -> Editor {
+        Editor(command: Editor.command(environment: environment, setting: settings.editor),
+               environment: environment, output: output)
     }
 
     // MARK: Settings
@@ -82,10 +50,10 @@ final class Context {
     lazy var loadedSettings: SettingsFile.Loaded = {
         let loaded = settingsFile.load()
         if let corruption = loaded.corruption {
-            warn((corruption.errorDescription ?? "") + "; using the defaults. Fix it or run 'notes config reset'.")
+            output.warn((corruption.errorDescription ?? "") + "; using the defaults. Fix it or run 'notes config reset'.")
         }
         for problem in loaded.settings.problems {
-            warn("\(settingsFile.path): \(problem); using the default")
+            output.warn("\(settingsFile.path): \(problem); using the default")
         }
         return loaded
     }()
@@ -103,11 +71,11 @@ final class Context {
         } catch VaultError.vaultMissing(let missing) {
             guard source == .defaultVault else { throw VaultError.vaultMissing(missing) }
             if !forWriting {
-                err("No vault at \(path) yet; create one with 'notes init DIR' or add a note with 'notes add'.")
+                output.err("No vault at \(path) yet; create one with 'notes init DIR' or add a note with 'notes add'.")
                 return nil
             }
             try Vault.initialize(at: path)
-            err("Created the vault \(path).")
+            output.err("Created the vault \(path).")
             return try configured(Vault(root: path))
         }
     }
@@ -132,7 +100,7 @@ final class Context {
     /// Every note of the vault (bodies not loaded), printing file warnings.
     func loadNotes(_ vault: Vault) -> Catalog {
         let catalog = catalog(vault)
-        for diagnostic in catalog.diagnostics { warn(diagnostic.description) }
+        for diagnostic in catalog.diagnostics { output.warn(diagnostic.description) }
         return catalog
     }
 
@@ -146,7 +114,7 @@ final class Context {
         } else {
             loaded = try vault.load(path: vault.resolve(argument, in: catalog(vault).notes, cwd: cwd).path)
         }
-        for diagnostic in loaded.diagnostics { warn(diagnostic.description) }
+        for diagnostic in loaded.diagnostics { output.warn(diagnostic.description) }
         return loaded
     }
 
@@ -164,28 +132,4 @@ final class Context {
         }
         return nil
     }
-
-    // MARK: Output style
-
-    /// Colour on: `--color always`, or auto with a TTY, no `NO_COLOR` and `TERM` not `dumb`.
-    var colorEnabled: Bool {
-        switch globals.color {
-        case .always: return true
-        case .never: return false
-        case .auto:
-            return stdoutIsTTY && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-        }
-    }
-
-    /// Human rows (a TTY or `--color always`) rather than tab-separated ones.
-    var humanOutput: Bool { stdoutIsTTY || globals.color == .always }
-
-    /// Whether the terminal takes 24-bit colour.
-    var trueColor: Bool { ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? "") }
-
-    /// The theme from the settings.
-    var theme: Theme { Theme(scheme: settings.theme, dark: settings.darkMode) }
-
-    /// The terminal width for human rows.
-    var width: Int { ANSI.width(environment: environment) }
 }

@@ -40,14 +40,14 @@ struct AddCommand: NotesCommand {
         let folder = try vault.folderForNewNote(folder, cwd: context.cwd)
         func save(_ raw: String) throws {
             let id = try vault.add(content: try Content.normalize(raw), now: context.now, folder: folder)
-            context.out(id + "\n")
+            context.output.out(id + "\n")
         }
-        if text == ["-"] || (text.isEmpty && !context.stdinIsTTY) {
-            try save(heading + (try context.readStandardInput()))
+        if text == ["-"] || (text.isEmpty && !context.output.stdinIsTTY) {
+            try save(heading + (try context.output.readStandardInput()))
         } else if !text.isEmpty {
             try save(heading + text.joined(separator: " "))
         } else {
-            try Editor(context: context).edit(heading, name: "new-note").save(save)
+            try context.editor().edit(heading, name: "new-note").save(save)
         }
     }
 }

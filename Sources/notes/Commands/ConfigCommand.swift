@@ -80,7 +80,7 @@ struct ConfigListCommand: NotesCommand {
     func run(_ context: Context) throws {
         let settings = context.settings
         guard json else {
-            context.out(ConfigCommand.table(settings))
+            context.output.out(ConfigCommand.table(settings))
             return
         }
         var pairs: [(String, JSONText)] = []
@@ -97,7 +97,7 @@ struct ConfigListCommand: NotesCommand {
             }
             pairs.append((key.rawValue, .object(fields)))
         }
-        context.out(JSONText.object(pairs).rendered)
+        context.output.out(JSONText.object(pairs).rendered)
     }
 }
 
@@ -118,7 +118,7 @@ struct ConfigGetCommand: NotesCommand {
         guard let value = context.settings.effective(key) else {
             throw Failure("'\(key.rawValue)' is not set; set it with 'notes config set \(key.rawValue) VALUE'")
         }
-        context.out(value + "\n")
+        context.output.out(value + "\n")
     }
 }
 
@@ -157,9 +157,9 @@ struct ConfigSetCommand: NotesCommand {
         try file.save(settings)
         let stored = settings.effective(key) ?? text
         if key == .vault, FileSystem.status(context.locations.expandTilde(stored)) == nil {
-            context.warn("'\(stored)' does not exist yet; create it with: " + Shell.notes("init", argument: stored))
+            context.output.warn("'\(stored)' does not exist yet; create it with: " + Shell.notes("init", argument: stored))
         }
-        context.err("Set \(key.rawValue) to '\(stored)' in \(file.path).")
+        context.output.err("Set \(key.rawValue) to '\(stored)' in \(file.path).")
     }
 }
 
@@ -179,12 +179,12 @@ struct ConfigUnsetCommand: NotesCommand {
     func run(_ context: Context) throws {
         var settings = try ConfigCommand.writableSettings(context)
         guard settings.isSet(key) else {
-            context.err("'\(key.rawValue)' was not set; nothing changed.")
+            context.output.err("'\(key.rawValue)' was not set; nothing changed.")
             return
         }
         settings.unset(key)
         try context.settingsFile.save(settings)
-        context.err("Unset \(key.rawValue); the default applies.")
+        context.output.err("Unset \(key.rawValue); the default applies.")
     }
 }
 
@@ -198,9 +198,9 @@ struct ConfigResetCommand: NotesCommand {
     func run(_ context: Context) throws {
         let file = context.settingsFile
         if let backup = try file.reset() {
-            context.err("Reset \(file.path) to the defaults; the old file is kept as \(backup).")
+            context.output.err("Reset \(file.path) to the defaults; the old file is kept as \(backup).")
         } else {
-            context.err("\(file.path) holds the defaults.")
+            context.output.err("\(file.path) holds the defaults.")
         }
     }
 }
@@ -212,6 +212,6 @@ struct ConfigPathCommand: NotesCommand {
     init(_ arguments: ParsedArguments) throws(UsageError) {}
 
     func run(_ context: Context) throws {
-        context.out(context.settingsFile.path + "\n")
+        context.output.out(context.settingsFile.path + "\n")
     }
 }

@@ -29,16 +29,16 @@ struct DeleteCommand: NotesCommand {
             let note = try context.note(id, in: vault).note
             if !targets.contains(where: { $0.path == note.path }) { targets.append(note) }
         }
-        if !yes && !context.stdinIsTTY {
+        if !yes && !context.output.stdinIsTTY {
             throw Failure("refusing to delete without confirmation; run it on a terminal or pass --yes")
         }
         for note in targets {
-            if !yes && !context.confirm("Delete \"\(ANSI.printable(note.title))\"?") {
-                context.err("Kept '\(note.id)'.")
+            if !yes && !context.output.confirm("Delete \"\(ANSI.printable(note.title))\"?") {
+                context.output.err("Kept '\(note.id)'.")
                 continue
             }
             try vault.trash(path: note.path, now: context.now)
-            context.err("Moved '\(note.id)' to the trash; bring it back with: " + Shell.notes("restore", argument: note.id))
+            context.output.err("Moved '\(note.id)' to the trash; bring it back with: " + Shell.notes("restore", argument: note.id))
         }
     }
 }

@@ -33,20 +33,20 @@ struct EditCommand: NotesCommand {
             let content = try Content.normalize(raw)
             // Nothing was changed, so nothing needs saving (even if the file moved on meanwhile).
             if content == Content.editable(note.body).trimmingCharacters(in: .whitespacesAndNewlines) + "\n" {
-                context.err("No changes to '\(note.id)'; nothing saved.")
+                context.output.err("No changes to '\(note.id)'; nothing saved.")
                 return
             }
             try vault.update(path: note.path, content: content, now: context.now, expected: expected)
-            context.err("Saved '\(note.id)'.")
+            context.output.err("Saved '\(note.id)'.")
         }
         // Without TEXT the editor opens even when stdin is a pipe or a file (SPEC §4): `edit`
         // never consumes a script's stdin (a `while read` loop's) unless it is given `-`.
         if text == ["-"] {
-            try save(try context.readStandardInput(), expected: nil)
+            try save(try context.output.readStandardInput(), expected: nil)
         } else if !text.isEmpty {
             try save(text.joined(separator: " "), expected: nil)
         } else {
-            let session = try Editor(context: context).edit(Content.editable(note.body), name: note.id)
+            let session = try context.editor().edit(Content.editable(note.body), name: note.id)
             try session.save { try save($0, expected: loaded.bytes) }
         }
     }

@@ -34,11 +34,11 @@ struct IndexCommand: NotesCommand {
             FileHandle.standardError.write(Data("\rIndexing [\(bar)] \(done)/\(total)".utf8))
         }
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        for diagnostic in catalog.diagnostics { context.warn(diagnostic.description) }
+        for diagnostic in catalog.diagnostics { context.output.warn(diagnostic.description) }
         // Writing the index is this command's whole job: not writing it is its failure.
         if let error = catalog.indexError { throw error }
         let state = catalog.indexWritten ? "updated" : "already up to date"
         let count = catalog.notes.count == 1 ? "1 note" : "\(catalog.notes.count) notes"
-        context.err("Index \(state): \(count), \(catalog.filesRead) read (\(vault.indexPath)).")
+        context.output.err("Index \(state): \(count), \(catalog.filesRead) read (\(vault.indexPath)).")
     }
 }

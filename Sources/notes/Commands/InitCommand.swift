@@ -25,9 +25,9 @@ struct InitCommand: NotesCommand {
             throw Failure("'\(given)' exists and is not a folder; choose another path")
         }
         if try Vault.initialize(at: absolute) {
-            context.out("Initialized an empty vault in \(absolute)\n")
+            context.output.out("Initialized an empty vault in \(absolute)\n")
         } else {
-            context.out("\(absolute) is already a vault; nothing changed\n")
+            context.output.out("\(absolute) is already a vault; nothing changed\n")
         }
     }
 }

@@ -21,38 +21,39 @@ struct ListOptions {
         json = arguments.flag(Self.jsonFlag)
     }
 
-    /// Sorts and cuts notes, then prints them in the chosen format. For a search, the shown hits'
-    /// files are read for their snippets (the index holds folded text only) — on a terminal only
-    /// for hits whose title holds no term.
+    /// Sorts and cuts notes, reads snippets for the shown hits, renders them, and writes the text.
     func print(_ notes: [Note], context: Context, vault: Vault, query: SearchQuery? = nil) {
-        let order = sort ?? context.settings.order
+        let style = context.style
+        let snippets: SnippetNeed = query.map(\.isEmpty) != false ? .none
+            : json ? .all : style.human ? .unlessTitleMatches : .none
+        let rows = rows(notes, order: sort ?? context.settings.order, vault: vault, query: query, snippets: snippets)
+        let text = ListView.render(rows, query: query, json: json, style: style)
+        context.output.out(text.stdout)
+        if let notice = text.notice { context.output.err(notice) }
+    }
+
+    /// The data part: notes in order, cut to the limit, each with the date the order uses and,
+    /// where `snippets` asks, the first matching line of its file (the index holds folded text only).
+    func rows(_ notes: [Note], order: SortOrder, vault: Vault, query: SearchQuery?, snippets: SnippetNeed) -> [NoteRow] {
         var sorted = order.sort(notes, reverse: reverse)
         if let limit, sorted.count > limit { sorted = Array(sorted.prefix(limit)) }
         var folder = TextFolder()
-        let wantsSnippets = query.map { !$0.isEmpty } == true && (json || context.humanOutput)
-        let snippets = sorted.map { note -> String? in
-            guard wantsSnippets, let query else { return nil }
+        return sorted.map { note in
+            var row = NoteRow(note: note, date: order.date(of: note))
+            guard let query, snippets != .none else { return row }
             // On a terminal, a note whose title shows a match gets no snippet line (SPEC §4).
-            if !json && !query.highlights(in: ANSI.printable(note.title)).isEmpty { return nil }
-            guard let loaded = try? vault.load(path: note.path) else { return nil }
-            return query.snippet(in: loaded.note.searchableText, folder: &folder)
+            if snippets == .unlessTitleMatches && !query.highlights(in: ANSI.printable(note.title)).isEmpty { return row }
+            guard let loaded = try? vault.load(path: note.path) else { return row }
+            row.snippet = query.snippet(in: loaded.note.searchableText, folder: &folder)
+            return row
         }
-        if json {
-            let items = zip(sorted, snippets).map { note, snippet -> JSONText in
-                var fields = JSONText.noteFields(note)
-                if query != nil { fields.append(("snippet", .optional(snippet))) }
-                return .object(fields)
-            }
-            context.out(JSONText.array(items).rendered)
-            return
-        }
-        if sorted.isEmpty && context.humanOutput {
-            context.err(query.map { $0.isEmpty ? "No notes yet." : "No notes match." } ?? "No notes yet; add one with 'notes add'.")
-            return
-        }
-        let rows = zip(sorted, snippets).map { NoteRow(note: $0, date: order.date(of: $0), snippet: $1) }
-        context.out(NoteRows(context: context).render(rows, query: query))
     }
+}
+
+/// Which listed notes get a snippet: none, every one (JSON), or those whose title shows no match
+/// (human rows).
+enum SnippetNeed {
+    case none, all, unlessTitleMatches
 }
 
 /// `notes list`: every note, newest first.
@@ -74,7 +75,7 @@ struct ListCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let vault = try context.vault(forWriting: false) else {
-            if options.json { context.out("[]\n") }
+            if options.json { context.output.out("[]\n") }
             return
         }
         options.print(context.loadNotes(vault).notes, context: context, vault: vault)

@@ -20,10 +20,10 @@ struct PathCommand: NotesCommand {
     func run(_ context: Context) throws {
         let (path, _) = context.locations.vault(flag: context.globals.vault, setting: context.settings.vault)
         guard let id else {
-            context.out(context.locations.absolute(path) + "\n")
+            context.output.out(context.locations.absolute(path) + "\n")
             return
         }
         guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(id) }
-        context.out(context.locations.absolute(vault.fullPath(try context.note(id, in: vault).note.path)) + "\n")
+        context.output.out(context.locations.absolute(vault.fullPath(try context.note(id, in: vault).note.path)) + "\n")
     }
 }

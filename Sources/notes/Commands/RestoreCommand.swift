@@ -20,13 +20,13 @@ struct RestoreCommand: NotesCommand {
     func run(_ context: Context) throws {
         guard let vault = try context.vault(forWriting: false) else { throw VaultError.notInTrash(id) }
         let (entries, diagnostics) = vault.trashEntries()
-        for diagnostic in diagnostics { context.warn(diagnostic.description) }
+        for diagnostic in diagnostics { context.output.warn(diagnostic.description) }
         let entry = try vault.resolveTrashed(id, in: entries)
         let path = try vault.restore(entry)
         let restored = Note.id(forPath: path)
         if restored != entry.note.id {
-            context.err("'\(entry.note.id)' is taken; restored as '\(restored)'.")
+            context.output.err("'\(entry.note.id)' is taken; restored as '\(restored)'.")
         }
-        context.out(restored + "\n")
+        context.output.out(restored + "\n")
     }
 }

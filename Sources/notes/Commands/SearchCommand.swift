@@ -25,7 +25,7 @@ struct SearchCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let vault = try context.vault(forWriting: false) else {
-            if options.json { context.out("[]\n") }
+            if options.json { context.output.out("[]\n") }
             return
         }
         let hits = context.loadNotes(vault).matching(query)

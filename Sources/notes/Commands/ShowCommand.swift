@@ -29,11 +29,11 @@ struct ShowCommand: NotesCommand {
         let loaded = try context.note(id, in: vault)
         let note = loaded.note
         if raw {
-            context.out(String(decoding: loaded.bytes, as: UTF8.self))
+            context.output.out(String(decoding: loaded.bytes, as: UTF8.self))
         } else if json {
-            context.out(JSONText.object(JSONText.noteFields(note) + [("body", .string(note.body))]).rendered)
+            context.output.out(JSONText.object(JSONText.noteFields(note) + [("body", .string(note.body))]).rendered)
         } else {
-            context.out(note.body.utf8.last == 0x0A || note.body.isEmpty ? note.body : note.body + "\n")
+            context.output.out(note.body.utf8.last == 0x0A || note.body.isEmpty ? note.body : note.body + "\n")
         }
     }
 }

@@ -24,40 +24,40 @@ struct TrashCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let vault = try context.vault(forWriting: false) else {
-            if json { context.out("[]\n") }
+            if json { context.output.out("[]\n") }
             return
         }
         let (entries, diagnostics) = vault.trashEntries()
-        for diagnostic in diagnostics { context.warn(diagnostic.description) }
+        for diagnostic in diagnostics { context.output.warn(diagnostic.description) }
         if empty {
             guard !entries.isEmpty else {
-                context.err("The trash is already empty.")
+                context.output.err("The trash is already empty.")
                 return
             }
             if !yes {
-                guard context.stdinIsTTY else {
+                guard context.output.stdinIsTTY else {
                     throw Failure("refusing to empty the trash without confirmation; run it on a terminal or pass --yes")
                 }
                 let count = entries.count == 1 ? "the note" : "the \(entries.count) notes"
-                guard context.confirm("Remove \(count) in the trash for good?") else {
-                    context.err("Kept the trash.")
+                guard context.output.confirm("Remove \(count) in the trash for good?") else {
+                    context.output.err("Kept the trash.")
                     return
                 }
             }
             let count = try vault.emptyTrash()
-            context.err(count == 1 ? "Removed 1 note for good." : "Removed \(count) notes for good.")
+            context.output.err(count == 1 ? "Removed 1 note for good." : "Removed \(count) notes for good.")
             return
         }
         if json {
-            context.out(JSONText.array(entries.map { entry in
+            context.output.out(JSONText.array(entries.map { entry in
                 .object(JSONText.noteFields(entry.note) + [("deletedAt", .string(NoteDate.format(entry.deletedAt)))])
             }).rendered)
             return
         }
-        if entries.isEmpty && context.humanOutput {
-            context.err("The trash is empty.")
+        if entries.isEmpty && context.style.human {
+            context.output.err("The trash is empty.")
             return
         }
-        context.out(NoteRows(context: context).render(entries.map { NoteRow(note: $0.note, date: $0.deletedAt) }))
+        context.output.out(NoteRows.render(entries.map { NoteRow(note: $0.note, date: $0.deletedAt) }, style: context.style))
     }
 }
