@@ -10,3 +10,6 @@
 func posix_spawn_file_actions_addclosefrom_np(
     _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
 #endif
+
+/// A C signal handler, as `signal(2)` takes and returns it.
+typealias SignalHandler = @convention(c) (Int32) -> Void

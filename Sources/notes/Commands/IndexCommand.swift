@@ -1,4 +1,3 @@
-import Foundation
 import NotesKit
 
 /// `notes index`: brings the index cache up to date (SPEC §8).
@@ -21,19 +20,9 @@ struct IndexCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let vault = try context.vault(forWriting: false) else { return }
-        let start = Date()
-        let showProgress = FileSystem.isTerminal(2)
-        var shown = false
-        let catalog = vault.catalog(rebuild: rebuild) { done, total in
-            // A progress bar only when the work takes more than about half a second.
-            guard showProgress, Date().timeIntervalSince(start) > 0.5 || shown else { return }
-            shown = true
-            let width = 30
-            let filled = total == 0 ? width : width * done / total
-            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-            FileHandle.standardError.write(Data("\rIndexing [\(bar)] \(done)/\(total)".utf8))
-        }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let progress = ProgressBar(label: "Indexing")
+        let catalog = vault.catalog(rebuild: rebuild) { done, total in progress.update(done: done, total: total) }
+        progress.finish()
         for diagnostic in catalog.diagnostics { context.output.warn(diagnostic.description) }
         // Writing the index is this command's whole job: not writing it is its failure.
         if let error = catalog.indexError { throw error }
