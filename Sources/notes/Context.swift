@@ -7,166 +7,90 @@ struct Failure: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// Everything a command needs from the outside world: environment, streams, settings, vault.
+/// What a command needs from the world of this run: the environment and working folder, the
+/// streams (`output`), the settings, the vault's store, and the output style. Streams and style
+/// are values of their own that renderers and the editor take; notes are the store's business.
 final class Context {
     let environment: [String: String]
     let cwd: String
-    let arguments: ParsedArguments
+    /// The global options of this run.
+    let globals: GlobalValues
     let locations: Locations
     /// The time of this command, used for every date it writes.
     let now: Double
-    let stdinIsTTY: Bool
-    let stdoutIsTTY: Bool
-    private var stdoutBuffer = ""
+    /// The standard streams.
+    let output: Output
 
-    init(arguments: ParsedArguments, environment: [String: String], cwd: String) {
-        self.arguments = arguments
+    init(globals: GlobalValues, environment: [String: String], cwd: String, output: Output) {
+        self.globals = globals
         self.environment = environment
         self.cwd = cwd
+        self.output = output
         locations = Locations(environment: environment, cwd: cwd)
         now = Date().timeIntervalSince1970
-        stdinIsTTY = FileSystem.isTerminal(0)
-        stdoutIsTTY = FileSystem.isTerminal(1)
     }
 
-    // MARK: Streams
+    /// How output looks: colour, width, theme and dates from the options, terminal and settings.
+    lazy var style = OutputStyle(
+        color: globals.color, stdoutIsTTY: output.stdoutIsTTY, width: Terminal.size(environment: environment).columns,
+        settings: settings, environment: environment, now: now)
 
-    /// Queues text for stdout (flushed at exit, or now with `flush()`).
-    func out(_ text: String) {
-        stdoutBuffer += text
-        if stdoutBuffer.utf8.count > 1 << 16 { flush() }
-    }
-
-    /// Writes queued stdout text.
-    func flush() {
-        guard !stdoutBuffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(stdoutBuffer.utf8))
-        stdoutBuffer = ""
-    }
-
-    /// Writes a line to stderr.
-    func err(_ line: String) {
-        flush()
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
-    /// Writes `warning: …` to stderr, unless `--quiet`.
-    func warn(_ message: String) {
-        guard !arguments.flag("quiet") else { return }
-        err("warning: " + message)
-    }
-
-    /// Asks a yes/no question on stderr and reads the answer from stdin; no means no.
-    func confirm(_ question: String) -> Bool {
-        flush()
-        FileHandle.standardError.write(Data((question + " [y/N] ").utf8))
-        guard let answer = readLine() else { return false }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
-    }
-
-    /// Reads all of stdin as UTF-8 text.
-    func readStandardInput() throws -> String {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw Failure("standard input is not UTF-8 text; nothing saved")
-        }
-        return text
+    /// The user's editor, flushing our output before it takes the terminal.
+    func editor() -> Editor {
+        Editor(command: Editor.command(environment: environment, setting: settings.editor),
+               environment: environment, output: output)
     }
 
     // MARK: Settings
 
-    lazy var settingsFile = SettingsFile(path: locations.settingsPath(flag: arguments.value("config")))
+    lazy var settingsFile = SettingsFile(path: locations.settingsPath(flag: globals.config))
 
     /// The settings, loaded once; a corrupt file or bad values are reported as warnings.
     lazy var loadedSettings: SettingsFile.Loaded = {
         let loaded = settingsFile.load()
         if let corruption = loaded.corruption {
-            warn((corruption.errorDescription ?? "") + "; using the defaults. Fix it or run 'notes config reset'.")
+            output.warn((corruption.errorDescription ?? "") + "; using the defaults. Fix it or run 'notes config reset'.")
         }
         for problem in loaded.settings.problems {
-            warn("\(settingsFile.path): \(problem); using the default")
+            output.warn("\(settingsFile.path): \(problem); using the default")
         }
         return loaded
     }()
 
     var settings: Settings { loadedSettings.settings }
 
-    // MARK: Vault
+    // MARK: The vault
 
-    /// Opens the vault. A write command creates the default `~/Notes` when missing (and says so);
-    /// a read command gets nil there, after saying where it looked.
-    func vault(forWriting: Bool) throws -> Vault? {
-        let (path, source) = locations.vault(flag: arguments.value("vault"), setting: settings.vault)
-        do {
-            return try configured(Vault(root: path))
-        } catch VaultError.vaultMissing(let missing) {
-            guard source == .defaultVault else { throw VaultError.vaultMissing(missing) }
-            if !forWriting {
-                err("No vault at \(path) yet; create one with 'notes init DIR' or add a note with 'notes add'.")
-                return nil
-            }
-            try Vault.initialize(at: path)
-            err("Created the vault \(path).")
-            return try configured(Vault(root: path))
+    /// The vault's store, opened once per command (SPEC §3). A write command creates the default
+    /// `~/Notes` when missing (and says so); a read command gets nil there, after saying where it
+    /// looked. Everything about notes — the catalog, IDs, changes — goes through the store.
+    func store(forWriting: Bool) throws -> NoteStore? {
+        if let openedStore { return openedStore }
+        switch try NoteStore.open(locations: locations, flag: globals.vault, settings: settings, forWriting: forWriting) {
+        case .opened(let store):
+            openedStore = store
+        case .created(let store, let path):
+            output.err("Created the vault \(path).")
+            openedStore = store
+        case .missingDefault(let path):
+            output.err("No vault at \(path) yet; create one with 'notes init DIR' or add a note with 'notes add'.")
         }
+        return openedStore
     }
 
-    /// The vault with the settings that shape how its notes are read.
-    private func configured(_ vault: Vault) -> Vault {
-        var vault = vault
-        vault.titleSource = settings.titleSource
-        return vault
-    }
+    private var openedStore: NoteStore?
 
-    /// The store of the vault, made once per command.
-    private var cachedStore: NoteStore?
-
-    /// The vault's store: its catalog, ID resolution and every change go through it.
-    func store(_ vault: Vault) -> NoteStore {
-        if let cachedStore, cachedStore.vault.root == vault.root { return cachedStore }
-        let store = NoteStore(vault: vault, cacheDirectory: locations.cacheDirectory)
-        cachedStore = store
-        return store
-    }
-
-    /// The vault's notes from the index cache, brought up to date once per command.
-    func catalog(_ vault: Vault) -> Catalog { store(vault).catalog }
-
-    /// Every note of the vault (bodies not loaded), printing file warnings.
-    func loadNotes(_ vault: Vault) -> Catalog {
-        let catalog = catalog(vault)
-        for diagnostic in catalog.diagnostics { warn(diagnostic.description) }
+    /// The store's catalog, printing the warnings about the files read to bring it up to date.
+    func catalog(_ store: NoteStore) -> Catalog {
+        let catalog = store.catalog
+        for diagnostic in catalog.diagnostics { output.warn(diagnostic.description) }
         return catalog
     }
 
-    /// The note an ID argument names (SPEC §4), read from disk, with its own warnings printed.
-    func note(_ argument: String, in vault: Vault) throws -> LoadedNote {
-        let loaded = try store(vault).open(argument, cwd: cwd)
-        for diagnostic in loaded.diagnostics { warn(diagnostic.description) }
+    /// The note an ID argument names (SPEC §4), read from its file, with its own warnings printed.
+    func note(_ argument: String, in store: NoteStore) throws -> LoadedNote {
+        let loaded = try store.open(argument, cwd: cwd)
+        for diagnostic in loaded.diagnostics { output.warn(diagnostic.description) }
         return loaded
     }
-
-    // MARK: Output style
-
-    /// Colour on: `--color always`, or auto with a TTY, no `NO_COLOR` and `TERM` not `dumb`.
-    var colorEnabled: Bool {
-        switch arguments.value("color") ?? "auto" {
-        case "always": return true
-        case "never": return false
-        default:
-            return stdoutIsTTY && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-        }
-    }
-
-    /// Human rows (a TTY or `--color always`) rather than tab-separated ones.
-    var humanOutput: Bool { stdoutIsTTY || arguments.value("color") == "always" }
-
-    /// Whether the terminal takes 24-bit colour.
-    var trueColor: Bool { ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? "") }
-
-    /// The theme from the settings.
-    var theme: Theme { Theme(scheme: settings.theme, dark: settings.darkMode) }
-
-    /// The terminal width for human rows.
-    var width: Int { ANSI.width(environment: environment) }
 }

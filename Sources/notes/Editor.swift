@@ -3,12 +3,16 @@ import NotesKit
 
 /// Runs the user's editor on a private temporary copy of a note's text (SPEC §6).
 struct Editor {
-    let context: Context
+    /// The shell command that opens the editor (the file's path is appended).
+    let command: String
+    /// The editor's environment.
+    let environment: [String: String]
+    /// Flushed before the editor takes the terminal; warnings go there.
+    let output: Output
 
     /// The editor command: `NOTES_EDITOR` · the `editor` setting · `VISUAL` · `EDITOR` · `vi`.
-    var command: String {
-        for candidate in [context.environment["NOTES_EDITOR"], context.settings.editor,
-                          context.environment["VISUAL"], context.environment["EDITOR"]] {
+    static func command(environment: [String: String], setting: String?) -> String {
+        for candidate in [environment["NOTES_EDITOR"], setting, environment["VISUAL"], environment["EDITOR"]] {
             if let candidate, !candidate.trimmingCharacters(in: .whitespaces).isEmpty { return candidate }
         }
         return "vi"
@@ -48,7 +52,7 @@ struct Editor {
         var temp = NSTemporaryDirectory()
         while temp.hasSuffix("/") && temp.count > 1 { temp.removeLast() }
         for kept in Editor.sweepAbandonedSessions(in: temp) {
-            context.warn("an editor session that was interrupted before notes could save it left your text in "
+            output.warn("an editor session that was interrupted before notes could save it left your text in "
                 + "'\(kept)'; nothing was saved from it: copy what you need, then delete it")
         }
         let folder = try FileSystem.makeTemporaryDirectory(temp + "/" + Editor.folderPrefix + "\(getpid())-XXXXXX")
@@ -57,12 +61,12 @@ struct Editor {
         let bytes = Array(text.utf8)
         try FileSystem.writeAtomically(bytes, to: file, mode: 0o600)
         try FileSystem.writeAtomically([], to: folder + "/" + Editor.originalMarker(bytes), mode: 0o600)
-        context.flush()
+        output.flush()
         let outcome: ForegroundProcess.Outcome
         do {
             outcome = try ForegroundProcess.run(
                 "/bin/sh", arguments: ["/bin/sh", "-c", command + " \"$1\"", "notes", file],
-                environment: context.environment)
+                environment: environment)
         } catch {
             try? FileSystem.remove(folder)
             throw Failure("could not start the editor '\(command)': \(error)")

@@ -85,7 +85,7 @@ import Testing
         let r = try s.run(["config", "set"] + arguments)
         #expect(r.status == 64, "\(r)")
         #expect(r.stderr.contains(mentions))
-        #expect(r.stderr.contains("See 'notes config --help'"))
+        #expect(r.stderr.contains("See 'notes config set --help'"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: settingsPath(s))) == before)
     }
 

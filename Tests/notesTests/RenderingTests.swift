@@ -23,8 +23,8 @@ import Testing
     ]
 
     static func style(_ width: Int, color: Bool = false, trueColor: Bool = false,
-                      locale: String = "en_GB", timeZone: TimeZone = utc) -> RowStyle {
-        RowStyle(width: width, color: color, trueColor: trueColor, theme: Theme(scheme: .default, dark: false),
+                      locale: String = "en_GB", timeZone: TimeZone = utc) -> OutputStyle {
+        OutputStyle(width: width, color: color, trueColor: trueColor, theme: Theme(scheme: .default, dark: false),
                  dates: LocalDate(locale: Locale(identifier: locale), timeZone: timeZone, now: now))
     }
 

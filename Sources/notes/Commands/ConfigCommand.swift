@@ -1,136 +1,24 @@
 import NotesKit
 
-/// `notes config`: reads and writes the settings file (SPEC §3).
-struct ConfigCommand: NotesCommand {
+/// `notes config`: reads and writes the settings file (SPEC §3), one subcommand per action;
+/// `list` runs when none is named.
+enum ConfigCommand: CommandDescription {
     static let spec = CommandSpec(
         name: "config", aliases: ["settings"], overview: "Read and write the settings.",
-        usage: "config [list [--json] | get <key> | set <key> <value> | unset <key> | reset | path]",
-        arguments: [
-            ("list", "Every key, its value, and whether it comes from the file or the default."),
-            ("get <key>", "Print one key's value."),
-            ("set <key> <value>", "Set a key (the value is checked first)."),
-            ("unset <key>", "Remove a key from the file, so its default applies."),
-            ("reset", "Replace the file with defaults, keeping the old one as <file>.bak."),
-            ("path", "Print the settings file's path."),
+        subcommands: [
+            ConfigListCommand.self, ConfigGetCommand.self, ConfigSetCommand.self, ConfigUnsetCommand.self,
+            ConfigResetCommand.self, ConfigPathCommand.self,
         ],
-        options: [OptionSpec("json", help: "With list: print a JSON object.")],
-        discussion: "KEYS:\n" + Settings.Key.allCases.map {
-            "  " + $0.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary
-        }.joined(separator: "\n"))
+        discussion: "Without a subcommand, config lists every key.\n\n" + keys)
 
-    enum Action {
-        case list(json: Bool)
-        case get(Settings.Key)
-        case set(Settings.Key, String)
-        case unset(Settings.Key)
-        case reset
-        case path
-    }
+    /// The KEYS section: every key and what it means.
+    static let keys = "KEYS:\n" + Settings.Key.allCases.map {
+        "  " + $0.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary
+    }.joined(separator: "\n")
 
-    let action: Action
-
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        let words = arguments.positionals
-        let verbs = ["list", "get", "set", "unset", "reset", "path"]
-        let verb = words.first ?? "list"
-        func key(_ index: Int) throws(UsageError) -> Settings.Key {
-            guard index < words.count else { throw Self.usage("Missing the key after '\(verb)'.") }
-            guard let key = Settings.Key(rawValue: words[index]) else {
-                let names = Settings.Key.allCases.map(\.rawValue)
-                let suggestion = ArgumentParser.closest(to: words[index], among: names)
-                throw Self.usage("'\(words[index])' is not a settings key."
-                    + (suggestion.map { " Did you mean '\($0)'?" } ?? " Keys: " + names.joined(separator: ", ") + "."))
-            }
-            return key
-        }
-        func expect(_ count: Int) throws(UsageError) {
-            if words.count > count { throw Self.usage("Unexpected argument '\(words[count])'.") }
-        }
-        switch verb {
-        case "list": try expect(1); action = .list(json: arguments.flag("json"))
-        case "get": try expect(2); action = .get(try key(1))
-        case "unset": try expect(2); action = .unset(try key(1))
-        case "reset": try expect(1); action = .reset
-        case "path": try expect(1); action = .path
-        case "set":
-            let k = try key(1)
-            guard words.count >= 3 else { throw Self.usage("Missing the value for '\(k.rawValue)'.") }
-            try expect(3)
-            var probe = Settings()
-            do {
-                try probe.set(k, text: words[2])
-            } catch {
-                throw Self.usage(error.errorDescription ?? "invalid value")
-            }
-            action = .set(k, words[2])
-        default:
-            let suggestion = ArgumentParser.closest(to: verb, among: verbs)
-            throw Self.usage("Unknown action '\(verb)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? ""))
-        }
-        if arguments.flag("json") {
-            guard case .list = action else { throw Self.usage("--json goes with 'config list' only.") }
-        }
-    }
-
-    func run(_ context: Context) throws {
-        let file = context.settingsFile
-        switch action {
-        case .path:
-            context.out(file.path + "\n")
-        case .list(let json):
-            let settings = context.settings
-            if json {
-                var pairs: [(String, JSONText)] = []
-                for key in Settings.Key.allCases {
-                    let value: JSONText
-                    switch key {
-                    case .isDarkOn: value = .bool(settings.darkMode)
-                    default: value = .optional(settings.effective(key))
-                    }
-                    let source = settings.value(key) != nil ? "file" : "default"
-                    var fields: [(String, JSONText)] = [("value", value), ("source", .string(source))]
-                    if let invalid = Self.invalidFileValue(key, in: settings) {
-                        fields.append(("invalidFileValue", .string(invalid.display)))
-                    }
-                    pairs.append((key.rawValue, .object(fields)))
-                }
-                context.out(JSONText.object(pairs).rendered)
-                return
-            }
-            context.out(Self.table(settings))
-        case .get(let key):
-            guard let value = context.settings.effective(key) else {
-                throw Failure("'\(key.rawValue)' is not set; set it with 'notes config set \(key.rawValue) VALUE'")
-            }
-            context.out(value + "\n")
-        case .set(let key, var text):
-            var settings = try writableSettings(context)
-            // A relative vault would mean another folder in every directory: store it absolute
-            // (a `~/…` path stays as typed; it means the same everywhere).
-            if key == .vault, !text.hasPrefix("/"), !text.hasPrefix("~") { text = context.locations.absolute(text) }
-            try settings.set(key, text: text)
-            try file.save(settings)
-            let stored = settings.effective(key) ?? text
-            if key == .vault, FileSystem.status(context.locations.expandTilde(stored)) == nil {
-                context.warn("'\(stored)' does not exist yet; create it with: " + Shell.notes("init", argument: stored))
-            }
-            context.err("Set \(key.rawValue) to '\(stored)' in \(file.path).")
-        case .unset(let key):
-            var settings = try writableSettings(context)
-            guard settings.isSet(key) else {
-                context.err("'\(key.rawValue)' was not set; nothing changed.")
-                return
-            }
-            settings.unset(key)
-            try file.save(settings)
-            context.err("Unset \(key.rawValue); the default applies.")
-        case .reset:
-            if let backup = try file.reset() {
-                context.err("Reset \(file.path) to the defaults; the old file is kept as \(backup).")
-            } else {
-                context.err("\(file.path) holds the defaults.")
-            }
-        }
+    /// The `<key>` argument of `get`, `set` and `unset`.
+    static func keyArgument(after verb: String) -> Positional<Settings.Key> {
+        Positional("key", help: "A settings key (see KEYS below).", missing: "Missing the key after '\(verb)'.")
     }
 
     /// `key  value  source` lines, columns aligned to the longest key and value (a value longer
@@ -166,11 +54,164 @@ struct ConfigCommand: NotesCommand {
     }
 
     /// The settings to modify; refuses when the file is corrupt, so it is never overwritten.
-    private func writableSettings(_ context: Context) throws -> Settings {
+    static func writableSettings(_ context: Context) throws -> Settings {
         if let corruption = context.loadedSettings.corruption {
             throw Failure((corruption.errorDescription ?? "the settings file is not valid")
                 + "; fix it by hand or run 'notes config reset' (which keeps a .bak)")
         }
         return context.settings
+    }
+}
+
+/// `notes config list`: every key, its value and where it comes from.
+struct ConfigListCommand: NotesCommand {
+    static let jsonFlag = Flag("json", help: "Print a JSON object.")
+    static let spec = CommandSpec(
+        name: "list", parent: "config",
+        overview: "Every key, its value, and whether it comes from the file or the default.",
+        options: [jsonFlag.spec])
+
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        json = arguments.flag(Self.jsonFlag)
+    }
+
+    func run(_ context: Context) throws {
+        let settings = context.settings
+        guard json else {
+            context.output.out(ConfigCommand.table(settings))
+            return
+        }
+        var pairs: [(String, JSONText)] = []
+        for key in Settings.Key.allCases {
+            let value: JSONText
+            switch key {
+            case .isDarkOn: value = .bool(settings.darkMode)
+            default: value = .optional(settings.effective(key))
+            }
+            let source = settings.value(key) != nil ? "file" : "default"
+            var fields: [(String, JSONText)] = [("value", value), ("source", .string(source))]
+            if let invalid = ConfigCommand.invalidFileValue(key, in: settings) {
+                fields.append(("invalidFileValue", .string(invalid.display)))
+            }
+            pairs.append((key.rawValue, .object(fields)))
+        }
+        context.output.out(JSONText.object(pairs).rendered)
+    }
+}
+
+/// `notes config get KEY`: one key's value.
+struct ConfigGetCommand: NotesCommand {
+    static let keyArgument = ConfigCommand.keyArgument(after: "get")
+    static let spec = CommandSpec(
+        name: "get", parent: "config", overview: "Print one key's value.", arguments: [keyArgument.spec],
+        discussion: ConfigCommand.keys)
+
+    let key: Settings.Key
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        key = try arguments.argument(Self.keyArgument)
+    }
+
+    func run(_ context: Context) throws {
+        guard let value = context.settings.effective(key) else {
+            throw Failure("'\(key.rawValue)' is not set; set it with 'notes config set \(key.rawValue) VALUE'")
+        }
+        context.output.out(value + "\n")
+    }
+}
+
+/// `notes config set KEY VALUE`: checks the value, then writes it.
+struct ConfigSetCommand: NotesCommand {
+    static let keyArgument = ConfigCommand.keyArgument(after: "set")
+    static let valueArgument = Positional<String>(
+        "value", kind: .settingsValue, help: "The key's new value.",
+        missing: { earlier in "Missing the value for '\(earlier.first ?? "")'." })
+    static let spec = CommandSpec(
+        name: "set", parent: "config", overview: "Set a key (the value is checked first).",
+        arguments: [keyArgument.spec, valueArgument.spec], discussion: ConfigCommand.keys)
+
+    let key: Settings.Key
+    let text: String
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        key = try arguments.argument(Self.keyArgument)
+        text = try arguments.argument(Self.valueArgument)
+        var probe = Settings()
+        do {
+            try probe.set(key, text: text)
+        } catch {
+            throw Self.usage(error.errorDescription ?? "invalid value")
+        }
+    }
+
+    func run(_ context: Context) throws {
+        let file = context.settingsFile
+        var settings = try ConfigCommand.writableSettings(context)
+        // A relative vault would mean another folder in every directory: store it absolute
+        // (a `~/…` path stays as typed; it means the same everywhere).
+        var text = text
+        if key == .vault, !text.hasPrefix("/"), !text.hasPrefix("~") { text = context.locations.absolute(text) }
+        try settings.set(key, text: text)
+        try file.save(settings)
+        let stored = settings.effective(key) ?? text
+        if key == .vault, FileSystem.status(context.locations.expandTilde(stored)) == nil {
+            context.output.warn("'\(stored)' does not exist yet; create it with: " + Shell.notes("init", argument: stored))
+        }
+        context.output.err("Set \(key.rawValue) to '\(stored)' in \(file.path).")
+    }
+}
+
+/// `notes config unset KEY`: removes a key from the file so its default applies.
+struct ConfigUnsetCommand: NotesCommand {
+    static let keyArgument = ConfigCommand.keyArgument(after: "unset")
+    static let spec = CommandSpec(
+        name: "unset", parent: "config", overview: "Remove a key from the file, so its default applies.",
+        arguments: [keyArgument.spec], discussion: ConfigCommand.keys)
+
+    let key: Settings.Key
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        key = try arguments.argument(Self.keyArgument)
+    }
+
+    func run(_ context: Context) throws {
+        var settings = try ConfigCommand.writableSettings(context)
+        guard settings.isSet(key) else {
+            context.output.err("'\(key.rawValue)' was not set; nothing changed.")
+            return
+        }
+        settings.unset(key)
+        try context.settingsFile.save(settings)
+        context.output.err("Unset \(key.rawValue); the default applies.")
+    }
+}
+
+/// `notes config reset`: the defaults, keeping the old file as a backup.
+struct ConfigResetCommand: NotesCommand {
+    static let spec = CommandSpec(
+        name: "reset", parent: "config", overview: "Replace the file with defaults, keeping the old one as <file>.bak.")
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {}
+
+    func run(_ context: Context) throws {
+        let file = context.settingsFile
+        if let backup = try file.reset() {
+            context.output.err("Reset \(file.path) to the defaults; the old file is kept as \(backup).")
+        } else {
+            context.output.err("\(file.path) holds the defaults.")
+        }
+    }
+}
+
+/// `notes config path`: where the settings file is.
+struct ConfigPathCommand: NotesCommand {
+    static let spec = CommandSpec(name: "path", parent: "config", overview: "Print the settings file's path.")
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {}
+
+    func run(_ context: Context) throws {
+        context.output.out(context.settingsFile.path + "\n")
     }
 }

@@ -4,38 +4,41 @@ import NotesKit
 struct DeleteCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "delete", aliases: ["rm"], overview: "Move notes to the trash.",
-        usage: "delete [--yes] <id> ...",
-        arguments: [("<id>", "Notes: ID, path, unique ID prefix or title.")],
-        options: [OptionSpec("yes", short: "y", help: "Do not ask for confirmation.")],
+        arguments: [idsArgument.spec],
+        options: [yesFlag.spec],
         discussion: "On a terminal each note is confirmed; without one, --yes is required. See 'notes restore'.")
+
+    static let idsArgument = Positional<String>(
+        "id", kind: .noteID, arity: .variadic(atLeastOne: true), help: "Notes: ID, path, unique ID prefix or title.",
+        missing: "Missing the notes to delete.")
+    static let yesFlag = Flag("yes", short: "y", help: "Do not ask for confirmation.")
 
     let ids: [String]
     let yes: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard !arguments.positionals.isEmpty else { throw Self.usage("Missing the notes to delete.") }
-        ids = arguments.positionals
-        yes = arguments.flag("yes")
+        ids = try arguments.arguments(Self.idsArgument)
+        yes = arguments.flag(Self.yesFlag)
     }
 
     func run(_ context: Context) throws {
-        guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(ids[0]) }
+        guard let store = try context.store(forWriting: false) else { throw VaultError.noMatch(ids.first ?? "") }
         // Resolve every argument first, so one typo deletes nothing.
         var targets: [Note] = []
         for id in ids {
-            let note = try context.note(id, in: vault).note
+            let note = try context.note(id, in: store).note
             if !targets.contains(where: { $0.path == note.path }) { targets.append(note) }
         }
-        if !yes && !context.stdinIsTTY {
+        if !yes && !context.output.stdinIsTTY {
             throw Failure("refusing to delete without confirmation; run it on a terminal or pass --yes")
         }
         for note in targets {
-            if !yes && !context.confirm("Delete \"\(ANSI.printable(note.title))\"?") {
-                context.err("Kept '\(note.id)'.")
+            if !yes && !context.output.confirm("Delete \"\(ANSI.printable(note.title))\"?") {
+                context.output.err("Kept '\(note.id)'.")
                 continue
             }
-            try context.store(vault).delete(note, now: context.now)
-            context.err("Moved '\(note.id)' to the trash; bring it back with: " + Shell.notes("restore", argument: note.id))
+            try store.delete(note, now: context.now)
+            context.output.err("Moved '\(note.id)' to the trash; bring it back with: " + Shell.notes("restore", argument: note.id))
         }
     }
 }

@@ -4,48 +4,49 @@ import NotesKit
 struct EditCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "edit", aliases: ["update"], overview: "Replace a note's text, or edit it in the editor.",
-        usage: "edit <id> [<text> ...]",
-        arguments: [
-            ("<id>", "A note: ID, path, unique ID prefix or title."),
-            ("<text>", "The new text; '-' reads stdin; none opens the editor (even from a script)."),
-        ],
+        arguments: [idArgument.spec, textArgument.spec],
         discussion: """
         Only the body and the updatedAt line change; every other front-matter line stays as written.
         If the file changes on disk while the editor is open, your text is saved beside it as
         <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
         """)
 
+    static let idArgument = Positional<String>(
+        "id", kind: .noteID, help: "A note: ID, path, unique ID prefix or title.", missing: "Missing the note to edit.")
+    static let textArgument = Positional<String>(
+        "text", arity: .variadic(atLeastOne: false),
+        help: "The new text; '-' reads stdin; none opens the editor (even from a script).")
+
     let id: String
     let text: [String]
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let first = arguments.positionals.first else { throw Self.usage("Missing the note to edit.") }
-        id = first
-        text = Array(arguments.positionals.dropFirst())
+        id = try arguments.argument(Self.idArgument)
+        text = try arguments.arguments(Self.textArgument)
     }
 
     func run(_ context: Context) throws {
-        guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(id) }
-        let loaded = try context.note(id, in: vault)
+        guard let store = try context.store(forWriting: false) else { throw VaultError.noMatch(id) }
+        let loaded = try context.note(id, in: store)
         let note = loaded.note
         func save(_ raw: String, expectUnchanged: Bool) throws {
             let content = try Content.normalize(raw)
             // Nothing was changed, so nothing needs saving (even if the file moved on meanwhile).
             if content == Content.editable(loaded.body).trimmingCharacters(in: .whitespacesAndNewlines) + "\n" {
-                context.err("No changes to '\(note.id)'; nothing saved.")
+                context.output.err("No changes to '\(note.id)'; nothing saved.")
                 return
             }
-            try context.store(vault).update(loaded, content: content, now: context.now, expectUnchanged: expectUnchanged)
-            context.err("Saved '\(note.id)'.")
+            try store.update(loaded, content: content, now: context.now, expectUnchanged: expectUnchanged)
+            context.output.err("Saved '\(note.id)'.")
         }
         // Without TEXT the editor opens even when stdin is a pipe or a file (SPEC §4): `edit`
         // never consumes a script's stdin (a `while read` loop's) unless it is given `-`.
         if text == ["-"] {
-            try save(try context.readStandardInput(), expectUnchanged: false)
+            try save(try context.output.readStandardInput(), expectUnchanged: false)
         } else if !text.isEmpty {
             try save(text.joined(separator: " "), expectUnchanged: false)
         } else {
-            let session = try Editor(context: context).edit(Content.editable(loaded.body), name: note.id)
+            let session = try context.editor().edit(Content.editable(loaded.body), name: note.id)
             try session.save { try save($0, expectUnchanged: true) }
         }
     }

@@ -1,45 +1,33 @@
-import Foundation
 import NotesKit
 
 /// `notes index`: brings the index cache up to date (SPEC §8).
 struct IndexCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "index", overview: "Bring the index cache up to date.",
-        usage: "index [--rebuild]",
-        options: [OptionSpec("rebuild", help: "Read every note again instead of only new and changed ones.")],
+        options: [rebuildFlag.spec],
         discussion: """
         Every command keeps the cache in <vault>/.notes/index fresh by itself, reading only the notes
         that changed; this runs that step alone. The cache can be deleted at any time.
         """)
 
+    static let rebuildFlag = Flag("rebuild", help: "Read every note again instead of only new and changed ones.")
+
     let rebuild: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        if let extra = arguments.positionals.first { throw Self.usage("Unexpected argument '\(extra)'.") }
-        rebuild = arguments.flag("rebuild")
+        rebuild = arguments.flag(Self.rebuildFlag)
     }
 
     func run(_ context: Context) throws {
-        guard let vault = try context.vault(forWriting: false) else { return }
-        let start = Date()
-        let showProgress = FileSystem.isTerminal(2)
-        var shown = false
-        let store = context.store(vault)
-        let catalog = store.refresh(rebuild: rebuild) { done, total in
-            // A progress bar only when the work takes more than about half a second.
-            guard showProgress, Date().timeIntervalSince(start) > 0.5 || shown else { return }
-            shown = true
-            let width = 30
-            let filled = total == 0 ? width : width * done / total
-            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-            FileHandle.standardError.write(Data("\rIndexing [\(bar)] \(done)/\(total)".utf8))
-        }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        for diagnostic in catalog.diagnostics { context.warn(diagnostic.description) }
+        guard let store = try context.store(forWriting: false) else { return }
+        let progress = ProgressBar(label: "Indexing")
+        let catalog = store.refresh(rebuild: rebuild) { done, total in progress.update(done: done, total: total) }
+        progress.finish()
+        for diagnostic in catalog.diagnostics { context.output.warn(diagnostic.description) }
         // Writing the index is this command's whole job: not writing it is its failure.
         if let error = catalog.indexError { throw error }
         let state = catalog.indexWritten ? "updated" : "already up to date"
         let count = catalog.notes.count == 1 ? "1 note" : "\(catalog.notes.count) notes"
-        context.err("Index \(state): \(count), \(catalog.filesRead) read (\(store.indexPath)).")
+        context.output.err("Index \(state): \(count), \(catalog.filesRead) read (\(store.indexPath)).")
     }
 }

@@ -5,26 +5,29 @@ import NotesKit
 struct InitCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "init", overview: "Make a folder a vault (creates its .notes/ state folder).",
-        usage: "init [<dir>]",
-        arguments: [("<dir>", "The folder (default: --vault, else the current directory). Created if missing.")])
+        arguments: [directoryArgument.spec],
+        unexpected: { _ in "Give at most one folder." })
+
+    static let directoryArgument = Positional<String>(
+        "dir", kind: .directory, arity: .optional,
+        help: "The folder (default: --vault, else the current directory). Created if missing.")
 
     let directory: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.count <= 1 else { throw Self.usage("Give at most one folder.") }
-        directory = arguments.positionals.first
+        directory = try arguments.optionalArgument(Self.directoryArgument)
     }
 
     func run(_ context: Context) throws {
-        let given = directory ?? context.arguments.value("vault") ?? "."
+        let given = directory ?? context.globals.vault ?? "."
         let absolute = context.locations.absolute(given)
         if let status = FileSystem.status(absolute), status.kind != .directory {
             throw Failure("'\(given)' exists and is not a folder; choose another path")
         }
         if try Vault.initialize(at: absolute) {
-            context.out("Initialized an empty vault in \(absolute)\n")
+            context.output.out("Initialized an empty vault in \(absolute)\n")
         } else {
-            context.out("\(absolute) is already a vault; nothing changed\n")
+            context.output.out("\(absolute) is already a vault; nothing changed\n")
         }
     }
 }

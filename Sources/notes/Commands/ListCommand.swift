@@ -2,79 +2,60 @@ import NotesKit
 
 /// `--sort`, `--reverse`, `--limit`, `--json`: shared by `list` and `search`.
 struct ListOptions {
-    static let specs: [OptionSpec] = [
-        OptionSpec("sort", short: "s", value: "order", help: "Order: updated, created or title (default: the 'sort' setting)."),
-        OptionSpec("reverse", short: "r", help: "Reverse the order."),
-        OptionSpec("limit", short: "n", value: "n", help: "Show at most n notes."),
-        OptionSpec("json", help: "Print a JSON array."),
-    ]
+    static let sortOption = Option<SortOrder>(
+        "sort", short: "s", value: "order", help: "Order: \(SortOrder.choiceList) (default: the 'sort' setting).")
+    static let reverseFlag = Flag("reverse", short: "r", help: "Reverse the order.")
+    static let limitOption = Option<PositiveCount>("limit", short: "n", value: "n", help: "Show at most n notes.")
+    static let jsonFlag = Flag("json", help: "Print a JSON array.")
+    static let specs = [sortOption.spec, reverseFlag.spec, limitOption.spec, jsonFlag.spec]
 
     var sort: SortOrder?
     var reverse: Bool
     var limit: Int?
     var json: Bool
 
-    init(_ arguments: ParsedArguments, command: CommandSpec) throws(UsageError) {
-        if let raw = arguments.value("sort") {
-            guard let order = SortOrder(rawValue: raw) else {
-                let suggestion = ArgumentParser.closest(to: raw, among: SortOrder.allCases.map(\.rawValue))
-                throw UsageError(
-                    message: "'\(raw)' is not a sort order; use updated, created or title."
-                        + (suggestion.map { " Did you mean '\($0)'?" } ?? ""),
-                    command: command)
-            }
-            sort = order
-        }
-        if let raw = arguments.value("limit") {
-            guard let n = Int(raw), n > 0 else {
-                throw UsageError(message: "'\(raw)' is not a valid limit; give a whole number above 0.", command: command)
-            }
-            limit = n
-        }
-        reverse = arguments.flag("reverse")
-        json = arguments.flag("json")
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        sort = try arguments.value(Self.sortOption)
+        limit = try arguments.value(Self.limitOption)?.value
+        reverse = arguments.flag(Self.reverseFlag)
+        json = arguments.flag(Self.jsonFlag)
     }
 
-    /// Sorts and cuts notes, then prints them in the chosen format. For a search, the shown hits'
-    /// files are read for their snippets (the index holds folded text only) — on a terminal only
-    /// for hits whose title holds no term.
-    func print(_ notes: [Note], context: Context, vault: Vault, query: SearchQuery? = nil) {
+    /// Runs the listing through the store's query API — filter, order, limit — reads snippets for
+    /// the shown hits only, renders them, and writes the text. `search` is nil for `list`.
+    func print(_ store: NoteStore, context: Context, search: SearchQuery? = nil) {
+        let style = context.style
         let order = sort ?? context.settings.order
-        var sorted = order.sort(notes, reverse: reverse)
-        if let limit, sorted.count > limit { sorted = Array(sorted.prefix(limit)) }
-        var folder = TextFolder()
-        let wantsSnippets = query.map { !$0.isEmpty } == true && (json || context.humanOutput)
-        let snippets = sorted.map { note -> String? in
-            guard wantsSnippets, let query else { return nil }
+        _ = context.catalog(store)
+        let notes = store.query(NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit))
+        let snippets: SnippetNeed = search.map(\.isEmpty) != false ? .none
+            : json ? .all : style.human ? .unlessTitleMatches : .none
+        let rows = notes.map { note in
+            var row = NoteRow(note: note, date: order.date(of: note))
+            guard let search, snippets != .none else { return row }
             // On a terminal, a note whose title shows a match gets no snippet line (SPEC §4).
-            if !json && !query.highlights(in: ANSI.printable(note.title)).isEmpty { return nil }
-            guard let loaded = try? vault.load(path: note.path) else { return nil }
-            return query.snippet(in: loaded.searchableText, folder: &folder)
+            if snippets == .unlessTitleMatches && !search.highlights(in: ANSI.printable(note.title)).isEmpty { return row }
+            row.snippet = store.snippet(for: note, query: search)
+            return row
         }
-        if json {
-            let items = zip(sorted, snippets).map { note, snippet -> JSONText in
-                var fields = JSONText.noteFields(note)
-                if query != nil { fields.append(("snippet", .optional(snippet))) }
-                return .object(fields)
-            }
-            context.out(JSONText.array(items).rendered)
-            return
-        }
-        if sorted.isEmpty && context.humanOutput {
-            context.err(query.map { $0.isEmpty ? "No notes yet." : "No notes match." } ?? "No notes yet; add one with 'notes add'.")
-            return
-        }
-        let rows = zip(sorted, snippets).map { NoteRow(note: $0, date: order.date(of: $0), snippet: $1) }
-        context.out(NoteRows(context: context).render(rows, query: query))
+        let text = ListView.render(rows, query: search, json: json, style: style)
+        context.output.out(text.stdout)
+        if let notice = text.notice { context.output.err(notice) }
     }
+}
+
+/// Which listed notes get a snippet: none, every one (JSON), or those whose title shows no match
+/// (human rows).
+enum SnippetNeed {
+    case none, all, unlessTitleMatches
 }
 
 /// `notes list`: every note, newest first.
 struct ListCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "list", aliases: ["ls"], overview: "List notes, newest first.",
-        usage: "list [--sort <order>] [--reverse] [--limit <n>] [--json]",
         options: ListOptions.specs,
+        unexpected: { "Unexpected argument '\($0)'. To search, use: " + Shell.notes("search", argument: $0) },
         discussion: """
         On a terminal each note is a row: title, date and ID. Piped, each line is
         ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC.
@@ -83,17 +64,14 @@ struct ListCommand: NotesCommand {
     let options: ListOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        options = try ListOptions(arguments, command: Self.spec)
-        if let extra = arguments.positionals.first {
-            throw Self.usage("Unexpected argument '\(extra)'. To search, use: " + Shell.notes("search", argument: extra))
-        }
+        options = try ListOptions(arguments)
     }
 
     func run(_ context: Context) throws {
-        guard let vault = try context.vault(forWriting: false) else {
-            if options.json { context.out("[]\n") }
+        guard let store = try context.store(forWriting: false) else {
+            if options.json { context.output.out("[]\n") }
             return
         }
-        options.print(context.loadNotes(vault).notes, context: context, vault: vault)
+        options.print(store, context: context)
     }
 }

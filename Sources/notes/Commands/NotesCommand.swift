@@ -1,16 +1,22 @@
 import Foundation
 import NotesKit
 
-/// A subcommand: a static description, validation of its arguments, then `run`.
-protocol NotesCommand: Sendable {
+/// Anything `notes` names on its command line: a command, or a group of them (`config`).
+protocol CommandDescription: Sendable {
+    /// Its names, help, options and arguments.
     static var spec: CommandSpec { get }
-    /// Checks the arguments; a problem is a usage error (exit 64).
+}
+
+/// A subcommand: a static description, validation of its arguments, then `run`.
+protocol NotesCommand: CommandDescription {
+    /// Reads the checked arguments; a problem is a usage error (exit 64).
     init(_ arguments: ParsedArguments) throws(UsageError)
     /// Does the work.
     func run(_ context: Context) throws
 }
 
-extension NotesCommand {
+extension CommandDescription {
+    /// A usage error shown with this command's usage line.
     static func usage(_ message: String) -> UsageError { UsageError(message: message, command: spec) }
 }
 

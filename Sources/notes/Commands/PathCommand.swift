@@ -5,23 +5,26 @@ import NotesKit
 struct PathCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "path", overview: "Print the vault's path, or a note's file path.",
-        usage: "path [<id>]",
-        arguments: [("<id>", "A note: ID, path, unique ID prefix or title.")])
+        arguments: [idArgument.spec],
+        unexpected: { _ in "Give at most one note." })
+
+    static let idArgument = Positional<String>(
+        "id", kind: .noteID, arity: .optional, help: "A note: ID, path, unique ID prefix or title.")
 
     let id: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.count <= 1 else { throw Self.usage("Give at most one note.") }
-        id = arguments.positionals.first
+        id = try arguments.optionalArgument(Self.idArgument)
     }
 
     func run(_ context: Context) throws {
-        let (path, _) = context.locations.vault(flag: context.arguments.value("vault"), setting: context.settings.vault)
+        let (path, _) = context.locations.vault(flag: context.globals.vault, setting: context.settings.vault)
         guard let id else {
-            context.out(context.locations.absolute(path) + "\n")
+            context.output.out(context.locations.absolute(path) + "\n")
             return
         }
-        guard let vault = try context.vault(forWriting: false) else { throw VaultError.noMatch(id) }
-        context.out(context.locations.absolute(vault.fullPath(try context.note(id, in: vault).note.path)) + "\n")
+        guard let store = try context.store(forWriting: false) else { throw VaultError.noMatch(id) }
+        let note = try context.note(id, in: store).note
+        context.output.out(context.locations.absolute(store.vault.fullPath(note.path)) + "\n")
     }
 }

@@ -4,28 +4,30 @@ import NotesKit
 struct SearchCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "search", aliases: ["find"], overview: "Find notes containing every term of a query.",
-        usage: "search [--sort <order>] [--reverse] [--limit <n>] [--json] [<query> ...]",
-        arguments: [("<query>", "Terms to find; \"a quoted phrase\" is one term. None lists every note.")],
+        arguments: [queryArgument.spec],
         options: ListOptions.specs,
         discussion: """
         Matching ignores case, accents and width: 'creme' finds 'Crème', 'strasse' finds
         'Straße'. A note matches when its title or body holds every term.
         """)
 
+    static let queryArgument = Positional<String>(
+        "query", arity: .variadic(atLeastOne: false),
+        help: "Terms to find; \"a quoted phrase\" is one term. None lists every note.")
+
     let options: ListOptions
     let query: SearchQuery
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        options = try ListOptions(arguments, command: Self.spec)
-        query = SearchQuery(arguments.positionals.joined(separator: " "))
+        options = try ListOptions(arguments)
+        query = SearchQuery(try arguments.arguments(Self.queryArgument).joined(separator: " "))
     }
 
     func run(_ context: Context) throws {
-        guard let vault = try context.vault(forWriting: false) else {
-            if options.json { context.out("[]\n") }
+        guard let store = try context.store(forWriting: false) else {
+            if options.json { context.output.out("[]\n") }
             return
         }
-        let hits = context.loadNotes(vault).run(NoteQuery(search: query))
-        options.print(hits, context: context, vault: vault, query: query)
+        options.print(store, context: context, search: query)
     }
 }

@@ -1,8 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import NotesKit
 
 /// Escape sequences and text measurement for the terminal.
@@ -22,14 +17,6 @@ enum ANSI {
     /// A background colour: truecolor, else the given xterm-256 entry (by default the nearest).
     static func background(_ color: RGB, code: Int? = nil, trueColor: Bool) -> String {
         trueColor ? "\u{1B}[48;2;\(color.r);\(color.g);\(color.b)m" : "\u{1B}[48;5;\(code ?? color.xterm256)m"
-    }
-
-    /// The terminal's width in columns: the tty's size, else `COLUMNS`, else 80.
-    static func width(environment: [String: String]) -> Int {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-        return 80
     }
 
     /// Control characters (tabs, escapes) replaced by spaces, so a title can never move the cursor.

@@ -1,14 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-
-// Glibc's module map leaves out this GNU extension (glibc 2.34 and later).
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-private func posix_spawn_file_actions_addclosefrom_np(
-    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
-#endif
-
 /// Runs a program in the terminal's foreground and waits for it, as git runs an editor.
 ///
 /// The child stays in our process group, so when that group owns the terminal (the usual case

@@ -11,13 +11,11 @@ struct NoteRow {
 }
 
 /// Renders rows for a TTY (tinted capsules, SPEC §4 and §7) or for pipes (`ID<TAB>DATE<TAB>TITLE`).
-struct NoteRows {
-    let context: Context
-
-    /// Rows as the output mode wants them.
-    func render(_ rows: [NoteRow], query: SearchQuery? = nil) -> String {
-        guard context.humanOutput else { return NoteRows.piped(rows) }
-        return NoteRows.human(rows, query: query, style: RowStyle(context)).map { $0 + "\n" }.joined()
+enum NoteRows {
+    /// Rows as the style wants them: human lines or tab-separated ones.
+    static func render(_ rows: [NoteRow], query: SearchQuery? = nil, style: OutputStyle) -> String {
+        guard style.human else { return piped(rows) }
+        return human(rows, query: query, style: style).map { $0 + "\n" }.joined()
     }
 
     /// `ID<TAB>DATE<TAB>TITLE` lines with ISO 8601 UTC dates, no colour, no truncation.
@@ -33,7 +31,7 @@ struct NoteRows {
     /// One line per note, never wider than the terminal: the title, a dimmer local date and the
     /// whole ID when it fits, tinted when colour is on, matched terms marked; and under a note
     /// with a snippet, the snippet indented, cut to the width.
-    static func human(_ rows: [NoteRow], query: SearchQuery?, style: RowStyle) -> [String] {
+    static func human(_ rows: [NoteRow], query: SearchQuery?, style: OutputStyle) -> [String] {
         let titles = rows.map { ANSI.printable($0.note.title) }
         let ids = rows.map { ANSI.printable($0.note.id) }
         // Too narrow for columns and padding: the start of each ID, the handle users type.
@@ -157,29 +155,6 @@ struct RowLayout: Equatable {
     }
 }
 
-/// Everything human rows depend on besides the rows: width, colour, theme and dates.
-struct RowStyle {
-    var width: Int
-    var color: Bool
-    var trueColor: Bool
-    var theme: Theme
-    var dates: LocalDate
-
-    init(width: Int, color: Bool, trueColor: Bool = false, theme: Theme, dates: LocalDate) {
-        self.width = width
-        self.color = color
-        self.trueColor = trueColor
-        self.theme = theme
-        self.dates = dates
-    }
-
-    /// The style of this command's terminal and settings.
-    init(_ context: Context) {
-        self.init(width: context.width, color: context.colorEnabled, trueColor: context.trueColor,
-                  theme: context.theme, dates: LocalDate(environment: context.environment, now: context.now))
-    }
-}
-
 /// The escape codes of a style; all empty when colour is off.
 struct RowCodes {
     var tint = "", text = "", dim = "", bold = "", boldOff = "", reset = ""
@@ -188,7 +163,7 @@ struct RowCodes {
     /// A match in an untinted snippet line.
     var snippetMark = "", snippetMarkOff = ""
 
-    init(_ style: RowStyle) {
+    init(_ style: OutputStyle) {
         guard style.color else { return }
         let theme = style.theme
         tint = ANSI.background(theme.tint, code: theme.tintCode, trueColor: style.trueColor)
@@ -205,59 +180,3 @@ struct RowCodes {
     }
 }
 
-/// Dates in the user's locale and time zone, for human output: in full, or compact — the time
-/// for today, the day and month for this year, else `yyyy-MM-dd`.
-struct LocalDate {
-    private let fullFormatter = DateFormatter()
-    private let timeFormatter = DateFormatter()
-    private let dayMonthFormatter = DateFormatter()
-    private let dayFormatter = DateFormatter()
-    private var calendar = Calendar(identifier: .gregorian)
-    private let now: Date
-
-    /// Dates as of `now` in `locale` and `timeZone`.
-    init(locale: Locale, timeZone: TimeZone, now: Double) {
-        self.now = Date(timeIntervalSince1970: now)
-        calendar.timeZone = timeZone
-        for formatter in [fullFormatter, timeFormatter, dayMonthFormatter, dayFormatter] {
-            formatter.locale = locale
-            formatter.timeZone = timeZone
-        }
-        fullFormatter.dateStyle = .medium
-        fullFormatter.timeStyle = .short
-        timeFormatter.dateStyle = .none
-        timeFormatter.timeStyle = .short
-        dayMonthFormatter.setLocalizedDateFormatFromTemplate("dMMM")
-        dayFormatter.locale = Locale(identifier: "en_US_POSIX")
-        dayFormatter.dateFormat = "yyyy-MM-dd"
-    }
-
-    /// The locale comes from `LC_ALL`, `LC_TIME` or `LANG` (Foundation's `Locale.current` ignores
-    /// them on Linux); `C`, `POSIX` or nothing means Foundation's default. The time zone is the
-    /// process's (`TZ`).
-    init(environment: [String: String], now: Double) {
-        var locale = Locale.current
-        for name in ["LC_ALL", "LC_TIME", "LANG"] {
-            guard let value = environment[name], !value.isEmpty else { continue }
-            let identifier = String(value.prefix { $0 != "." && $0 != "@" })
-            if identifier != "C" && identifier != "POSIX" { locale = Locale(identifier: identifier) }
-            break
-        }
-        self.init(locale: locale, timeZone: TimeZone.current, now: now)
-    }
-
-    /// The date and time, e.g. `30 Nov 2024 at 8:09 AM`.
-    func full(_ seconds: Double) -> String {
-        fullFormatter.string(from: Date(timeIntervalSince1970: seconds))
-    }
-
-    /// The time if on the same day as now, the day and month if in the same year, else the date.
-    func compact(_ seconds: Double) -> String {
-        let date = Date(timeIntervalSince1970: seconds)
-        if calendar.isDate(date, inSameDayAs: now) { return timeFormatter.string(from: date) }
-        if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
-            return dayMonthFormatter.string(from: date)
-        }
-        return dayFormatter.string(from: date)
-    }
-}

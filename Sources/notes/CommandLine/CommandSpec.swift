@@ -1,0 +1,67 @@
+import NotesKit
+
+/// What a command is: its names, help text, options and arguments, in swift-argument-parser's
+/// layout. Usage lines and help are generated from it.
+struct CommandSpec: Sendable {
+    var name: String
+    var aliases: [String] = []
+    /// The command this one is nested in (`config` for `config set`).
+    var parent: String?
+    var overview: String
+    var arguments: [PositionalSpec] = []
+    var options: [OptionSpec] = []
+    /// Nested commands (`config get`, `config set`…); the first runs when none is named.
+    var subcommands: [any NotesCommand.Type] = []
+    /// The error for a word left over after the arguments.
+    var unexpected: @Sendable (String) -> String = { "Unexpected argument '\($0)'." }
+    /// Extra paragraphs shown after the options.
+    var discussion: String?
+
+    /// The words after `notes` that run it (`config set`).
+    var fullName: String { parent.map { $0 + " " + name } ?? name }
+
+    /// The spec of one of its subcommands by name or alias.
+    func subcommand(named word: String) -> (any NotesCommand.Type)? {
+        subcommands.first { $0.spec.name == word || $0.spec.aliases.contains(word) }
+    }
+}
+
+/// The global options (SPEC §4), accepted before or after any subcommand.
+enum GlobalOptions {
+    static let vault = Option<String>(
+        "vault", value: "dir", kind: .directory,
+        help: "The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).")
+    static let config = Option<String>(
+        "config", value: "file", kind: .file,
+        help: "The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).")
+    static let color = Option<ColorMode>(
+        "color", value: "when", help: "Colour output: \(ColorMode.choiceList) (default: auto).")
+    static let quiet = Flag(
+        "quiet", short: "q", help: "Print no warnings about the vault's files or the settings.", inUsage: false)
+    static let help = Flag("help", short: "h", help: "Show help information.", inUsage: false)
+    static let version = Flag("version", help: "Show the version.", inUsage: false)
+
+    /// All of them, in help order.
+    static let all = [vault.spec, config.spec, color.spec, quiet.spec, help.spec, version.spec]
+}
+
+/// The global options' values for one run.
+struct GlobalValues: Sendable {
+    var vault: String?
+    var config: String?
+    var color: ColorMode = .auto
+    var quiet = false
+
+    init(vault: String? = nil, config: String? = nil, color: ColorMode = .auto, quiet: Bool = false) {
+        self.vault = vault
+        self.config = config
+        self.color = color
+        self.quiet = quiet
+    }
+
+    /// The values given on a checked command line.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.init(vault: arguments.value(GlobalOptions.vault), config: arguments.value(GlobalOptions.config),
+                  color: try arguments.value(GlobalOptions.color) ?? .auto, quiet: arguments.flag(GlobalOptions.quiet))
+    }
+}

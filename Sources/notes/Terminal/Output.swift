@@ -1,0 +1,61 @@
+import Foundation
+import NotesKit
+
+/// The standard streams as commands use them: stdout buffered and flushed at exit, stderr lines,
+/// warnings that `--quiet` silences, the y/N prompt, stdin read as UTF-8, and whether stdin and
+/// stdout are terminals.
+final class Output {
+    let stdinIsTTY: Bool
+    let stdoutIsTTY: Bool
+    /// `--quiet`: no warnings.
+    let quiet: Bool
+    private var stdoutBuffer = ""
+
+    init(quiet: Bool, stdinIsTTY: Bool = Terminal.isTerminal(0), stdoutIsTTY: Bool = Terminal.isTerminal(1)) {
+        self.quiet = quiet
+        self.stdinIsTTY = stdinIsTTY
+        self.stdoutIsTTY = stdoutIsTTY
+    }
+
+    /// Queues text for stdout (flushed at exit, or now with `flush()`).
+    func out(_ text: String) {
+        stdoutBuffer += text
+        if stdoutBuffer.utf8.count > 1 << 16 { flush() }
+    }
+
+    /// Writes queued stdout text.
+    func flush() {
+        guard !stdoutBuffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(stdoutBuffer.utf8))
+        stdoutBuffer = ""
+    }
+
+    /// Writes a line to stderr, after what stdout has queued.
+    func err(_ line: String) {
+        flush()
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes `warning: …` to stderr, unless `--quiet`.
+    func warn(_ message: String) {
+        guard !quiet else { return }
+        err("warning: " + message)
+    }
+
+    /// Asks a yes/no question on stderr and reads the answer from stdin; no means no.
+    func confirm(_ question: String) -> Bool {
+        flush()
+        FileHandle.standardError.write(Data((question + " [y/N] ").utf8))
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// Reads all of stdin as UTF-8 text.
+    func readStandardInput() throws -> String {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw Failure("standard input is not UTF-8 text; nothing saved")
+        }
+        return text
+    }
+}

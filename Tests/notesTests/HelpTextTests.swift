@@ -1,0 +1,522 @@
+import Foundation
+import Testing
+
+/// The full help text of every command, and whole usage errors (stdout, stderr and exit code
+/// together), so any change to how help and usage lines are generated shows here.
+@Suite struct HelpTextTests {
+    @Test(arguments: HelpTextTests.helpCases)
+    func helpIsExactly(command: [String], expected: String) throws {
+        let s = try Sandbox()
+        let r = try s.run(command + ["--help"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stderr == "")
+        #expect(r.stdout == expected)
+    }
+
+    @Test(arguments: HelpTextTests.errorCases)
+    func usageErrorIsExactly(arguments: [String], expected: String) throws {
+        let s = try Sandbox()
+        let r = try s.run(arguments)
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stdout == "")
+        #expect(r.stderr == expected)
+    }
+
+    static let helpCases: [([String], String)] = [
+        ([], """
+            OVERVIEW: Keep notes as Markdown files in a folder, from the terminal.
+
+            USAGE: notes [--vault <dir>] [--config <file>] [--color <when>] <subcommand>
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            SUBCOMMANDS:
+              init              Make a folder a vault (creates its .notes/ state folder).
+              add, new          Add a note and print its ID.
+              list, ls          List notes, newest first.
+              search, find      Find notes containing every term of a query.
+              show, cat         Print a note.
+              edit, update      Replace a note's text, or edit it in the editor.
+              delete, rm        Move notes to the trash.
+              trash             List the notes in the trash, or empty it.
+              restore           Put a trashed note back (under a free name if its old one is taken).
+              config, settings  Read and write the settings.
+              path              Print the vault's path, or a note's file path.
+              index             Bring the index cache up to date.
+              help              Show help for a subcommand.
+
+              Without a subcommand, notes lists the vault's notes.
+              See 'notes help <subcommand>' for detailed help.
+
+            """),
+        (["init"], """
+            OVERVIEW: Make a folder a vault (creates its .notes/ state folder).
+
+            USAGE: notes init [<dir>]
+
+            ARGUMENTS:
+              <dir>  The folder (default: --vault, else the current directory). Created if missing.
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["add"], """
+            OVERVIEW: Add a note and print its ID.
+
+            USAGE: notes add [--title <title>] [--folder <folder>] [<text> ...]
+
+            ALIASES: new
+
+            ARGUMENTS:
+              <text>  The note's text; '-' (or a pipe) reads stdin; none opens the editor.
+
+            OPTIONS:
+              -t, --title <title>    Start the note with the heading '# <title>'.
+              -f, --folder <folder>  Put the note in this folder of the vault (created if missing).
+              --vault <dir>          The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>        The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>         Colour output: auto, always or never (default: auto).
+              -q, --quiet            Print no warnings about the vault's files or the settings.
+              -h, --help             Show help information.
+              --version              Show the version.
+
+            Empty notes are never saved. The file is named after the title: 'Crème Brûlée' → creme-brulee.md.
+            Run from a folder inside the vault, the note goes into that folder; --folder is relative to
+            it there, and to the vault elsewhere.
+
+            """),
+        (["list"], """
+            OVERVIEW: List notes, newest first.
+
+            USAGE: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+
+            ALIASES: ls
+
+            OPTIONS:
+              -s, --sort <order>  Order: updated, created or title (default: the 'sort' setting).
+              -r, --reverse       Reverse the order.
+              -n, --limit <n>     Show at most n notes.
+              --json              Print a JSON array.
+              --vault <dir>       The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>     The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>      Colour output: auto, always or never (default: auto).
+              -q, --quiet         Print no warnings about the vault's files or the settings.
+              -h, --help          Show help information.
+              --version           Show the version.
+
+            On a terminal each note is a row: title, date and ID. Piped, each line is
+            ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC.
+
+            """),
+        (["search"], """
+            OVERVIEW: Find notes containing every term of a query.
+
+            USAGE: notes search [--sort <order>] [--reverse] [--limit <n>] [--json] [<query> ...]
+
+            ALIASES: find
+
+            ARGUMENTS:
+              <query>  Terms to find; "a quoted phrase" is one term. None lists every note.
+
+            OPTIONS:
+              -s, --sort <order>  Order: updated, created or title (default: the 'sort' setting).
+              -r, --reverse       Reverse the order.
+              -n, --limit <n>     Show at most n notes.
+              --json              Print a JSON array.
+              --vault <dir>       The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>     The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>      Colour output: auto, always or never (default: auto).
+              -q, --quiet         Print no warnings about the vault's files or the settings.
+              -h, --help          Show help information.
+              --version           Show the version.
+
+            Matching ignores case, accents and width: 'creme' finds 'Crème', 'strasse' finds
+            'Straße'. A note matches when its title or body holds every term.
+
+            """),
+        (["show"], """
+            OVERVIEW: Print a note.
+
+            USAGE: notes show [--raw] [--json] <id>
+
+            ALIASES: cat
+
+            ARGUMENTS:
+              <id>  A note: ID, path, unique ID prefix or title.
+
+            OPTIONS:
+              --raw            Print the whole file, front matter included.
+              --json           Print a JSON object with the note's fields and body.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["edit"], """
+            OVERVIEW: Replace a note's text, or edit it in the editor.
+
+            USAGE: notes edit <id> [<text> ...]
+
+            ALIASES: update
+
+            ARGUMENTS:
+              <id>    A note: ID, path, unique ID prefix or title.
+              <text>  The new text; '-' reads stdin; none opens the editor (even from a script).
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Only the body and the updatedAt line change; every other front-matter line stays as written.
+            If the file changes on disk while the editor is open, your text is saved beside it as
+            <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
+
+            """),
+        (["delete"], """
+            OVERVIEW: Move notes to the trash.
+
+            USAGE: notes delete [--yes] <id> ...
+
+            ALIASES: rm
+
+            ARGUMENTS:
+              <id>  Notes: ID, path, unique ID prefix or title.
+
+            OPTIONS:
+              -y, --yes        Do not ask for confirmation.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            On a terminal each note is confirmed; without one, --yes is required. See 'notes restore'.
+
+            """),
+        (["trash"], """
+            OVERVIEW: List the notes in the trash, or empty it.
+
+            USAGE: notes trash [--json] [--empty] [--yes]
+
+            OPTIONS:
+              --json           Print a JSON array (with deletedAt).
+              --empty          Remove every trashed note for good.
+              -y, --yes        With --empty: do not ask for confirmation.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["restore"], """
+            OVERVIEW: Put a trashed note back (under a free name if its old one is taken).
+
+            USAGE: notes restore <id>
+
+            ARGUMENTS:
+              <id>  The trashed note's ID, unique ID prefix or title (see 'notes trash').
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["config"], """
+            OVERVIEW: Read and write the settings.
+
+            USAGE: notes config <subcommand>
+
+            ALIASES: settings
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            SUBCOMMANDS:
+              list   Every key, its value, and whether it comes from the file or the default.
+              get    Print one key's value.
+              set    Set a key (the value is checked first).
+              unset  Remove a key from the file, so its default applies.
+              reset  Replace the file with defaults, keeping the old one as <file>.bak.
+              path   Print the settings file's path.
+
+              See 'notes help config <subcommand>' for detailed help.
+
+            Without a subcommand, config lists every key.
+
+            KEYS:
+              isDarkOn  dark palette (true or false)
+              scheme    colour theme: default, blue, orange, yellow, green, indigo
+              sort      default order: updated, created, title
+              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor    editor command, e.g. 'code --wait'
+              vault     default vault folder ('~' expanded)
+
+            """),
+        (["config", "list"], """
+            OVERVIEW: Every key, its value, and whether it comes from the file or the default.
+
+            USAGE: notes config list [--json]
+
+            OPTIONS:
+              --json           Print a JSON object.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["config", "get"], """
+            OVERVIEW: Print one key's value.
+
+            USAGE: notes config get <key>
+
+            ARGUMENTS:
+              <key>  A settings key (see KEYS below).
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            KEYS:
+              isDarkOn  dark palette (true or false)
+              scheme    colour theme: default, blue, orange, yellow, green, indigo
+              sort      default order: updated, created, title
+              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor    editor command, e.g. 'code --wait'
+              vault     default vault folder ('~' expanded)
+
+            """),
+        (["config", "set"], """
+            OVERVIEW: Set a key (the value is checked first).
+
+            USAGE: notes config set <key> <value>
+
+            ARGUMENTS:
+              <key>    A settings key (see KEYS below).
+              <value>  The key's new value.
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            KEYS:
+              isDarkOn  dark palette (true or false)
+              scheme    colour theme: default, blue, orange, yellow, green, indigo
+              sort      default order: updated, created, title
+              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor    editor command, e.g. 'code --wait'
+              vault     default vault folder ('~' expanded)
+
+            """),
+        (["config", "unset"], """
+            OVERVIEW: Remove a key from the file, so its default applies.
+
+            USAGE: notes config unset <key>
+
+            ARGUMENTS:
+              <key>  A settings key (see KEYS below).
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            KEYS:
+              isDarkOn  dark palette (true or false)
+              scheme    colour theme: default, blue, orange, yellow, green, indigo
+              sort      default order: updated, created, title
+              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor    editor command, e.g. 'code --wait'
+              vault     default vault folder ('~' expanded)
+
+            """),
+        (["config", "reset"], """
+            OVERVIEW: Replace the file with defaults, keeping the old one as <file>.bak.
+
+            USAGE: notes config reset
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["config", "path"], """
+            OVERVIEW: Print the settings file's path.
+
+            USAGE: notes config path
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["path"], """
+            OVERVIEW: Print the vault's path, or a note's file path.
+
+            USAGE: notes path [<id>]
+
+            ARGUMENTS:
+              <id>  A note: ID, path, unique ID prefix or title.
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["index"], """
+            OVERVIEW: Bring the index cache up to date.
+
+            USAGE: notes index [--rebuild]
+
+            OPTIONS:
+              --rebuild        Read every note again instead of only new and changed ones.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Every command keeps the cache in <vault>/.notes/index fresh by itself, reading only the notes
+            that changed; this runs that step alone. The cache can be deleted at any time.
+
+            """),
+    ]
+
+    static let errorCases: [([String], String)] = [
+        (["list", "--frob"], """
+            Error: Unknown option '--frob'.
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+              See 'notes list --help' for more information.
+
+            """),
+        (["show"], """
+            Error: Missing the note to show.
+            Usage: notes show [--raw] [--json] <id>
+              See 'notes show --help' for more information.
+
+            """),
+        (["show", "a", "b"], """
+            Error: Give one note to show.
+            Usage: notes show [--raw] [--json] <id>
+              See 'notes show --help' for more information.
+
+            """),
+        (["list", "--sort", "sideways"], """
+            Error: 'sideways' is not a sort order; use updated, created or title.
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+              See 'notes list --help' for more information.
+
+            """),
+        (["list", "--color=sometimes"], """
+            Error: 'sometimes' is not a colour mode; use auto, always or never.
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+              See 'notes list --help' for more information.
+
+            """),
+        (["frob"], """
+            Error: Unknown command 'frob'.
+            Usage: notes [--vault <dir>] [--config <file>] [--color <when>] <subcommand>
+              See 'notes --help' for more information.
+
+            """),
+        (["list", "extra"], """
+            Error: Unexpected argument 'extra'. To search, use: notes search extra
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+              See 'notes list --help' for more information.
+
+            """),
+        (["list", "-n"], """
+            Error: Missing value for '-n, --limit <n>'.
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+              See 'notes list --help' for more information.
+
+            """),
+        (["edit", "--json", "x"], """
+            Error: Unknown option '--json'. To pass text that starts with '-', put '--' before it.
+            Usage: notes edit <id> [<text> ...]
+              See 'notes edit --help' for more information.
+
+            """),
+        (["config", "set", "scheme", "purple"], """
+            Error: 'purple' is not a valid value for 'scheme'; valid values: default, blue, orange, yellow, green, indigo
+            Usage: notes config set <key> <value>
+              See 'notes config set --help' for more information.
+
+            """),
+        (["config", "get"], """
+            Error: Missing the key after 'get'.
+            Usage: notes config get <key>
+              See 'notes config get --help' for more information.
+
+            """),
+        (["config", "frob"], """
+            Error: Unknown action 'frob'.
+            Usage: notes config <subcommand>
+              See 'notes config --help' for more information.
+
+            """),
+        (["config", "set", "editor"], """
+            Error: Missing the value for 'editor'.
+            Usage: notes config set <key> <value>
+              See 'notes config set --help' for more information.
+
+            """),
+    ]
+}
