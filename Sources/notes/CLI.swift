@@ -65,7 +65,7 @@ enum CLI {
     static func usageFailure(_ error: UsageError) -> Int32 {
         let name = error.command.map { "notes " + $0.fullName } ?? "notes"
         let text = "Error: \(error.message)\nUsage: \(Help.usage(error.command))\n  See '\(name) --help' for more information.\n"
-        FileHandle.standardError.write(Data(text.utf8))
+        FileHandle.standardError.write(Data(Output.printableLines(text).utf8))
         return 64
     }
 }

@@ -303,11 +303,7 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
 
     /// Messages on stderr name note files too: a file name must not drive the terminal there
     /// either (a warning about its front matter, the confirmation of `delete`).
-    @Test(.disabled("""
-        bug: stderr prints IDs and paths raw: 'delete' says "Moved 'esc<ESC>[2Jname' to the trash; \
-        bring it back with: notes restore 'esc<ESC>[2Jname'" (DeleteCommand.swift, Shell.quote), and \
-        file warnings print the path as it is (Diagnostic.description)
-        """))
+    @Test
     func stderrNamesNoteFilesWithoutEscapes() throws {
         let s = try sandbox()
         try s.write("bad\u{1B}[2J.md", "---\ncreatedAt: yesterday\n---\n# Bad date\n")
@@ -317,6 +313,11 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
         let delete = try s.run(["delete", "--yes", "esc\u{1B}[2Jname"])
         #expect(delete.status == 0, "\(delete)")
         #expect(Self.strayControls(delete.stderr) == [], "\(delete)")
+        // Arguments echoed in errors, and in usage errors, are shown the same way.
+        let missing = try s.run(["show", "nope\u{1B}[2J"])
+        #expect(missing.status == 1 && Self.strayControls(missing.stderr) == [], "\(missing)")
+        let unknown = try s.run(["lsit\u{1B}]0;x\u{07}"])
+        #expect(unknown.status == 64 && Self.strayControls(unknown.stderr) == [], "\(unknown)")
     }
 
     /// JSON escapes every C0 control, ESC and BEL included.

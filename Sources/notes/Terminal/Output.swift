@@ -30,10 +30,18 @@ final class Output {
         stdoutBuffer = ""
     }
 
-    /// Writes a line to stderr, after what stdout has queued.
+    /// Writes a line to stderr, after what stdout has queued. Messages quote file names, IDs and
+    /// arguments, which may hold escape sequences: control characters become spaces here, so that
+    /// only text reaches the terminal.
     func err(_ line: String) {
         flush()
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((Output.printableLines(line) + "\n").utf8))
+    }
+
+    /// `text` with control characters (C0 but the line feed, C1, DEL) shown as spaces.
+    static func printableLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { ANSI.printable(String($0)) }
+            .joined(separator: "\n")
     }
 
     /// Writes `warning: …` to stderr, unless `--quiet`.
@@ -45,7 +53,7 @@ final class Output {
     /// Asks a yes/no question on stderr and reads the answer from stdin; no means no.
     func confirm(_ question: String) -> Bool {
         flush()
-        FileHandle.standardError.write(Data((question + " [y/N] ").utf8))
+        FileHandle.standardError.write(Data((Output.printableLines(question) + " [y/N] ").utf8))
         guard let answer = readLine() else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
