@@ -157,18 +157,26 @@ public final class NoteStore {
 
     // MARK: Changing
 
-    /// Adds a note holding `content` (already trimmed) in the vault-relative `folder`; returns its ID.
+    /// Adds a note holding `text` in the vault-relative `folder`, under the content rules (trimmed;
+    /// empty is refused with `emptyNote`); returns its ID.
     @discardableResult
-    public func add(content: String, now: Double, folder: String = "") throws(VaultError) -> String {
-        let id = try vault.add(content: content, now: now, folder: folder)
+    public func add(content text: String, now: Double, folder: String = "") throws(VaultError) -> String {
+        let id = try vault.add(content: try Content.normalize(text), now: now, folder: folder)
         record(.added(id + ".md"))
         return id
     }
 
-    /// Replaces a loaded note's body with `content` and sets its `updatedAt` to `now`. With
-    /// `expectUnchanged`, a file that no longer holds the bytes it was loaded with is not
-    /// overwritten: the text is saved beside it and `conflict` is thrown.
-    public func update(_ loaded: LoadedNote, content: String, now: Double, expectUnchanged: Bool) throws(VaultError) {
+    /// Replaces a loaded note's body with `text` under the content rules and sets its `updatedAt`
+    /// to `now`; returns false, writing nothing, when the text is the body it has (even if the
+    /// file moved on meanwhile). With `expectUnchanged`, a file that no longer holds the bytes it
+    /// was loaded with is not overwritten: the text is saved beside it and `conflict` is thrown.
+    @discardableResult
+    public func update(
+        _ loaded: LoadedNote, content text: String, now: Double, expectUnchanged: Bool
+    ) throws(VaultError) -> Bool {
+        let content = try Content.normalize(text)
+        let current = Content.editable(loaded.body).trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
+        guard content != current else { return false }
         // Under the lock, the check that the file is unchanged and the rename are one step for
         // every other writer that goes through a store.
         try withLock { () throws(VaultError) in
@@ -176,6 +184,7 @@ public final class NoteStore {
                 path: loaded.note.path, content: content, now: now, expected: expectUnchanged ? loaded.bytes : nil)
         }
         record(.modified(loaded.note.path))
+        return true
     }
 
     /// Moves a note to the trash.

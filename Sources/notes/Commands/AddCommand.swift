@@ -39,7 +39,7 @@ struct AddCommand: NotesCommand {
         guard let store = try context.store(forWriting: true) else { return }
         let folder = try store.vault.folderForNewNote(folder, cwd: context.cwd)
         func save(_ raw: String) throws {
-            let id = try store.add(content: try Content.normalize(raw), now: context.now, folder: folder)
+            let id = try store.add(content: raw, now: context.now, folder: folder)
             context.output.out(id + "\n")
         }
         if text == ["-"] || (text.isEmpty && !context.output.stdinIsTTY) {

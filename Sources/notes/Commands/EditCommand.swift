@@ -30,14 +30,11 @@ struct EditCommand: NotesCommand {
         let loaded = try context.note(id, in: store)
         let note = loaded.note
         func save(_ raw: String, expectUnchanged: Bool) throws {
-            let content = try Content.normalize(raw)
-            // Nothing was changed, so nothing needs saving (even if the file moved on meanwhile).
-            if content == Content.editable(loaded.body).trimmingCharacters(in: .whitespacesAndNewlines) + "\n" {
+            if try store.update(loaded, content: raw, now: context.now, expectUnchanged: expectUnchanged) {
+                context.output.err("Saved '\(note.id)'.")
+            } else {
                 context.output.err("No changes to '\(note.id)'; nothing saved.")
-                return
             }
-            try store.update(loaded, content: content, now: context.now, expectUnchanged: expectUnchanged)
-            context.output.err("Saved '\(note.id)'.")
         }
         // Without TEXT the editor opens even when stdin is a pipe or a file (SPEC §4): `edit`
         // never consumes a script's stdin (a `while read` loop's) unless it is given `-`.
