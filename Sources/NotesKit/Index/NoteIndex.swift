@@ -249,11 +249,10 @@ extension Vault {
         var shared = (FileSystem.status(canonicalRoot)?.mode ?? 0) & 0o066
         var records: [IndexRecord] = []
         var stale: [String] = []
-        let (paths, walkDiagnostics) = walk()
-        for path in paths {
-            let status = FileSystem.status(fullPath(path))
-            if let status { shared &= status.mode }
-            if let record = old[path], let status, record.isCurrent(status) {
+        let (files, walkDiagnostics) = walk()
+        for (path, status) in files {
+            shared &= status.mode
+            if let record = old[path], record.isCurrent(status) {
                 records.append(record)
             } else {
                 stale.append(path)

@@ -50,11 +50,12 @@ public struct Vault: Sendable {
 
     /// Every note file's vault-relative path: `*.md` and `*.markdown` at any depth, skipping
     /// hidden names and never following symlinks.
-    public func notePaths() -> [String] { walk().paths }
+    public func notePaths() -> [String] { walk().notes.map(\.path) }
 
-    /// The note files (see `notePaths`), and a diagnostic for each folder that could not be read.
-    public func walk() -> (paths: [String], diagnostics: [Diagnostic]) {
-        var result: [String] = []
+    /// The note files (see `notePaths`) with their status as the walk found them, and a diagnostic
+    /// for each folder that could not be read.
+    public func walk() -> (notes: [(path: String, status: FileStatus)], diagnostics: [Diagnostic]) {
+        var result: [(path: String, status: FileStatus)] = []
         var diagnostics: [Diagnostic] = []
         var pending: [String] = [""]
         while let directory = pending.popLast() {
@@ -64,13 +65,18 @@ public struct Vault: Sendable {
                 diagnostics.append(Diagnostic(path: full, line: nil, message: "could not read this folder (\(reason)); its notes are skipped"))
                 continue
             }
+            var notes: [String] = []
             for (name, kind) in entries where !name.hasPrefix(".") {
-                let relative = directory.isEmpty ? name : directory + "/" + name
                 switch kind {
-                case .directory: pending.append(relative)
-                case .regular where Vault.isNoteName(name): result.append(relative)
+                case .directory: pending.append(directory.isEmpty ? name : directory + "/" + name)
+                case .regular where Vault.isNoteName(name): notes.append(name)
                 default: break
                 }
+            }
+            for (name, status) in zip(notes, FileSystem.statuses(of: notes, in: full)) {
+                // Gone or replaced by another kind of file since the folder was read: not a note now.
+                guard let status, status.kind == .regular else { continue }
+                result.append((directory.isEmpty ? name : directory + "/" + name, status))
             }
         }
         return (result, diagnostics)
