@@ -83,14 +83,21 @@ final class Context {
     /// The store's catalog, printing the warnings about the files read to bring it up to date.
     func catalog(_ store: NoteStore) -> Catalog {
         let catalog = store.catalog
-        for diagnostic in catalog.diagnostics { output.warn(diagnostic.description) }
+        reportDiagnostics(of: store)
         return catalog
     }
 
-    /// The note an ID argument names (SPEC §4), read from its file, with its own warnings printed.
+    /// The note an ID argument names (SPEC §4), read from its file, with its own warnings and
+    /// those of any file read to look it up printed.
     func note(_ argument: String, in store: NoteStore) throws -> LoadedNote {
+        defer { reportDiagnostics(of: store) }
         let loaded = try store.open(argument, cwd: cwd)
         for diagnostic in loaded.diagnostics { output.warn(diagnostic.description) }
         return loaded
+    }
+
+    /// Prints the warnings the store has not reported yet.
+    func reportDiagnostics(of store: NoteStore) {
+        for diagnostic in store.takeDiagnostics() { output.warn(diagnostic.description) }
     }
 }

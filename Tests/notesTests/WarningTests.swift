@@ -13,6 +13,13 @@ import Testing
         try s.write("bad.md", "---\nstill not a key\n---\nnew body\n")
         let changed = try s.run(["search", "body"])
         #expect(changed.stderr.contains("warning: \(s.vault)/bad.md:2: expected 'key: value'"), "\(changed)")
+        // A lookup by prefix that reads a changed file reports its warnings (once) too.
+        try s.write("bad.md", "---\nagain not a key\n---\nthird body\n")
+        try s.write("zeta.md", "# Zeta\n")
+        let prefix = try s.run(["show", "zet"])
+        #expect(prefix.status == 0, "\(prefix)")
+        #expect(prefix.stderr.contains("warning: \(s.vault)/bad.md:2: expected 'key: value'"), "\(prefix)")
+        #expect(try s.run(["list"]).stderr.isEmpty)
         // The note asked for by name always shows its own problems.
         let show = try s.run(["show", "bad"])
         #expect(show.stderr.contains("bad.md:2"), "\(show)")

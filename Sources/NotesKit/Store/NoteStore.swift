@@ -53,6 +53,7 @@ public final class NoteStore {
     /// The changes made through this store, in order.
     public private(set) var changes: [Change] = []
     private var current: Catalog?
+    private var unreported: [Diagnostic] = []
 
     /// A store over `vault`; `cacheDirectory` is where a vault without `.notes/` keeps its index.
     public init(vault: Vault, cacheDirectory: String) {
@@ -126,7 +127,15 @@ public final class NoteStore {
     public func refresh(rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil) -> Catalog {
         let catalog = vault.catalog(indexPath: indexPath, lockPath: lockPath, rebuild: rebuild, progress: progress)
         current = catalog
+        unreported += catalog.diagnostics
         return catalog
+    }
+
+    /// The problems found in files and folders since this was last asked, to be reported once: a
+    /// file's warnings come with the catalog that read it, whichever command built it.
+    public func takeDiagnostics() -> [Diagnostic] {
+        defer { unreported = [] }
+        return unreported
     }
 
     /// The notes a query selects, in its order.

@@ -23,7 +23,7 @@ struct IndexCommand: NotesCommand {
         let progress = ProgressBar(label: "Indexing")
         let catalog = store.refresh(rebuild: rebuild) { done, total in progress.update(done: done, total: total) }
         progress.finish()
-        for diagnostic in catalog.diagnostics { context.output.warn(diagnostic.description) }
+        context.reportDiagnostics(of: store)
         // Writing the index is this command's whole job: not writing it is its failure.
         if let error = catalog.indexError { throw error }
         let state = catalog.indexWritten ? "updated" : "already up to date"
