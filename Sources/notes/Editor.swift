@@ -51,9 +51,11 @@ struct Editor {
     func edit(_ text: String, name: String) throws -> Session {
         var temp = NSTemporaryDirectory()
         while temp.hasSuffix("/") && temp.count > 1 { temp.removeLast() }
+        // Not silenced by --quiet: this is the user's typing, not a remark about a file.
         for kept in Editor.sweepAbandonedSessions(in: temp) {
-            output.warn("an editor session that was interrupted before notes could save it left your text in "
-                + "'\(kept)'; nothing was saved from it: copy what you need, then delete it")
+            output.err("warning: an editor session that was interrupted before notes could save it left "
+                + "files in '\(kept)' (the text, and any swap or backup file of the editor; 'vim -r FILE' "
+                + "recovers a vim swap file); nothing was saved from them: copy what you need, then delete the folder")
         }
         let folder = try FileSystem.makeTemporaryDirectory(temp + "/" + Editor.folderPrefix + "\(getpid())-XXXXXX")
         let base = name.split(separator: "/").last.map(String.init) ?? ""
@@ -95,11 +97,16 @@ struct Editor {
     /// Renames an editor folder whose text could not be saved to `notes-unsaved-…`, where no sweep
     /// removes it, and returns the text's path there (or where it is, if the rename fails).
     static func keep(_ file: String, in folder: String) -> String {
+        keep(folder: folder) + "/" + (file as NSString).lastPathComponent
+    }
+
+    /// Renames an editor folder to `notes-unsaved-…` and returns its new path (or the old one, if
+    /// the rename fails).
+    static func keep(folder: String) -> String {
         let name = (folder as NSString).lastPathComponent
-        guard name.hasPrefix(folderPrefix) else { return file }
+        guard name.hasPrefix(folderPrefix) else { return folder }
         let renamed = (folder as NSString).deletingLastPathComponent + "/notes-unsaved-" + name.dropFirst(folderPrefix.count)
-        guard (try? FileSystem.move(folder, to: renamed)) != nil else { return file }
-        return renamed + "/" + (file as NSString).lastPathComponent
+        return (try? FileSystem.move(folder, to: renamed)) != nil ? renamed : folder
     }
 
     /// Editor folders are `<TMPDIR>/notes-edit-<pid>-XXXXXX`, so that a later run can tell whether
@@ -108,19 +115,14 @@ struct Editor {
 
     /// An empty file beside the text whose name records the text's hash as handed to the editor:
     /// a folder whose text still has that hash holds nothing the user typed.
-    static func originalMarker(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return ".original-" + String(hash, radix: 16)
-    }
+    static func originalMarker(_ bytes: [UInt8]) -> String { ".original-" + Hashing.fnv1a(bytes) }
 
     /// Removes the editor folders of processes that no longer run when their text is as it was
-    /// handed to the editor. A folder with changed text is the user's unsaved work: it is renamed to
-    /// `notes-unsaved-…` (so it is reported once) and returned. Folders of live processes — another
-    /// `notes` with its editor open — are never touched.
+    /// handed to the editor and nothing else is there. Anything more — changed text, or a file the
+    /// editor left beside it (vim's `.swp` holds text typed but never written) — is the user's
+    /// unsaved work: the folder is renamed to `notes-unsaved-…` (so it is reported once) and its
+    /// path returned. Folders of live processes — another `notes` with its editor open — are
+    /// never touched.
     static func sweepAbandonedSessions(in temp: String) -> [String] {
         var kept: [String] = []
         for (name, kind) in FileSystem.entries(temp) ?? [] where kind == .directory && name.hasPrefix(folderPrefix) {
@@ -130,15 +132,15 @@ struct Editor {
             let folder = temp + "/" + name
             let files = FileSystem.entries(folder) ?? []
             let marker = files.first { $0.name.hasPrefix(".original-") }?.name
-            let texts = files.filter { !$0.name.hasPrefix(".") }
-            let unchanged = texts.allSatisfy { entry in
+            let others = files.filter { $0.name != marker }
+            let unchanged = others.count <= 1 && others.allSatisfy { entry in
                 guard let (bytes, _) = try? FileSystem.read(folder + "/" + entry.name) else { return false }
                 return originalMarker(bytes) == marker
             }
             if unchanged {
                 try? FileSystem.remove(folder)
-            } else if let text = texts.first {
-                kept.append(keep(folder + "/" + text.name, in: folder))
+            } else {
+                kept.append(keep(folder: folder))
             }
         }
         return kept

@@ -28,3 +28,11 @@ import Testing
         #expect(Shell.notes("init", argument: "/tmp/v") == "notes init /tmp/v")
     }
 }
+
+@Suite struct HashingTests {
+    /// FNV-1a's published test values: names made from it must not change between versions.
+    @Test(arguments: [("", "cbf29ce484222325"), ("a", "af63dc4c8601ec8c"), ("foobar", "85944171f73967e8")])
+    func fnv1a(text: String, hex: String) {
+        #expect(Hashing.fnv1a(text.utf8) == hex)
+    }
+}

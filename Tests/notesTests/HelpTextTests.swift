@@ -275,12 +275,12 @@ import Testing
             Without a subcommand, config lists every key.
 
             KEYS:
-              isDarkOn  dark palette (true or false)
-              scheme    colour theme: default, blue, orange, yellow, green, indigo
-              sort      default order: updated, created, title
-              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor    editor command, e.g. 'code --wait'
-              vault     default vault folder ('~' expanded)
+              isDarkOn   dark palette (true or false)
+              scheme     colour theme: default, blue, orange, yellow, green, indigo
+              sort       default order: updated, created, title
+              titleFrom  where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor     editor command, e.g. 'code --wait'
+              vault      default vault folder ('~' expanded)
 
             """),
         (["config", "list"], """
@@ -315,12 +315,12 @@ import Testing
               --version        Show the version.
 
             KEYS:
-              isDarkOn  dark palette (true or false)
-              scheme    colour theme: default, blue, orange, yellow, green, indigo
-              sort      default order: updated, created, title
-              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor    editor command, e.g. 'code --wait'
-              vault     default vault folder ('~' expanded)
+              isDarkOn   dark palette (true or false)
+              scheme     colour theme: default, blue, orange, yellow, green, indigo
+              sort       default order: updated, created, title
+              titleFrom  where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor     editor command, e.g. 'code --wait'
+              vault      default vault folder ('~' expanded)
 
             """),
         (["config", "set"], """
@@ -341,12 +341,12 @@ import Testing
               --version        Show the version.
 
             KEYS:
-              isDarkOn  dark palette (true or false)
-              scheme    colour theme: default, blue, orange, yellow, green, indigo
-              sort      default order: updated, created, title
-              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor    editor command, e.g. 'code --wait'
-              vault     default vault folder ('~' expanded)
+              isDarkOn   dark palette (true or false)
+              scheme     colour theme: default, blue, orange, yellow, green, indigo
+              sort       default order: updated, created, title
+              titleFrom  where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor     editor command, e.g. 'code --wait'
+              vault      default vault folder ('~' expanded)
 
             """),
         (["config", "unset"], """
@@ -366,12 +366,12 @@ import Testing
               --version        Show the version.
 
             KEYS:
-              isDarkOn  dark palette (true or false)
-              scheme    colour theme: default, blue, orange, yellow, green, indigo
-              sort      default order: updated, created, title
-              titleFrom where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor    editor command, e.g. 'code --wait'
-              vault     default vault folder ('~' expanded)
+              isDarkOn   dark palette (true or false)
+              scheme     colour theme: default, blue, orange, yellow, green, indigo
+              sort       default order: updated, created, title
+              titleFrom  where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor     editor command, e.g. 'code --wait'
+              vault      default vault folder ('~' expanded)
 
             """),
         (["config", "reset"], """

@@ -36,6 +36,26 @@ import Testing
         line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
     }
 
+    /// One very long ID sets a layout that cuts IDs; the rows whose own ID fits once their title
+    /// (and date) give way still show it whole — the ID is what users type (SPEC §4).
+    @Test func aLongIDElsewhereDoesNotCutAnIDThatFitsItsRow() {
+        let rows = [
+            Self.row("tiny", "Tiny", Self.now),
+            Self.row("projects/2026/clients/very-long-client-name-incorporated/meetings/weekly-sync-notes",
+                     "Weekly sync notes", Self.now),
+            Self.row("deeply/nested/folder/with/a/very/long/path/and/more/levels/short", "Short", Self.now),
+            Self.row("a-very-long-title-that-goes-on-and-on-and-on-to-exceed-any",
+                     "A very long title that goes on and on and on to exceed any reasonable width", Self.now),
+        ]
+        #expect(Self.lines(rows, 80).map(Self.visible) == [
+            " Tiny                       tiny",
+            " Weekly sync notes          projects/2026/clients/very-long-client-name-incorp…",
+            " Short         deeply/nested/folder/with/a/very/long/path/and/more/levels/short",
+            " A very long title…  a-very-long-title-that-goes-on-and-on-and-on-to-exceed-any",
+        ])
+        for line in Self.lines(rows, 80, color: true) { #expect(DisplayWidth.of(Self.visible(line)) == 80) }
+    }
+
     // MARK: Layout at several widths
 
     @Test(arguments: [

@@ -1,4 +1,5 @@
 import Foundation
+import NotesKit
 import Testing
 
 /// The editor runs in the terminal's foreground, as git runs it (issue 7, item 1): these run
@@ -63,12 +64,7 @@ import Testing
         let folder = s.root.path + "/notes-edit-\(pid)-\(suffix)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try now.write(toFile: folder + "/n.md", atomically: false, encoding: .utf8)
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in handed.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        _ = FileManager.default.createFile(atPath: folder + "/.original-" + String(hash, radix: 16), contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/.original-" + Hashing.fnv1a(handed.utf8), contents: nil)
         return folder
     }
 
@@ -83,14 +79,28 @@ import Testing
         #expect(r.status == 0, "\(r)")
         #expect(!fm.fileExists(atPath: untouched))
         #expect(!fm.fileExists(atPath: typed))
-        let unsaved = s.root.path + "/notes-unsaved-\(Self.deadPID)-bbbbbb/n.md"
-        #expect(try String(contentsOfFile: unsaved, encoding: .utf8) == "typed text\n")
-        #expect(r.stderr.contains("left your text in '\(unsaved)'"), "\(r)")
+        let unsaved = s.root.path + "/notes-unsaved-\(Self.deadPID)-bbbbbb"
+        #expect(try String(contentsOfFile: unsaved + "/n.md", encoding: .utf8) == "typed text\n")
+        #expect(r.stderr.contains("left files in '\(unsaved)'"), "\(r)")
         #expect(fm.fileExists(atPath: live + "/n.md"))
         // Reported once: the next run says nothing more about it.
         let again = try s.run(["add"], env: ["NOTES_EDITOR": editor], tty: true)
-        #expect(again.status == 0 && !again.stderr.contains("left your text"), "\(again)")
+        #expect(again.status == 0 && !again.stderr.contains("left files"), "\(again)")
         #expect(fm.fileExists(atPath: unsaved))
+    }
+
+    /// vim keeps what was typed but never written in a hidden swap file beside the text: a folder
+    /// holding one is the user's work even though the text file itself is unchanged.
+    @Test func aSwapFileBesideUnchangedTextIsKeptAndReportedEvenWhenQuiet() throws {
+        let s = try Sandbox()
+        let folder = try session(s, pid: Self.deadPID, suffix: "swpswp", handed: "body\n", now: "body\n")
+        try "typed but never written".write(toFile: folder + "/.n.md.swp", atomically: false, encoding: .utf8)
+        let editor = try s.script("ed.sh", #"printf '# New\n' > "$1""#)
+        let r = try s.run(["-q", "add"], env: ["NOTES_EDITOR": editor], tty: true)
+        #expect(r.status == 0, "\(r)")
+        let unsaved = s.root.path + "/notes-unsaved-\(Self.deadPID)-swpswp"
+        #expect(FileManager.default.fileExists(atPath: unsaved + "/.n.md.swp"))
+        #expect(r.stderr.contains("left files in '\(unsaved)'"), "\(r)")
     }
 
     @Test func textOfAFailedEditorIsKeptWhereTheMessageSays() throws {

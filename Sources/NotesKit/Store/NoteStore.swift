@@ -107,14 +107,9 @@ public final class NoteStore {
     /// A folder name for a vault in the cache: its last component (for people who look) and a
     /// hash of its canonical path (so two vaults never share one).
     static func cacheName(for canonicalPath: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in canonicalPath.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
         let last = canonicalPath.split(separator: "/").last.map(String.init) ?? "root"
         let readable = String(last.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "-" }.prefix(40))
-        return readable + "-" + String(hash, radix: 16)
+        return readable + "-" + Hashing.fnv1a(canonicalPath.utf8)
     }
 
     // MARK: Reading
@@ -206,9 +201,10 @@ public final class NoteStore {
         record(.removed(note.path))
     }
 
-    /// The trashed note an argument names: exact ID, unique ID prefix or unique title.
-    public func trashed(_ argument: String) throws(VaultError) -> TrashEntry {
-        try vault.resolveTrashed(argument, in: vault.trashEntries().entries)
+    /// The trashed note an argument names among `entries` (by default, the trash as it is now):
+    /// exact ID, unique ID prefix or unique title; the latest deletion wins among equal IDs.
+    public func trashed(_ argument: String, in entries: [TrashEntry]? = nil) throws(VaultError) -> TrashEntry {
+        try vault.resolveTrashed(argument, in: entries ?? vault.trashEntries().entries)
     }
 
     /// Puts a trashed note back (under a free name if its old one is taken); returns its path.

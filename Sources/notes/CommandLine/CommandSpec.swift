@@ -59,8 +59,12 @@ struct GlobalValues: Sendable {
         self.quiet = quiet
     }
 
-    /// The values given on a checked command line.
+    /// The values given on a checked command line. An empty `--vault` or `--config` (an unset
+    /// variable in a script) is an error, never a silent fall-back to another vault or file.
     init(_ arguments: ParsedArguments) throws(UsageError) {
+        for option in [GlobalOptions.vault, GlobalOptions.config] where arguments.value(option) == "" {
+            throw UsageError(message: "'--\(option.spec.long)' needs a value; it was empty.", command: nil)
+        }
         self.init(vault: arguments.value(GlobalOptions.vault), config: arguments.value(GlobalOptions.config),
                   color: try arguments.value(GlobalOptions.color) ?? .auto, quiet: arguments.flag(GlobalOptions.quiet))
     }

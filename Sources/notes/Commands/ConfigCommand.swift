@@ -13,7 +13,8 @@ enum ConfigCommand: CommandDescription {
 
     /// The KEYS section: every key and what it means.
     static let keys = "KEYS:\n" + Settings.Key.allCases.map {
-        "  " + $0.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary
+        let width = (Settings.Key.allCases.map(\.rawValue.count).max() ?? 0) + 2
+        return "  " + $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
     }.joined(separator: "\n")
 
     /// The `<key>` argument of `get`, `set` and `unset`.

@@ -18,12 +18,18 @@ struct PathCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let (path, _) = context.locations.vault(flag: context.globals.vault, setting: context.settings.vault)
-        guard let id else {
+        // A vault named by --vault, NOTES_VAULT or the setting must exist; the default one is
+        // printed even before it is made (it is where `notes add` will make it).
+        guard let store = try context.store(forWriting: false) else {
+            guard id == nil else { throw VaultError.noMatch(id ?? "") }
+            let (path, _) = context.locations.vault(flag: context.globals.vault, setting: context.settings.vault)
             context.output.out(context.locations.absolute(path) + "\n")
             return
         }
-        guard let store = try context.store(forWriting: false) else { throw VaultError.noMatch(id) }
+        guard let id else {
+            context.output.out(context.locations.absolute(store.vault.root) + "\n")
+            return
+        }
         let note = try context.note(id, in: store).note
         context.output.out(context.locations.absolute(store.vault.fullPath(note.path)) + "\n")
     }

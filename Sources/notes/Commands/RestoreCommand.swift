@@ -19,8 +19,9 @@ struct RestoreCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let store = try context.store(forWriting: false) else { throw VaultError.notInTrash(id) }
-        for diagnostic in store.trashEntries().diagnostics { context.output.warn(diagnostic.description) }
-        let entry = try store.trashed(id)
+        let (entries, diagnostics) = store.trashEntries()
+        for diagnostic in diagnostics { context.output.warn(diagnostic.description) }
+        let entry = try store.trashed(id, in: entries)
         let path = try store.restore(entry)
         let restored = Note.id(forPath: path)
         if restored != entry.note.id {

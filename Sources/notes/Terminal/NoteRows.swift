@@ -47,16 +47,31 @@ enum NoteRows {
         var lines: [String] = []
         for (i, row) in rows.enumerated() {
             let marks = query.map { merged($0.highlights(in: titles[i])) } ?? []
-            var line = codes.tint + codes.text + codes.bold + " "
-                + cell(titles[i], width: layout.titleWidth, marks: marks, on: codes.mark, off: codes.markOff)
-                + codes.boldOff
-            let date: String? = switch layout.date {
+            var date: String? = switch layout.date {
             case .full: fullDates[i]
             case .compact: compactDates[i]
             case .none: nil
             }
+            // An ID longer than the column (a longer ID elsewhere set the layout) is still shown
+            // whole when this row's title, and if need be its date, can make room for all of it
+            // and keep a few columns; otherwise the row keeps the layout and the ID's start.
+            var titleWidth = layout.titleWidth, idWidth = layout.idWidth
+            let extra = DisplayWidth.of(ids[i]) - idWidth
+            let dateRoom = date == nil ? 0 : layout.dateWidth + 2
+            let keptTitle = min(DisplayWidth.of(titles[i]), RowLayout.shortestTitle)
+            if extra > 0 && extra <= titleWidth + dateRoom - keptTitle {
+                if extra > titleWidth {
+                    titleWidth += dateRoom
+                    date = nil
+                }
+                titleWidth -= extra
+                idWidth += extra
+            }
+            var line = codes.tint + codes.text + codes.bold + " "
+                + cell(titles[i], width: titleWidth, marks: marks, on: codes.mark, off: codes.markOff)
+                + codes.boldOff
             if let date { line += "  " + codes.dim + DisplayWidth.pad(date, to: layout.dateWidth) + codes.text }
-            line += "  " + cell(ids[i], width: layout.idWidth) + " " + codes.reset
+            line += "  " + cell(ids[i], width: idWidth) + " " + codes.reset
             // Without colour the padding after the ID shows nothing; leave it out.
             lines.append(style.color ? line : String(line.reversed().drop { $0 == " " }.reversed()))
             if let snippet = row.snippet, style.width > 4 {
