@@ -112,7 +112,8 @@ import Testing
             let vault = try Vault(root: root)
             _ = store(vault).refresh()
             let written = try #require(Disk.bytes(store(vault).indexPath))
-            let current = try #require(NoteIndexFile.decode(TextStorage(written)))
+            let mapped = try #require(NoteIndexFile.map(TextStorage(written)))
+            let current = mapped.records.indices.map(mapped.record(at:))
             // 등산 as jamo, データ without its voiced mark.
             let oldFolding = "# \u{1103}\u{1173}\u{11BC}\u{1109}\u{1161}\u{11AB}\n\n"
                 + "\u{30C6}\u{30FC}\u{30BF}\n"
@@ -121,7 +122,7 @@ import Testing
                 record.folded = FoldedText(Array(oldFolding.utf8))
                 return record
             }
-            var bytes = NoteIndexFile.encode(stale)
+            var bytes = NoteIndexFile.encode(read: stale)
             let versionField = NoteIndexFile.magic.count..<(NoteIndexFile.magic.count + 4)
             bytes.replaceSubrange(versionField, with: [1, 0, 0, 0])
             try FileSystem.writeAtomically(bytes, to: store(vault).indexPath)
@@ -166,12 +167,38 @@ import Testing
             IndexRecord(path: "bad.md", size: 1, mtime: 2, inode: 8, note: nil,
                         warnings: [ParseWarning(line: 0, message: "not valid UTF-8; skipped")], folded: FoldedText([])),
         ]
-        let decoded = try #require(NoteIndexFile.decode(TextStorage(NoteIndexFile.encode(records))))
+        let mapped = try #require(NoteIndexFile.map(TextStorage(NoteIndexFile.encode(read: records))))
+        let decoded = mapped.records.indices.map(mapped.record(at:))
         #expect(decoded.count == 2)
         #expect(decoded[0].note == note)
         #expect(decoded[0].mtime == 1234.000_000_5 && decoded[0].size == 42 && decoded[0].inode == 7)
         #expect(decoded[0].warnings == [ParseWarning(line: 3, message: "m")])
         #expect(decoded[0].folded.withUnsafeBytes { Array($0) } == Array("folded".utf8))
         #expect(decoded[1].note == nil && decoded[1].folded.count == 0)
+    }
+
+    /// Records kept from a mapped index are copied byte for byte into the next index, beside
+    /// records read from files, and found again by path.
+    @Test func keptRecordsAreCopiedAsTheyAreAndFoundByPath() throws {
+        let note = Note(id: "x/y", path: "x/y.md", title: "Tïtle", titleFromFrontMatter: false,
+                        createdAt: 1.5, updatedAt: 9, preview: "pré")
+        let first = [
+            IndexRecord(path: "x/y.md", size: 42, mtime: 3.25, inode: 7, note: note,
+                        warnings: [ParseWarning(line: 3, message: "m")], folded: FoldedText(Array("folded".utf8))),
+            IndexRecord(path: "gone.md", size: 1, mtime: 2, inode: 8, note: nil, warnings: [], folded: FoldedText([])),
+        ]
+        let old = try #require(NoteIndexFile.map(TextStorage(NoteIndexFile.encode(read: first))))
+        #expect(old.find("x/y.md") == 0 && old.find("gone.md") == 1 && old.find("x/y") == nil)
+        let added = IndexRecord(path: "new.md", size: 5, mtime: 6, inode: 9,
+                                note: Note(path: "new.md", document: NoteDocument(parsing: "# New\n"), mtime: 6),
+                                warnings: [], folded: FoldedText(Array("# new\n".utf8)))
+        let next = try #require(NoteIndexFile.map(TextStorage(NoteIndexFile.encode(kept: [0], of: old, read: [added]))))
+        #expect(next.records.count == 2)
+        let kept = next.record(at: try #require(next.find("x/y.md")))
+        #expect(kept.note == note && kept.size == 42 && kept.mtime == 3.25 && kept.inode == 7)
+        #expect(kept.warnings == [ParseWarning(line: 3, message: "m")])
+        #expect(kept.folded.withUnsafeBytes { Array($0) } == Array("folded".utf8))
+        #expect(next.record(at: try #require(next.find("new.md"))).note?.title == "New")
+        #expect(next.find("gone.md") == nil)
     }
 }

@@ -1,12 +1,16 @@
 import Foundation
 
-/// The notes of a vault as the index cache knows them (SPEC §8): each note's summary and, inside
-/// the library, its folded searchable text. Built by `NoteStore`.
+/// The notes of a vault as the index cache knows them (SPEC §8). Most are records of the mapped
+/// index file, read in place: a note's strings are made only when it is shown or asked for, and
+/// its folded text is only paged in when a search reads it. Notes read from their files this time
+/// (new or changed) sit beside them. Built by `NoteStore`.
 public struct Catalog: Sendable {
-    /// The notes, in no particular order.
-    public let notes: [Note]
-    /// The folded searchable text of each note, by position in `notes`.
-    let folded: [FoldedText]
+    /// The mapped index, when there was a usable one.
+    let index: MappedIndex?
+    /// The records of `index` that are notes and still current.
+    let mapped: [Int32]
+    /// Notes read from their files this time, with their folded text.
+    let read: [(note: Note, folded: FoldedText)]
     /// Problems with the vault's folders, and with the files read this time (new or changed since
     /// the index last saw them): a file's warnings are reported once per change, not on every command.
     public let diagnostics: [Diagnostic]
@@ -17,19 +21,74 @@ public struct Catalog: Sendable {
     /// Why the index could not be written when it had to be; nil when it was written or was current.
     public let indexError: VaultError?
 
+    /// The number of notes.
+    public var count: Int { mapped.count + read.count }
+
+    /// Every note, in no particular order (this makes the strings of all of them).
+    public var notes: [Note] { (0..<count).map(note(at:)) }
+
+    /// The note at position `i` (mapped records first, then the notes read this time).
+    func note(at i: Int) -> Note {
+        if i < mapped.count, let index { return index.note(at: Int(mapped[i])) }
+        return read[i - mapped.count].note
+    }
+
+    /// The folded searchable text of the note at position `i`.
+    func folded(at i: Int) -> FoldedText {
+        if i < mapped.count, let index { return index.folded(at: Int(mapped[i])) }
+        return read[i - mapped.count].folded
+    }
+
+    /// The date `order` sorts the note at position `i` by.
+    func date(at i: Int, order: SortOrder) -> Double {
+        if i < mapped.count, let index { return index.date(at: Int(mapped[i]), order: order) }
+        return order.date(of: read[i - mapped.count].note)
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the ID of the note at position `i`.
+    func withID<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if i < mapped.count, let index { return index.withID(at: Int(mapped[i]), body) }
+        var id = read[i - mapped.count].note.id
+        return id.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+
     /// The notes a query selects — every term in the searchable text, on all cores — sorted in
     /// its order and cut to its limit. The one search path of list, search and ID completion.
+    /// Only the notes returned are made into `Note`s.
     public func run(_ query: NoteQuery) -> [Note] {
-        var hits = notes
+        var hits = Array(0..<count)
         if !query.search.isEmpty {
-            let keep = Parallel.map(count: notes.count, chunk: 256) { i, _ in
-                folded[i].withUnsafeBytes { query.search.matches(folded: $0) }
+            let keep = Parallel.map(count: count, chunk: 256) { i, _ in
+                folded(at: i).withUnsafeBytes { query.search.matches(folded: $0) }
             }
-            hits = notes.indices.compactMap { keep[$0] ? notes[$0] : nil }
+            hits = hits.filter { keep[$0] }
         }
-        var sorted = query.order.sort(hits, reverse: query.reverse)
-        if let limit = query.limit, sorted.count > limit { sorted.removeSubrange(limit...) }
-        return sorted
+        let order = query.order
+        let dates = hits.map { date(at: $0, order: order) }
+        let titles = order == .title ? hits.map { note(at: $0).title } : []
+        var positions = hits.indices.sorted { a, b in
+            if order == .title {
+                let compared = titles[a].localizedStandardCompare(titles[b])
+                if compared != .orderedSame { return compared == .orderedAscending }
+            } else if dates[a] != dates[b] {
+                return dates[a] > dates[b]
+            }
+            // Ties by ID in code-point order (which UTF-8 byte order is).
+            return withID(at: hits[a]) { x in withID(at: hits[b]) { y in Catalog.precedes(x, y) } }
+        }
+        if query.reverse { positions.reverse() }
+        if let limit = query.limit, positions.count > limit { positions.removeSubrange(limit...) }
+        return positions.map { note(at: hits[$0]) }
+    }
+
+    /// Whether bytes `x` come before `y` in lexicographic byte order.
+    static func precedes(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+        let common = min(x.count, y.count)
+        if common > 0, let a = x.baseAddress, let b = y.baseAddress {
+            let compared = memcmp(a, b, common)
+            if compared != 0 { return compared < 0 }
+        }
+        return x.count < y.count
     }
 }
 
@@ -46,6 +105,146 @@ struct IndexRecord: Sendable {
 
     func isCurrent(_ status: FileStatus) -> Bool {
         size == status.size && mtime == status.mtime && inode == status.inode
+    }
+}
+
+/// One record of a mapped index file, read in place: numbers, and byte ranges of the mapping
+/// for its strings. Holds no references, so arrays of it cost no reference counting.
+struct MappedRecord {
+    var path: Range<Int>
+    var size: Int64
+    var mtime: Double
+    var inode: UInt64
+    /// 1: a readable note; 2: its title is not a body line; 4: it has `updatedAt`.
+    var flags: UInt8
+    var createdAt: Double
+    var updatedAt: Double
+    var title: Range<Int>
+    var preview: Range<Int>
+    /// The warnings as stored: a count, then the line and message of each.
+    var warnings: Range<Int>
+    var text: Range<Int>
+
+    var isNote: Bool { flags & 1 != 0 }
+
+    func isCurrent(_ status: FileStatus) -> Bool {
+        size == status.size && mtime == status.mtime && inode == status.inode
+    }
+}
+
+/// An index file mapped in memory: its records, read in place, and a table that finds a record
+/// by path comparing bytes, so checking 100,000 files against it makes no strings.
+final class MappedIndex: @unchecked Sendable {
+    let storage: TextStorage
+    let records: [MappedRecord]
+    /// Open addressing over record numbers; -1 is an empty slot.
+    private let slots: [Int32]
+
+    init(storage: TextStorage, records: [MappedRecord]) {
+        self.storage = storage
+        self.records = records
+        var capacity = 16
+        while capacity < records.count * 2 { capacity *= 2 }
+        var slots = [Int32](repeating: -1, count: capacity)
+        storage.withUnsafeBytes { bytes in
+            for (number, record) in records.enumerated() {
+                var slot = MappedIndex.hash(UnsafeRawBufferPointer(rebasing: bytes[record.path])) & (capacity - 1)
+                while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
+                slots[slot] = Int32(number)
+            }
+        }
+        self.slots = slots
+    }
+
+    /// A fast hash of a path's bytes (FNV-1a, folded to an Int).
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
+    }
+
+    /// The number of the record of `path`, if the index has one.
+    func find(_ path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { wanted -> Int? in
+            let key = UnsafeRawBufferPointer(wanted)
+            return storage.withUnsafeBytes { bytes -> Int? in
+                var slot = MappedIndex.hash(key) & (slots.count - 1)
+                while slots[slot] >= 0 {
+                    let number = Int(slots[slot])
+                    let stored = UnsafeRawBufferPointer(rebasing: bytes[records[number].path])
+                    if stored.count == key.count, !Catalog.precedes(stored, key), !Catalog.precedes(key, stored) {
+                        return number
+                    }
+                    slot = (slot + 1) & (slots.count - 1)
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The string stored at `range` (validated when the index was read).
+    func string(_ range: Range<Int>) -> String {
+        storage.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    /// The path of record `number`.
+    func path(at number: Int) -> String { string(records[number].path) }
+
+    /// The note of record `number` (a readable note's record).
+    func note(at number: Int) -> Note {
+        let record = records[number]
+        let path = string(record.path)
+        return Note(
+            id: Note.id(forPath: path), path: path, title: string(record.title),
+            titleFromFrontMatter: record.flags & 2 != 0, createdAt: record.createdAt,
+            updatedAt: record.flags & 4 != 0 ? record.updatedAt : nil, preview: string(record.preview))
+    }
+
+    /// The date `order` sorts record `number` by.
+    func date(at number: Int, order: SortOrder) -> Double {
+        let record = records[number]
+        if order == .created || record.flags & 4 == 0 { return record.createdAt }
+        return record.updatedAt
+    }
+
+    /// Calls `body` with the bytes of record `number`'s ID (its path without `.md`).
+    func withID<R>(at number: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        storage.withUnsafeBytes { bytes in
+            var range = records[number].path
+            let suffix = Array(".md".utf8)
+            if range.count > 3, bytes[(range.upperBound - 3)..<range.upperBound].elementsEqual(suffix) {
+                range = range.lowerBound..<(range.upperBound - 3)
+            }
+            return body(UnsafeRawBufferPointer(rebasing: bytes[range]))
+        }
+    }
+
+    /// The folded text of record `number`.
+    func folded(at number: Int) -> FoldedText { FoldedText(storage: storage, range: records[number].text) }
+
+    /// The warnings of record `number`.
+    func warnings(at number: Int) -> [ParseWarning] {
+        storage.withUnsafeBytes { bytes in
+            var reader = ByteReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[records[number].warnings]))
+            var warnings: [ParseWarning] = []
+            for _ in 0..<(reader.u32() ?? 0) {
+                guard let line = reader.u32(), let message = reader.string() else { break }
+                warnings.append(ParseWarning(line: Int(line), message: message))
+            }
+            return warnings
+        }
+    }
+
+    /// Record `number` with its strings made, as a record read from a file would be.
+    func record(at number: Int) -> IndexRecord {
+        let record = records[number]
+        return IndexRecord(
+            path: path(at: number), size: record.size, mtime: record.mtime, inode: record.inode,
+            note: record.isNote ? note(at: number) : nil, warnings: warnings(at: number), folded: folded(at: number))
     }
 }
 
@@ -110,12 +309,38 @@ enum NoteIndexFile {
     /// Bump when the format or the folding changes, so old caches are rebuilt.
     static let version: UInt32 = 2
 
-    /// The records as file bytes; `titleSource` is recorded, since titles and folded texts depend on it.
-    static func encode(_ records: [IndexRecord], titleSource: TitleSource = .content) -> [UInt8] {
+    /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
+    /// making strings), then records read from files; `titleSource` is recorded, since titles and
+    /// folded texts depend on it.
+    static func encode(
+        kept: [Int] = [], of index: MappedIndex? = nil, read: [IndexRecord], titleSource: TitleSource = .content
+    ) -> [UInt8] {
         var meta: [UInt8] = []
-        meta.reserveCapacity(records.count * 160)
-        var textOffset: UInt64 = 0
-        for r in records {
+        meta.reserveCapacity((kept.count + read.count) * 160)
+        var textLength: UInt64 = 0
+        if let index {
+            index.storage.withUnsafeBytes { bytes in
+                for number in kept {
+                    let r = index.records[number]
+                    append(bytes: UnsafeRawBufferPointer(rebasing: bytes[r.path]), to: &meta)
+                    append(UInt64(bitPattern: r.size), to: &meta)
+                    append(r.mtime.bitPattern, to: &meta)
+                    append(r.inode, to: &meta)
+                    meta.append(r.flags)
+                    if r.isNote {
+                        append(r.createdAt.bitPattern, to: &meta)
+                        append(r.updatedAt.bitPattern, to: &meta)
+                        append(bytes: UnsafeRawBufferPointer(rebasing: bytes[r.title]), to: &meta)
+                        append(bytes: UnsafeRawBufferPointer(rebasing: bytes[r.preview]), to: &meta)
+                    }
+                    meta.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[r.warnings]))
+                    append(textLength, to: &meta)
+                    append(UInt64(r.text.count), to: &meta)
+                    textLength += UInt64(r.text.count)
+                }
+            }
+        }
+        for r in read {
             append(r.path, to: &meta)
             append(UInt64(bitPattern: r.size), to: &meta)
             append(r.mtime.bitPattern, to: &meta)
@@ -134,25 +359,30 @@ enum NoteIndexFile {
                 append(UInt32(max(0, w.line)), to: &meta)
                 append(w.message, to: &meta)
             }
-            append(textOffset, to: &meta)
+            append(textLength, to: &meta)
             append(UInt64(r.folded.count), to: &meta)
-            textOffset += UInt64(r.folded.count)
+            textLength += UInt64(r.folded.count)
         }
         var out = magic
-        out.reserveCapacity(magic.count + 16 + meta.count + Int(textOffset))
+        out.reserveCapacity(magic.count + 17 + meta.count + Int(textLength))
         append(version, to: &out)
         out.append(titleSource == .filename ? 1 : 0)
-        append(UInt32(records.count), to: &out)
+        append(UInt32(kept.count + read.count), to: &out)
         append(UInt64(meta.count), to: &out)
         out += meta
-        for r in records { r.folded.withUnsafeBytes { out.append(contentsOf: $0) } }
+        if let index {
+            index.storage.withUnsafeBytes { bytes in
+                for number in kept { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index.records[number].text])) }
+            }
+        }
+        for r in read { r.folded.withUnsafeBytes { out.append(contentsOf: $0) } }
         return out
     }
 
-    /// The records of an index file; nil when it is damaged, of another version, or made with
-    /// another title source (then it is rebuilt).
-    static func decode(_ storage: TextStorage, titleSource: TitleSource = .content) -> [IndexRecord]? {
-        storage.withUnsafeBytes { bytes -> [IndexRecord]? in
+    /// The records of an index file, read in place; nil when it is damaged, of another version,
+    /// or made with another title source (then it is rebuilt).
+    static func map(_ storage: TextStorage, titleSource: TitleSource = .content) -> MappedIndex? {
+        let records = storage.withUnsafeBytes { bytes -> [MappedRecord]? in
             var reader = ByteReader(bytes: bytes)
             guard reader.take(magic.count).map(Array.init) == magic, reader.u32() == version,
                   reader.byte() == (titleSource == .filename ? 1 : 0),
@@ -160,36 +390,35 @@ enum NoteIndexFile {
                   metaLength <= UInt64(bytes.count - reader.offset) else { return nil }
             let textStart = reader.offset + Int(metaLength)
             let textLength = bytes.count - textStart
-            var records: [IndexRecord] = []
+            var records: [MappedRecord] = []
             records.reserveCapacity(Int(min(count, 1 << 22)))
             for _ in 0..<count {
-                guard let path = reader.string(), let size = reader.u64(), let mtime = reader.u64(),
+                guard let path = reader.range(), let size = reader.u64(), let mtime = reader.u64(),
                       let inode = reader.u64(), let flags = reader.byte() else { return nil }
-                var note: Note?
+                var created: UInt64 = 0, updated: UInt64 = 0
+                var title = 0..<0, preview = 0..<0
                 if flags & 1 != 0 {
-                    guard let created = reader.u64(), let updated = reader.u64(), let title = reader.string(),
-                          let preview = reader.string() else { return nil }
-                    note = Note(
-                        id: Note.id(forPath: path), path: path, title: title,
-                        titleFromFrontMatter: flags & 2 != 0, createdAt: Double(bitPattern: created),
-                        updatedAt: flags & 4 != 0 ? Double(bitPattern: updated) : nil, preview: preview)
+                    guard let c = reader.u64(), let u = reader.u64(), let t = reader.range(), let p = reader.range()
+                    else { return nil }
+                    (created, updated, title, preview) = (c, u, t, p)
                 }
+                let warningsStart = reader.offset
                 guard let warningCount = reader.u32() else { return nil }
-                var warnings: [ParseWarning] = []
                 for _ in 0..<warningCount {
-                    guard let line = reader.u32(), let message = reader.string() else { return nil }
-                    warnings.append(ParseWarning(line: Int(line), message: message))
+                    guard reader.u32() != nil, reader.range() != nil else { return nil }
                 }
+                let warnings = warningsStart..<reader.offset
                 guard let offset = reader.u64(), let length = reader.u64(),
                       offset <= UInt64(textLength), length <= UInt64(textLength) - offset else { return nil }
                 let start = textStart + Int(offset)
-                records.append(IndexRecord(
+                records.append(MappedRecord(
                     path: path, size: Int64(bitPattern: size), mtime: Double(bitPattern: mtime), inode: inode,
-                    note: note, warnings: warnings,
-                    folded: FoldedText(storage: storage, range: start..<(start + Int(length)))))
+                    flags: flags, createdAt: Double(bitPattern: created), updatedAt: Double(bitPattern: updated),
+                    title: title, preview: preview, warnings: warnings, text: start..<(start + Int(length))))
             }
             return reader.offset == textStart ? records : nil
         }
+        return records.map { MappedIndex(storage: storage, records: $0) }
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
@@ -200,10 +429,15 @@ enum NoteIndexFile {
         append(UInt32(string.utf8.count), to: &out)
         out.append(contentsOf: string.utf8)
     }
+
+    private static func append(bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        append(UInt32(bytes.count), to: &out)
+        out.append(contentsOf: bytes)
+    }
 }
 
 /// A bounds-checked cursor over the index bytes; every read is nil past the end.
-private struct ByteReader {
+struct ByteReader {
     let bytes: UnsafeRawBufferPointer
     var offset = 0
 
@@ -223,6 +457,12 @@ private struct ByteReader {
         guard let length = u32(), let slice = take(Int(length)) else { return nil }
         return String(validating: slice, as: UTF8.self)
     }
+
+    /// A length-prefixed string's place in the whole buffer, without making it.
+    mutating func range() -> Range<Int>? {
+        guard let length = u32(), take(Int(length)) != nil else { return nil }
+        return (offset - Int(length))..<offset
+    }
 }
 
 extension Vault {
@@ -235,10 +475,8 @@ extension Vault {
         indexPath: String, lockPath: String, rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil
     ) -> Catalog {
         let stateFolder = String(indexPath[..<(indexPath.lastIndex(of: "/") ?? indexPath.startIndex)])
-        var old: [String: IndexRecord] = [:]
-        if !rebuild, let storage = TextStorage(mapping: indexPath), let records = NoteIndexFile.decode(storage, titleSource: titleSource) {
-            old.reserveCapacity(records.count)
-            for record in records { old[record.path] = record }
+        let index = rebuild ? nil : TextStorage(mapping: indexPath).flatMap {
+            NoteIndexFile.map($0, titleSource: titleSource)
         }
         // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
         FileSystem.sweepStaleTemps(in: stateFolder)
@@ -247,21 +485,20 @@ extension Vault {
         // group and other bits that the vault folder and all notes grant; the owner keeps read
         // and write. (A vault at 0700, or one note at 0600, makes it 0600.)
         var shared = (FileSystem.status(canonicalRoot)?.mode ?? 0) & 0o066
-        var records: [IndexRecord] = []
+        var kept: [Int] = []
         var stale: [String] = []
         let (files, walkDiagnostics) = walk()
         for (path, status) in files {
             shared &= status.mode
-            if let record = old[path], record.isCurrent(status) {
-                records.append(record)
+            if let number = index?.find(path), index?.records[number].isCurrent(status) == true {
+                kept.append(number)
             } else {
                 stale.append(path)
             }
         }
         let indexMode = FileSystem.newFileMode(within: 0o600 | shared)
-        let changed = !stale.isEmpty || records.count != old.count || rebuild
-        let freshCount = records.count
-        records += readRecords(stale, progress: progress)
+        let changed = !stale.isEmpty || kept.count != (index?.records.count ?? 0) || rebuild
+        let read = readRecords(stale, progress: progress)
         var written = false
         var indexError: VaultError?
         if changed {
@@ -270,8 +507,8 @@ extension Vault {
                 if let lock = try VaultLock(path: lockPath, wait: false) {
                     defer { lock.release() }
                     try FileSystem.writeAtomically(
-                        NoteIndexFile.encode(records, titleSource: titleSource), to: indexPath, mode: indexMode,
-                        keepExistingMode: false)
+                        NoteIndexFile.encode(kept: kept, of: index, read: read, titleSource: titleSource),
+                        to: indexPath, mode: indexMode, keepExistingMode: false)
                     written = true
                 }
             } catch {
@@ -282,22 +519,17 @@ extension Vault {
             // A note made private since the index was written: make the index as private.
             chmod(indexPath, indexMode)
         }
-        var notes: [Note] = []
-        var folded: [FoldedText] = []
         var diagnostics = walkDiagnostics
-        notes.reserveCapacity(records.count)
-        folded.reserveCapacity(records.count)
-        for (i, record) in records.enumerated() {
-            for warning in record.warnings where i >= freshCount {
+        for record in read {
+            for warning in record.warnings {
                 diagnostics.append(Diagnostic(
                     path: fullPath(record.path), line: warning.line > 0 ? warning.line : nil, message: warning.message))
             }
-            guard let note = record.note else { continue }
-            notes.append(note)
-            folded.append(record.folded)
         }
-        return Catalog(notes: notes, folded: folded, diagnostics: diagnostics, filesRead: stale.count,
-                       indexWritten: written, indexError: indexError)
+        let mapped = index.map { index in kept.filter { index.records[$0].isNote }.map { Int32($0) } } ?? []
+        return Catalog(
+            index: index, mapped: mapped, read: read.compactMap { r in r.note.map { ($0, r.folded) } },
+            diagnostics: diagnostics, filesRead: stale.count, indexWritten: written, indexError: indexError)
     }
 
     /// Reads and folds files, on all cores, in batches so progress can be reported between them.

@@ -27,7 +27,7 @@ struct IndexCommand: NotesCommand {
         // Writing the index is this command's whole job: not writing it is its failure.
         if let error = catalog.indexError { throw error }
         let state = catalog.indexWritten ? "updated" : "already up to date"
-        let count = catalog.notes.count == 1 ? "1 note" : "\(catalog.notes.count) notes"
+        let count = catalog.count == 1 ? "1 note" : "\(catalog.count) notes"
         context.output.err("Index \(state): \(count), \(catalog.filesRead) read (\(store.indexPath)).")
     }
 }
