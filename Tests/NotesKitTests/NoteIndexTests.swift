@@ -192,7 +192,7 @@ import Testing
         let added = IndexRecord(path: "new.md", size: 5, mtime: 6, inode: 9,
                                 note: Note(path: "new.md", document: NoteDocument(parsing: "# New\n"), mtime: 6),
                                 warnings: [], folded: FoldedText(Array("# new\n".utf8)))
-        let next = try #require(NoteIndexFile.map(TextStorage(NoteIndexFile.encode(kept: [0], of: old, read: [added]))))
+        let next = try #require(NoteIndexFile.map(TextStorage(NoteIndexFile.encode(kept: [0], of: IndexView(base: old, delta: nil), read: [added]))))
         #expect(next.records.count == 2)
         let kept = next.record(at: try #require(next.find("x/y.md")))
         #expect(kept.note == note && kept.size == 42 && kept.mtime == 3.25 && kept.inode == 7)

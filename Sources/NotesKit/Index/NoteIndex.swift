@@ -5,8 +5,8 @@ import Foundation
 /// its folded text is only paged in when a search reads it. Notes read from their files this time
 /// (new or changed) sit beside them. Built by `NoteStore`.
 public struct Catalog: Sendable {
-    /// The mapped index, when there was a usable one.
-    let index: MappedIndex?
+    /// The mapped index (base and delta), when there was a usable one.
+    let index: IndexView?
     /// The records of `index` that are notes and still current.
     let mapped: [Int32]
     /// Notes read from their files this time, with their folded text.
@@ -102,10 +102,8 @@ struct IndexRecord: Sendable {
     var note: Note?
     var warnings: [ParseWarning]
     var folded: FoldedText
-
-    func isCurrent(_ status: FileStatus) -> Bool {
-        size == status.size && mtime == status.mtime && inode == status.inode
-    }
+    /// A delta's note that the file is gone.
+    var removed = false
 }
 
 /// One record of a mapped index file, read in place: numbers, and byte ranges of the mapping
@@ -127,9 +125,23 @@ struct MappedRecord {
 
     var isNote: Bool { flags & 1 != 0 }
 
+    /// In a delta: the file at `path` is gone from the vault, whatever the base says.
+    static let removedFlag: UInt8 = 0x80
+    var isRemoved: Bool { flags & MappedRecord.removedFlag != 0 }
+
     func isCurrent(_ status: FileStatus) -> Bool {
-        size == status.size && mtime == status.mtime && inode == status.inode
+        !isRemoved && size == status.size && mtime == status.mtime && inode == status.inode
     }
+}
+
+/// The two kinds of index file: the base, and a delta of what changed since it (SPEC §8: a small
+/// change costs a small write, as in git's split index).
+enum IndexKind: UInt8 {
+    /// `index`: every file as of its writing.
+    case base = 0
+    /// `index.delta`: the files added or changed since the base with the same generation, and the
+    /// ones removed; it wins over the base.
+    case delta = 1
 }
 
 /// An index file mapped in memory: its records, read in place, and a table that finds a record
@@ -137,12 +149,17 @@ struct MappedRecord {
 final class MappedIndex: @unchecked Sendable {
     let storage: TextStorage
     let records: [MappedRecord]
+    let kind: IndexKind
+    /// A base's own random number; a delta's is that of the base it extends.
+    let generation: UInt64
     /// Open addressing over record numbers; -1 is an empty slot.
     private let slots: [Int32]
 
-    init(storage: TextStorage, records: [MappedRecord]) {
+    init(storage: TextStorage, records: [MappedRecord], kind: IndexKind = .base, generation: UInt64 = 0) {
         self.storage = storage
         self.records = records
+        self.kind = kind
+        self.generation = generation
         var capacity = 16
         while capacity < records.count * 2 { capacity *= 2 }
         var slots = [Int32](repeating: -1, count: capacity)
@@ -244,7 +261,69 @@ final class MappedIndex: @unchecked Sendable {
         let record = records[number]
         return IndexRecord(
             path: path(at: number), size: record.size, mtime: record.mtime, inode: record.inode,
-            note: record.isNote ? note(at: number) : nil, warnings: warnings(at: number), folded: folded(at: number))
+            note: record.isNote ? note(at: number) : nil, warnings: warnings(at: number), folded: folded(at: number),
+            removed: record.isRemoved)
+    }
+}
+
+/// The index as a command sees it: a base and, when it extends that very base, a delta whose
+/// records win. Records are numbered across both: the base's first, then the delta's.
+final class IndexView: @unchecked Sendable {
+    let base: MappedIndex
+    let delta: MappedIndex?
+    /// How many records stand for files: the base's that the delta does not replace or remove,
+    /// and the delta's that are not removals.
+    let liveCount: Int
+
+    /// A view of `base` and `delta`; a delta of another base (one merged since) is left out.
+    init(base: MappedIndex, delta: MappedIndex?) {
+        self.base = base
+        let delta = delta.flatMap { $0.kind == .delta && $0.generation == base.generation ? $0 : nil }
+        self.delta = delta
+        var live = base.records.count
+        for (number, record) in (delta?.records ?? []).enumerated() {
+            if let delta, base.find(delta.path(at: number)) != nil { live -= 1 }
+            if !record.isRemoved { live += 1 }
+        }
+        liveCount = live
+    }
+
+    /// The number of the record of `path`, if the view has a live one.
+    func find(_ path: String) -> Int? {
+        if let delta, let number = delta.find(path) {
+            return delta.records[number].isRemoved ? nil : base.records.count + number
+        }
+        return base.find(path)
+    }
+
+    /// The file and its own record number for a view-wide number.
+    func locate(_ number: Int) -> (file: MappedIndex, number: Int) {
+        if number >= base.records.count, let delta { return (delta, number - base.records.count) }
+        return (base, number)
+    }
+
+    /// Numbers grouped by the file they belong to, in order.
+    func split(_ numbers: [Int]) -> [(MappedIndex, [Int])] {
+        var inBase: [Int] = [], inDelta: [Int] = []
+        for number in numbers {
+            if number < base.records.count { inBase.append(number) } else { inDelta.append(number - base.records.count) }
+        }
+        return [(base, inBase)] + (delta.map { [($0, inDelta)] } ?? [])
+    }
+
+    func record(_ number: Int) -> MappedRecord { let (file, n) = locate(number); return file.records[n] }
+    func path(at number: Int) -> String { let (file, n) = locate(number); return file.path(at: n) }
+    func note(at number: Int) -> Note { let (file, n) = locate(number); return file.note(at: n) }
+    func folded(at number: Int) -> FoldedText { let (file, n) = locate(number); return file.folded(at: n) }
+
+    func date(at number: Int, order: SortOrder) -> Double {
+        let (file, n) = locate(number)
+        return file.date(at: n, order: order)
+    }
+
+    func withID<R>(at number: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let (file, n) = locate(number)
+        return file.withID(at: n, body)
     }
 }
 
@@ -307,21 +386,22 @@ final class TextStorage: @unchecked Sendable {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and
     /// folded texts depend on it.
     static func encode(
-        kept: [Int] = [], of index: MappedIndex? = nil, read: [IndexRecord], titleSource: TitleSource = .content
+        kept: [Int] = [], of index: IndexView? = nil, read: [IndexRecord], removed: [String] = [],
+        titleSource: TitleSource = .content, kind: IndexKind = .base, generation: UInt64 = 0
     ) -> [UInt8] {
         var meta: [UInt8] = []
         meta.reserveCapacity((kept.count + read.count) * 160)
         var textLength: UInt64 = 0
-        if let index {
-            index.storage.withUnsafeBytes { bytes in
-                for number in kept {
-                    let r = index.records[number]
+        for (file, numbers) in index?.split(kept) ?? [] {
+            file.storage.withUnsafeBytes { bytes in
+                for number in numbers {
+                    let r = file.records[number]
                     append(bytes: UnsafeRawBufferPointer(rebasing: bytes[r.path]), to: &meta)
                     append(UInt64(bitPattern: r.size), to: &meta)
                     append(r.mtime.bitPattern, to: &meta)
@@ -340,7 +420,10 @@ enum NoteIndexFile {
                 }
             }
         }
-        for r in read {
+        // A path the base knows that the vault no longer has: no note, no text.
+        let tombstones = removed.map { IndexRecord(path: $0, size: 0, mtime: 0, inode: 0, note: nil, warnings: [],
+                                                   folded: FoldedText([]), removed: true) }
+        for r in read + tombstones {
             append(r.path, to: &meta)
             append(UInt64(bitPattern: r.size), to: &meta)
             append(r.mtime.bitPattern, to: &meta)
@@ -352,7 +435,7 @@ enum NoteIndexFile {
                 append(note.title, to: &meta)
                 append(note.preview, to: &meta)
             } else {
-                meta.append(0)
+                meta.append(r.removed ? MappedRecord.removedFlag : 0)
             }
             append(UInt32(r.warnings.count), to: &meta)
             for w in r.warnings {
@@ -367,12 +450,14 @@ enum NoteIndexFile {
         out.reserveCapacity(magic.count + 17 + meta.count + Int(textLength))
         append(version, to: &out)
         out.append(titleSource == .filename ? 1 : 0)
-        append(UInt32(kept.count + read.count), to: &out)
+        out.append(kind.rawValue)
+        append(generation, to: &out)
+        append(UInt32(kept.count + read.count + tombstones.count), to: &out)
         append(UInt64(meta.count), to: &out)
         out += meta
-        if let index {
-            index.storage.withUnsafeBytes { bytes in
-                for number in kept { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index.records[number].text])) }
+        for (file, numbers) in index?.split(kept) ?? [] {
+            file.storage.withUnsafeBytes { bytes in
+                for number in numbers { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[file.records[number].text])) }
             }
         }
         for r in read { r.folded.withUnsafeBytes { out.append(contentsOf: $0) } }
@@ -382,12 +467,16 @@ enum NoteIndexFile {
     /// The records of an index file, read in place; nil when it is damaged, of another version,
     /// or made with another title source (then it is rebuilt).
     static func map(_ storage: TextStorage, titleSource: TitleSource = .content) -> MappedIndex? {
+        var kind = IndexKind.base, generation: UInt64 = 0
         let records = storage.withUnsafeBytes { bytes -> [MappedRecord]? in
             var reader = ByteReader(bytes: bytes)
             guard reader.take(magic.count).map(Array.init) == magic, reader.u32() == version,
                   reader.byte() == (titleSource == .filename ? 1 : 0),
+                  let kindByte = reader.byte(), let fileKind = IndexKind(rawValue: kindByte),
+                  let fileGeneration = reader.u64(),
                   let count = reader.u32(), let metaLength = reader.u64(),
                   metaLength <= UInt64(bytes.count - reader.offset) else { return nil }
+            (kind, generation) = (fileKind, fileGeneration)
             let textStart = reader.offset + Int(metaLength)
             let textLength = bytes.count - textStart
             var records: [MappedRecord] = []
@@ -418,7 +507,7 @@ enum NoteIndexFile {
             }
             return reader.offset == textStart ? records : nil
         }
-        return records.map { MappedIndex(storage: storage, records: $0) }
+        return records.map { MappedIndex(storage: storage, records: $0, kind: kind, generation: generation) }
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
@@ -475,8 +564,12 @@ extension Vault {
         indexPath: String, lockPath: String, rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil
     ) -> Catalog {
         let stateFolder = String(indexPath[..<(indexPath.lastIndex(of: "/") ?? indexPath.startIndex)])
-        let index = rebuild ? nil : TextStorage(mapping: indexPath).flatMap {
-            NoteIndexFile.map($0, titleSource: titleSource)
+        let deltaPath = indexPath + ".delta"
+        func mapped(_ path: String) -> MappedIndex? {
+            TextStorage(mapping: path).flatMap { NoteIndexFile.map($0, titleSource: titleSource) }
+        }
+        let index = rebuild ? nil : mapped(indexPath).flatMap { base in
+            base.kind == .base ? IndexView(base: base, delta: mapped(deltaPath)) : nil
         }
         // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
         FileSystem.sweepStaleTemps(in: stateFolder)
@@ -490,14 +583,14 @@ extension Vault {
         let (files, walkDiagnostics) = walk()
         for (path, status) in files {
             shared &= status.mode
-            if let number = index?.find(path), index?.records[number].isCurrent(status) == true {
+            if let number = index?.find(path), index?.record(number).isCurrent(status) == true {
                 kept.append(number)
             } else {
                 stale.append(path)
             }
         }
         let indexMode = FileSystem.newFileMode(within: 0o600 | shared)
-        let changed = !stale.isEmpty || kept.count != (index?.records.count ?? 0) || rebuild
+        let changed = !stale.isEmpty || kept.count != (index?.liveCount ?? 0) || rebuild
         let read = readRecords(stale, progress: progress)
         var written = false
         var indexError: VaultError?
@@ -506,9 +599,8 @@ extension Vault {
             do {
                 if let lock = try VaultLock(path: lockPath, wait: false) {
                     defer { lock.release() }
-                    try FileSystem.writeAtomically(
-                        NoteIndexFile.encode(kept: kept, of: index, read: read, titleSource: titleSource),
-                        to: indexPath, mode: indexMode, keepExistingMode: false)
+                    try writeIndex(
+                        kept: kept, of: index, read: read, indexPath: indexPath, deltaPath: deltaPath, mode: indexMode)
                     written = true
                 }
             } catch {
@@ -526,10 +618,44 @@ extension Vault {
                     path: fullPath(record.path), line: warning.line > 0 ? warning.line : nil, message: warning.message))
             }
         }
-        let mapped = index.map { index in kept.filter { index.records[$0].isNote }.map { Int32($0) } } ?? []
+        let mapped = index.map { index in kept.filter { index.record($0).isNote }.map { Int32($0) } } ?? []
         return Catalog(
             index: index, mapped: mapped, read: read.compactMap { r in r.note.map { ($0, r.folded) } },
             diagnostics: diagnostics, filesRead: stale.count, indexWritten: written, indexError: indexError)
+    }
+
+    /// Writes what changed since `index`: a delta beside the base while the changes are few (a small
+    /// change costs a small write), else a new base with a new generation, merging the delta in.
+    /// The base is written before the old delta goes, and a delta of another generation is never
+    /// read, so a crash between the two loses nothing; every record is checked against its file
+    /// anyway, so a stale one only costs a re-read.
+    private func writeIndex(
+        kept: [Int], of index: IndexView?, read: [IndexRecord], indexPath: String, deltaPath: String, mode: mode_t
+    ) throws(VaultError) {
+        if let index {
+            let baseCount = index.base.records.count
+            var keptInBase = [Bool](repeating: false, count: baseCount)
+            var keptInDelta: [Int] = []
+            for number in kept {
+                if number < baseCount { keptInBase[number] = true } else { keptInDelta.append(number) }
+            }
+            // Paths of the base that no record of the new delta stands for: the files are gone.
+            var covered = Set(read.map(\.path))
+            for number in keptInDelta { covered.insert(index.path(at: number)) }
+            let removed = (0..<baseCount).filter { !keptInBase[$0] }.map(index.base.path(at:)).filter { !covered.contains($0) }
+            if keptInDelta.count + read.count + removed.count <= max(256, baseCount / 8) {
+                try FileSystem.writeAtomically(
+                    NoteIndexFile.encode(kept: keptInDelta, of: index, read: read, removed: removed,
+                                         titleSource: titleSource, kind: .delta, generation: index.base.generation),
+                    to: deltaPath, mode: mode, keepExistingMode: false)
+                return
+            }
+        }
+        try FileSystem.writeAtomically(
+            NoteIndexFile.encode(kept: kept, of: index, read: read, titleSource: titleSource, kind: .base,
+                                 generation: UInt64.random(in: 1...UInt64.max)),
+            to: indexPath, mode: mode, keepExistingMode: false)
+        if FileSystem.status(deltaPath) != nil { try? FileSystem.remove(deltaPath) }
     }
 
     /// Reads and folds files, on all cores, in batches so progress can be reported between them.

@@ -1,0 +1,122 @@
+import Foundation
+@testable import NotesKit
+import Testing
+
+/// The index delta (SPEC §8, issue 9): a small change writes a small file beside the base; many
+/// changes are merged into a new base; neither ever changes what a command sees.
+@Suite struct IndexDeltaTests {
+    static func tree(_ count: Int) -> [PlaygroundItem] {
+        [.directory(".notes", [])] + (0..<count).map { .file(String(format: "n%03d.md", $0), "# Note \($0)\n\nbody \($0)\n") }
+    }
+
+    /// What a catalog says of every note, in ID order, for comparing two of them.
+    static func summary(_ catalog: Catalog) -> [String] {
+        catalog.notes.sorted { $0.id < $1.id }.map { "\($0.id)|\($0.title)|\($0.preview)|\($0.createdAt)" }
+    }
+
+    @Test func oneChangeWritesADeltaAndLeavesTheBaseAlone() throws {
+        try Playground(Self.tree(300)).test { root in
+            let notes = store(try Vault(root: root))
+            _ = notes.refresh()
+            let base = try #require(Disk.bytes(notes.indexPath))
+            try Data("# Changed\n".utf8).write(to: URL(fileURLWithPath: root + "/n007.md"))
+            try FileManager.default.removeItem(atPath: root + "/n008.md")
+            try Data("# Added\n".utf8).write(to: URL(fileURLWithPath: root + "/added.md"))
+            let changed = notes.refresh()
+            #expect(changed.filesRead == 2 && changed.indexWritten)
+            #expect(Disk.bytes(notes.indexPath) == base)
+            let delta = try #require(Disk.bytes(notes.indexPath + ".delta"))
+            #expect(delta.count < base.count / 20, "delta \(delta.count) bytes, base \(base.count)")
+            // The next command reads no file and writes nothing: base and delta say it all.
+            let next = notes.refresh()
+            #expect(next.filesRead == 0 && !next.indexWritten)
+            #expect(next.count == 300)
+            #expect(next.run(NoteQuery(search: SearchQuery("changed"))).map(\.id) == ["n007"])
+            #expect(!next.notes.contains { $0.id == "n008" })
+            #expect(next.notes.contains { $0.id == "added" })
+            #expect(Self.summary(next) == Self.summary(notes.refresh(rebuild: true)))
+        }
+    }
+
+    /// Seeded random adds, edits, touches, renames and deletes, each followed by a refresh: the
+    /// catalog from base + delta always equals a fresh build; then a merge.
+    @Test func manySmallChangesThenMergesEqualAFreshBuild() throws {
+        try Playground(Self.tree(300)).test { root in
+            let vault = try Vault(root: root)
+            let notes = store(vault)
+            _ = notes.refresh()
+            var rng = NoteDocumentTests.SplitMix(state: 9)
+            var sawDelta = false
+            var names = (0..<300).map { String(format: "n%03d.md", $0) }
+            for step in 0..<700 {
+                let pick = names[Int.random(in: 0..<names.count, using: &rng)]
+                switch Int.random(in: 0..<5, using: &rng) {
+                case 0:
+                    let name = "a\(step).md"
+                    try Data("# Added \(step)\n".utf8).write(to: URL(fileURLWithPath: root + "/" + name))
+                    names.append(name)
+                case 1:
+                    try Data("# Edited \(step)\n\nnew \(step)\n".utf8).write(to: URL(fileURLWithPath: root + "/" + pick))
+                case 2 where names.count > 5:
+                    try FileManager.default.removeItem(atPath: root + "/" + pick)
+                    names.removeAll { $0 == pick }
+                case 3:
+                    let name = "r\(step).md"
+                    try FileManager.default.moveItem(atPath: root + "/" + pick, toPath: root + "/" + name)
+                    names = names.map { $0 == pick ? name : $0 }
+                default:
+                    try FileManager.default.setAttributes(
+                        [.modificationDate: Date(timeIntervalSince1970: Double(step))], ofItemAtPath: root + "/" + pick)
+                }
+                let hadDelta = Disk.exists(notes.indexPath + ".delta")
+                let catalog = notes.refresh()
+                let hasDelta = Disk.exists(notes.indexPath + ".delta")
+                if hasDelta { sawDelta = true }
+                // While the changes are few, the base stays and only the delta is written.
+                if hadDelta { #expect(hasDelta, "step \(step)") }
+                #expect(catalog.count == names.count, "step \(step)")
+                if step % 50 == 0 || step == 699 {
+                    let fresh = store(vault)
+                    #expect(fresh.refresh().filesRead == 0, "step \(step): base + delta should be complete")
+                    #expect(Self.summary(catalog) == Self.summary(NoteStore(
+                        vault: vault, cacheDirectory: root + "/.other").refresh(rebuild: true)), "step \(step)")
+                }
+            }
+            #expect(sawDelta)
+            // Many changes at once: merged into a new base, the delta gone.
+            for name in names {
+                try FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: root + "/" + name)
+            }
+            let base = Disk.bytes(notes.indexPath)
+            let merged = notes.refresh()
+            #expect(merged.filesRead == names.count && merged.indexWritten)
+            #expect(Disk.bytes(notes.indexPath) != base && !Disk.exists(notes.indexPath + ".delta"))
+            #expect(store(vault).refresh().filesRead == 0)
+            #expect(Self.summary(merged) == Self.summary(NoteStore(
+                vault: vault, cacheDirectory: root + "/.other").refresh(rebuild: true)))
+        }
+    }
+
+    @Test(arguments: ["garbage", "truncated", "another base"])
+    func aDamagedOrForeignDeltaLosesNothing(_ kind: String) throws {
+        try Playground(Self.tree(20)).test { root in
+            let notes = store(try Vault(root: root))
+            _ = notes.refresh()
+            try Data("# Changed\n".utf8).write(to: URL(fileURLWithPath: root + "/n003.md"))
+            _ = notes.refresh()
+            let delta = try #require(Disk.bytes(notes.indexPath + ".delta"))
+            switch kind {
+            case "garbage": try FileSystem.writeAtomically(Array("not an index".utf8), to: notes.indexPath + ".delta")
+            case "truncated": try FileSystem.writeAtomically(Array(delta.prefix(delta.count - 3)), to: notes.indexPath + ".delta")
+            default:
+                // The base is merged again (a new generation): the old delta no longer applies.
+                _ = notes.refresh(rebuild: true)
+                try FileSystem.writeAtomically(delta, to: notes.indexPath + ".delta")
+            }
+            let catalog = notes.refresh()
+            #expect(catalog.run(NoteQuery(search: SearchQuery("changed"))).map(\.id) == ["n003"])
+            #expect(catalog.count == 20)
+        }
+    }
+}
