@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The speed table of issue 9, measured side by side in one run (ratios, since the machine is
+# shared and noisy): builds `notes` in release, makes a vault with ../shared/bench/make-vault.py
+# (seeded, so every run measures the same files), and times each piece of work next to its anchor.
+# Anchors (`rg`, `ls`, `grep`) are used only when installed. Not part of `swift test`.
+#
+#   Benchmarks/run.sh [SIZE]        SIZE notes (default 100000); RUNS=N repetitions (default 7)
+#
+# Environment: SCRATCH_PATH (swift --scratch-path), PYTHON (default python3), VAULTS (where the
+# generated vaults are kept between runs; default /tmp/notes-bench), RUNS.
+set -euo pipefail
+
+size=${1:-100000}
+runs=${RUNS:-7}
+cd "$(dirname "$0")/.."
+package=$PWD
+python=${PYTHON:-python3}
+generator=$package/../shared/bench/make-vault.py
+[[ -f $generator ]] || { echo "run.sh: $generator is missing (shared/ must sit beside the checkout)" >&2; exit 1; }
+
+swift_flags=(-c release)
+[[ -n ${SCRATCH_PATH:-} ]] && swift_flags+=(--scratch-path "$SCRATCH_PATH")
+swift build "${swift_flags[@]}" --product notes >&2
+notes=$(swift build "${swift_flags[@]}" --show-bin-path)/notes
+
+vaults=${VAULTS:-/tmp/notes-bench}
+vault=$vaults/v$size
+if [[ ! -f $vault.done ]]; then
+    rm -rf "$vault"
+    mkdir -p "$vaults"
+    "$python" "$generator" --notes "$size" --seed 1 --out "$vault" --manifest "$vault.manifest" >&2
+    touch "$vault.done"
+fi
+# Work on a copy in a throwaway home (the runs append to notes and add some), so the generated
+# vault stays as generated; the copy is a plain folder, so its index lives in the cache folder.
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+export HOME=$home XDG_CACHE_HOME=$home/cache XDG_CONFIG_HOME=$home/config
+unset NOTES_VAULT NOTES_CONFIG
+cp -a "$vault" "$home/vault"
+vault=$home/vault
+vault_bytes=$(du -sb "$vault" | cut -f1)
+probe=$(find "$vault" -maxdepth 1 -name '*.md' -print -quit)
+
+# median_ms PREPARE COMMAND...: the median wall time of RUNS runs, after one warm-up run.
+median_ms() {
+    local prepare=$1; shift
+    local times=()
+    eval "$prepare"; "$@" >/dev/null 2>&1 || true
+    for _ in $(seq "$runs"); do
+        eval "$prepare"
+        local start end
+        start=$(date +%s%N); "$@" >/dev/null 2>&1 || true; end=$(date +%s%N)
+        times+=($(( (end - start) / 1000000 )))
+    done
+    printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+
+# peak_mb COMMAND...: the peak resident set of one run, in MB.
+peak_mb() {
+    /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%d", $1 / 1024 }'
+}
+
+anchor_search=(); anchor_name="—"
+if command -v rg >/dev/null; then anchor_search=(rg -i -F -l crème "$vault"); anchor_name="rg -i -F -l crème"
+elif command -v grep >/dev/null; then anchor_search=(grep -ril crème "$vault"); anchor_name="grep -ril crème"; fi
+
+"$notes" --vault "$vault" index >/dev/null 2>&1
+search_ms=$(median_ms : "$notes" --vault "$vault" search crème)
+list_ms=$(median_ms : "$notes" --vault "$vault" list --limit 20)
+fresh_ms=$(median_ms "rm -rf '$XDG_CACHE_HOME'" "$notes" --vault "$vault" search crème)
+"$notes" --vault "$vault" index >/dev/null 2>&1
+append_ms=$(median_ms "echo appended >> '$probe'" "$notes" --vault "$vault" search crème)
+add_ms=$(median_ms "'$notes' --vault '$vault' add 'Benchmark note' >/dev/null 2>&1" "$notes" --vault "$vault" search crème)
+rg_ms=$( ((${#anchor_search[@]})) && median_ms : "${anchor_search[@]}" || echo "")
+ls_ms=$(median_ms : sh -c "ls -t '$vault' | head -20")
+rss_search=$(peak_mb "$notes" --vault "$vault" search crème)
+echo appended >> "$probe"
+rss_changed=$(peak_mb "$notes" --vault "$vault" search crème)
+rss_list=$(peak_mb "$notes" --vault "$vault" list --limit 20)
+vault_mb=$((vault_bytes / 1048576))
+
+ratio() { [[ -n $2 && $2 != 0 ]] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }' || echo "—"; }
+echo
+echo "$size notes, $vault_mb MB; median of $runs runs; $(date -u +%F); $(nproc) cores"
+echo
+echo "| work | MyNotes | anchor | ratio | target |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+echo "| \`notes search crème\`, index fresh | $search_ms ms | \`$anchor_name\` $rg_ms ms | $(ratio "$search_ms" "$rg_ms") | ≤ 0.5 |"
+echo "| \`notes list --limit 20\`, index fresh | $list_ms ms | \`ls -t \| head -20\` $ls_ms ms | $(ratio "$list_ms" "$ls_ms") | ≤ 1.0 |"
+echo "| \`notes search crème\`, no index yet | $fresh_ms ms | $rg_ms ms | $(ratio "$fresh_ms" "$rg_ms") | ≤ 3 |"
+echo "| append a line to one note, then search | $append_ms ms | $rg_ms ms | $(ratio "$append_ms" "$rg_ms") | ≤ 0.6 |"
+echo "| one \`notes add\`, then search | $add_ms ms | $rg_ms ms | $(ratio "$add_ms" "$rg_ms") | ≤ 0.6 |"
+echo "| peak RSS, \`search\`, index fresh | $rss_search MB | vault $vault_mb MB | $(ratio "$rss_search" "$vault_mb")× | ≤ 1.2× |"
+echo "| peak RSS, \`search\` after one changed note | $rss_changed MB | vault | $(ratio "$rss_changed" "$vault_mb")× | ≤ 1.2× |"
+echo "| peak RSS, \`list --limit 20\` | $rss_list MB | vault | $(ratio "$rss_list" "$vault_mb")× | ≤ 0.25× |"
