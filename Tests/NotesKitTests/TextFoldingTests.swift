@@ -307,3 +307,19 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         #expect(TextFolding.firstIndex(of: Array(needle.utf8), in: Array(haystack.utf8)) == expected)
     }
 }
+
+@Suite struct SubstringSearchTests {
+    /// The rare-byte search against the obvious one, on seeded random texts over a small alphabet
+    /// (so matches, near misses and overlaps are common) and needles anchored anywhere.
+    @Test func findsWhatANaiveSearchFinds() {
+        var rng = NoteDocumentTests.SplitMix(state: 77)
+        let alphabet = Array("eeeaz q\nç".utf8)
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...40, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
+            let needle = (0..<Int.random(in: 1...5, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
+            let naive = text.count < needle.count ? nil
+                : (0...(text.count - needle.count)).first { Array(text[$0..<($0 + needle.count)]) == needle }
+            #expect(TextFolding.firstIndex(of: needle, in: text) == naive, "\(text) \(needle)")
+        }
+    }
+}
