@@ -7,15 +7,23 @@ public final class VaultLock {
     private var fd: Int32
 
     /// Takes the lock at `path` (making its folder and file when missing). With `wait` false it
-    /// gives up at once, returning nil, when another process holds it.
+    /// gives up, returning nil, when another process still holds it after a moment (about 20 ms:
+    /// a process starting another program holds a copy of every descriptor until the program
+    /// starts, so a lock just released can look taken for that long).
     public init?(path: String, wait: Bool) throws(VaultError) {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !folder.isEmpty { try FileSystem.makeDirectory(folder) }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, FileSystem.newFileMode(within: 0o600))
         guard fd >= 0 else { throw .writeFailed(path: path, reason: FileSystem.lastError()) }
+        var tries = 0
         while flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
             let code = errno
             if code == EINTR { continue }
+            if code == EWOULDBLOCK && !wait && tries < 20 {
+                tries += 1
+                usleep(1000)
+                continue
+            }
             let reason = FileSystem.lastError()
             close(fd)
             fd = -1
