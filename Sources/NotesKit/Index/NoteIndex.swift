@@ -175,11 +175,7 @@ final class MappedIndex: @unchecked Sendable {
 
     /// A fast hash of a path's bytes (FNV-1a, folded to an Int).
     static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
+        let hash = Hashing.fnv1a64(bytes)
         return Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 
