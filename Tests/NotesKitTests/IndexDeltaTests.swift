@@ -119,4 +119,49 @@ import Testing
             #expect(catalog.count == 20)
         }
     }
+
+    /// A note made private after the index was written: neither index file may stay readable to
+    /// others, since both hold folded text.
+    @Test func bothIndexFilesFollowANoteMadePrivate() throws {
+        try Playground(Self.tree(20)).test { root in
+            let notes = store(try Vault(root: root))
+            _ = notes.refresh()
+            try Data("# Secret plan\n".utf8).write(to: URL(fileURLWithPath: root + "/n001.md"))
+            _ = notes.refresh()
+            #expect(Disk.exists(notes.indexPath + ".delta"))
+            chmod(root + "/n001.md", 0o600)
+            _ = notes.refresh()
+            for path in [notes.indexPath, notes.indexPath + ".delta"] {
+                #expect(FileSystem.status(path).map { $0.mode & 0o077 } == 0, "\(path)")
+            }
+        }
+    }
+
+    /// Two files whose names differ only in Unicode normalisation are two notes; the delta must
+    /// not take one for the other (and be rewritten on every command).
+    @Test func namesThatDifferOnlyInNormalisationAreKeptApart() throws {
+        let nfc = "caf\u{E9}.md", nfd = "cafe\u{301}.md"
+        try Playground(Self.tree(3) + [.file(nfc, "# NFC\n"), .file(nfd, "# NFD\n")]).test { root in
+            let notes = store(try Vault(root: root))
+            #expect(notes.refresh().count == 5)
+            try Data("# NFD edited\n".utf8).write(to: URL(fileURLWithPath: root + "/" + nfd))
+            try FileManager.default.removeItem(atPath: root + "/" + nfc)
+            let changed = notes.refresh()
+            #expect(changed.count == 4 && changed.indexWritten)
+            let settled = notes.refresh()
+            #expect(settled.filesRead == 0 && !settled.indexWritten)
+        }
+    }
+
+    /// Damage that still parses — a date that is not a number — means a rebuild, never a crash.
+    @Test func aDamagedDateInTheIndexMeansARebuild() throws {
+        let note = Note(id: "n", path: "n.md", title: "N", titleFromFrontMatter: false, createdAt: .nan,
+                        updatedAt: nil, preview: "")
+        let bytes = NoteIndexFile.encode(read: [IndexRecord(path: "n.md", size: 1, mtime: 1, inode: 1, note: note,
+                                                            warnings: [], folded: FoldedText([]))])
+        #expect(NoteIndexFile.map(TextStorage(bytes)) == nil)
+        #expect(NoteDate.format(.nan) == "1970-01-01T00:00:00Z")
+        #expect(NoteDate.format(9.3e18) == "9999-12-31T23:59:59Z")
+        #expect(NoteDate.format(-.infinity) == "0001-01-01T00:00:00Z")
+    }
 }

@@ -43,8 +43,8 @@ public struct Note: Equatable, Sendable {
     public init(path: String, document: NoteDocument, mtime: Double, titleFrom: TitleSource = .content) {
         self.path = path
         id = Note.id(forPath: path)
-        createdAt = document.creationDate()?.seconds ?? mtime
-        updatedAt = document.updatedDate()
+        createdAt = NoteDate.clamped(document.creationDate()?.seconds ?? mtime)
+        updatedAt = document.updatedDate().map(NoteDate.clamped)
         let body = document.body
         var titleLine: Int?
         if titleFrom == .filename {

@@ -82,9 +82,18 @@ public enum NoteDate {
         return Double(utc) + fraction
     }
 
+    /// The times the tool shows and stores: years 1 to 9999.
+    public static let representable: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799
+
+    /// `seconds` brought into `representable` (a file's mtime can be anything a filesystem takes,
+    /// e.g. `touch -d @9223372036854775807`); not a number becomes 0.
+    public static func clamped(_ seconds: Double) -> Double {
+        seconds.isNaN ? 0 : min(max(seconds, representable.lowerBound), representable.upperBound)
+    }
+
     /// Formats a time as UTC ISO 8601 with whole seconds, e.g. `2026-11-29T12:38:16Z`.
     public static func format(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded(.down))
+        let total = Int(clamped(seconds).rounded(.down))
         var days = total / 86400
         var rest = total % 86400
         if rest < 0 { rest += 86400; days -= 1 }

@@ -199,7 +199,8 @@ final class MappedIndex: @unchecked Sendable {
         }
     }
 
-    /// The string stored at `range` (validated when the index was read).
+    /// The string stored at `range` (bounds were checked when the index was read; bytes that are
+    /// not UTF-8 are shown repaired).
     func string(_ range: Range<Int>) -> String {
         storage.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
@@ -476,14 +477,19 @@ enum NoteIndexFile {
             let textStart = reader.offset + Int(metaLength)
             let textLength = bytes.count - textStart
             var records: [MappedRecord] = []
-            records.reserveCapacity(Int(min(count, 1 << 22)))
+            // Every record takes at least 49 bytes: a count beyond that is damage.
+            guard UInt64(count) * 49 <= metaLength else { return nil }
+            records.reserveCapacity(Int(count))
             for _ in 0..<count {
                 guard let path = reader.range(), let size = reader.u64(), let mtime = reader.u64(),
                       let inode = reader.u64(), let flags = reader.byte() else { return nil }
                 var created: UInt64 = 0, updated: UInt64 = 0
                 var title = 0..<0, preview = 0..<0
                 if flags & 1 != 0 {
-                    guard let c = reader.u64(), let u = reader.u64(), let t = reader.range(), let p = reader.range()
+                    guard let c = reader.u64(), let u = reader.u64(), let t = reader.range(), let p = reader.range(),
+                          // Damage that still parses must not reach the date code: it means a rebuild.
+                          NoteDate.representable.contains(Double(bitPattern: c)),
+                          flags & 4 == 0 || NoteDate.representable.contains(Double(bitPattern: u))
                     else { return nil }
                     (created, updated, title, preview) = (c, u, t, p)
                 }
@@ -575,14 +581,14 @@ extension Vault {
         // and write. (A vault at 0700, or one note at 0600, makes it 0600.)
         var shared = (FileSystem.status(canonicalRoot)?.mode ?? 0) & 0o066
         var kept: [Int] = []
-        var stale: [String] = []
+        var stale: [(path: String, status: FileStatus)] = []
         let (files, walkDiagnostics) = walk()
         for (path, status) in files {
             shared &= status.mode
             if let number = index?.find(path), index?.record(number).isCurrent(status) == true {
                 kept.append(number)
             } else {
-                stale.append(path)
+                stale.append((path, status))
             }
         }
         let indexMode = FileSystem.newFileMode(within: 0o600 | shared)
@@ -602,10 +608,13 @@ extension Vault {
             } catch {
                 indexError = .indexNotWritten(path: indexPath, reason: error.brief)
             }
-        } else if let current = FileSystem.status(indexPath), current.kind == .regular,
-                  current.mode & ~indexMode != 0 {
-            // A note made private since the index was written: make the index as private.
-            chmod(indexPath, indexMode)
+        }
+        // A note made private since an index file was written: make both files as private (only
+        // ever narrowing a mode, so a writer that chose a stricter one is never undone).
+        for path in [indexPath, deltaPath] {
+            if let current = FileSystem.status(path), current.kind == .regular, current.mode & ~indexMode != 0 {
+                chmod(path, current.mode & indexMode)
+            }
         }
         var diagnostics = walkDiagnostics
         for record in read {
@@ -636,9 +645,12 @@ extension Vault {
                 if number < baseCount { keptInBase[number] = true } else { keptInDelta.append(number) }
             }
             // Paths of the base that no record of the new delta stands for: the files are gone.
-            var covered = Set(read.map(\.path))
-            for number in keptInDelta { covered.insert(index.path(at: number)) }
-            let removed = (0..<baseCount).filter { !keptInBase[$0] }.map(index.base.path(at:)).filter { !covered.contains($0) }
+            // Compared as bytes, as paths are everywhere else: Swift's String equality would take a
+            // name in NFC and the same name in NFD (two files) for one.
+            var covered = Set(read.map { Array($0.path.utf8) })
+            for number in keptInDelta { covered.insert(Array(index.path(at: number).utf8)) }
+            let removed = (0..<baseCount).filter { !keptInBase[$0] }.map(index.base.path(at:))
+                .filter { !covered.contains(Array($0.utf8)) }
             if keptInDelta.count + read.count + removed.count <= max(256, baseCount / 8) {
                 try FileSystem.writeAtomically(
                     NoteIndexFile.encode(kept: keptInDelta, of: index, read: read, removed: removed,
@@ -655,22 +667,25 @@ extension Vault {
     }
 
     /// Reads and folds files, on all cores, in batches so progress can be reported between them.
-    private func readRecords(_ paths: [String], progress: ((Int, Int) -> Void)?) -> [IndexRecord] {
+    private func readRecords(
+        _ files: [(path: String, status: FileStatus)], progress: ((Int, Int) -> Void)?
+    ) -> [IndexRecord] {
         var result: [IndexRecord] = []
-        result.reserveCapacity(paths.count)
+        result.reserveCapacity(files.count)
         let batch = 2048
         var start = 0
-        while start < paths.count {
-            let slice = Array(paths[start..<min(paths.count, start + batch)])
-            result += Parallel.map(count: slice.count, chunk: 32) { record(for: slice[$0], folder: &$1) }
-                .compactMap { $0 }
+        while start < files.count {
+            let slice = Array(files[start..<min(files.count, start + batch)])
+            result += Parallel.map(count: slice.count, chunk: 32) { record(for: slice[$0].path, walked: slice[$0].status, folder: &$1) }
             start += slice.count
-            progress?(start, paths.count)
+            progress?(start, files.count)
         }
         return result
     }
 
-    private func record(for path: String, folder: inout TextFolder) -> IndexRecord? {
+    /// The record of one file; one that cannot be read is remembered (with its warning, and the
+    /// status the walk saw) so that it is not read again until it changes.
+    private func record(for path: String, walked: FileStatus, folder: inout TextFolder) -> IndexRecord {
         do {
             let loaded = try load(path: path)
             return IndexRecord(
@@ -678,8 +693,7 @@ extension Vault {
                 note: loaded.note, warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
                 folded: FoldedText(folder.foldedBytes(loaded.searchableText)))
         } catch {
-            // Remember unreadable files too, so they are not read again until they change.
-            guard let status = FileSystem.status(fullPath(path)) else { return nil }
+            let status = walked
             return IndexRecord(
                 path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: nil,
                 warnings: [ParseWarning(line: 0, message: error.brief + "; skipped")], folded: FoldedText([]))
