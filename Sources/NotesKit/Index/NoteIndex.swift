@@ -392,6 +392,20 @@ enum NoteIndexFile {
         kept: [Int] = [], of index: IndexView? = nil, read: [IndexRecord], removed: [String] = [],
         titleSource: TitleSource = .content, kind: IndexKind = .base, generation: UInt64 = 0
     ) -> [UInt8] {
+        var out: [UInt8] = []
+        write(kept: kept, of: index, read: read, removed: removed, titleSource: titleSource, kind: kind,
+              generation: generation) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// The index file's bytes (see `encode`) handed to `emit` in chunks: the header and metadata
+    /// first, then each folded text straight from where it is (the old index's mapping, or the
+    /// bytes just folded), so the file is never gathered in memory.
+    static func write(
+        kept: [Int] = [], of index: IndexView? = nil, read: [IndexRecord], removed: [String] = [],
+        titleSource: TitleSource = .content, kind: IndexKind = .base, generation: UInt64 = 0,
+        emit: (UnsafeRawBufferPointer) -> Void
+    ) {
         var meta: [UInt8] = []
         meta.reserveCapacity((kept.count + read.count) * 160)
         var textLength: UInt64 = 0
@@ -443,22 +457,21 @@ enum NoteIndexFile {
             append(UInt64(r.folded.count), to: &meta)
             textLength += UInt64(r.folded.count)
         }
-        var out = magic
-        out.reserveCapacity(magic.count + 17 + meta.count + Int(textLength))
-        append(version, to: &out)
-        out.append(titleSource == .filename ? 1 : 0)
-        out.append(kind.rawValue)
-        append(generation, to: &out)
-        append(UInt32(kept.count + read.count + tombstones.count), to: &out)
-        append(UInt64(meta.count), to: &out)
-        out += meta
+        var header = magic
+        append(version, to: &header)
+        header.append(titleSource == .filename ? 1 : 0)
+        header.append(kind.rawValue)
+        append(generation, to: &header)
+        append(UInt32(kept.count + read.count + tombstones.count), to: &header)
+        append(UInt64(meta.count), to: &header)
+        header.withUnsafeBytes(emit)
+        meta.withUnsafeBytes(emit)
         for (file, numbers) in index?.split(kept) ?? [] {
             file.storage.withUnsafeBytes { bytes in
-                for number in numbers { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[file.records[number].text])) }
+                for number in numbers { emit(UnsafeRawBufferPointer(rebasing: bytes[file.records[number].text])) }
             }
         }
-        for r in read { r.folded.withUnsafeBytes { out.append(contentsOf: $0) } }
-        return out
+        for r in read { r.folded.withUnsafeBytes(emit) }
     }
 
     /// The records of an index file, read in place; nil when it is damaged, of another version,
@@ -652,17 +665,19 @@ extension Vault {
             let removed = (0..<baseCount).filter { !keptInBase[$0] }.map(index.base.path(at:))
                 .filter { !covered.contains(Array($0.utf8)) }
             if keptInDelta.count + read.count + removed.count <= max(256, baseCount / 8) {
-                try FileSystem.writeAtomically(
-                    NoteIndexFile.encode(kept: keptInDelta, of: index, read: read, removed: removed,
-                                         titleSource: titleSource, kind: .delta, generation: index.base.generation),
-                    to: deltaPath, mode: mode, keepExistingMode: false)
+                try FileSystem.writeAtomically(to: deltaPath, mode: mode, keepExistingMode: false) { emit in
+                    NoteIndexFile.write(kept: keptInDelta, of: index, read: read, removed: removed,
+                                        titleSource: titleSource, kind: .delta, generation: index.base.generation,
+                                        emit: emit)
+                }
                 return
             }
         }
-        try FileSystem.writeAtomically(
-            NoteIndexFile.encode(kept: kept, of: index, read: read, titleSource: titleSource, kind: .base,
-                                 generation: UInt64.random(in: 1...UInt64.max)),
-            to: indexPath, mode: mode, keepExistingMode: false)
+        let generation = UInt64.random(in: 1...UInt64.max)
+        try FileSystem.writeAtomically(to: indexPath, mode: mode, keepExistingMode: false) { emit in
+            NoteIndexFile.write(kept: kept, of: index, read: read, titleSource: titleSource, kind: .base,
+                                generation: generation, emit: emit)
+        }
         if FileSystem.status(deltaPath) != nil { try? FileSystem.remove(deltaPath) }
     }
 

@@ -114,10 +114,22 @@ public enum FileSystem {
     public static func writeAtomically(
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true
     ) throws(VaultError) {
+        try writeAtomically(to: path, mode: mode, keepExistingMode: keepExistingMode) { emit in
+            bytes.withUnsafeBytes(emit)
+        }
+    }
+
+    /// `writeAtomically` of what `produce` hands to `emit`, chunk after chunk, so a large file
+    /// (the index, whose texts come straight from the mapping of the old one) is never gathered
+    /// in memory first.
+    public static func writeAtomically(
+        to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true,
+        _ produce: ((UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(VaultError) {
         var permissions = newFileMode(within: mode)
         var st = stat()
         if keepExistingMode && stat(path, &st) == 0 { permissions = st.st_mode & 0o7777 }
-        let temp = try writeTemp(bytes, beside: path, mode: permissions)
+        let temp = try writeTemp(beside: path, mode: permissions, produce)
         pauseIfTesting()
         guard rename(temp.path, path) == 0 else {
             let reason = lastError()
@@ -185,6 +197,13 @@ public enum FileSystem {
     static func writeTemp(
         _ bytes: [UInt8], beside path: String, mode: mode_t
     ) throws(VaultError) -> TemporaryFiles.Entry {
+        try writeTemp(beside: path, mode: mode) { emit in bytes.withUnsafeBytes(emit) }
+    }
+
+    /// `writeTemp` of the chunks `produce` hands to its argument.
+    static func writeTemp(
+        beside path: String, mode: mode_t, _ produce: ((UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(VaultError) -> TemporaryFiles.Entry {
         let parent = (path as NSString).deletingLastPathComponent
         let directory = parent.isEmpty ? "." : parent
         sweepStaleTemps(in: directory)
@@ -197,18 +216,30 @@ public enum FileSystem {
         case .failure(let error): throw .writeFailed(path: path, reason: error.description)
         }
         var failure: Int32 = 0
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in
-                Glue.write(fd, buf.baseAddress.map { $0 + offset }, bytes.count - offset)
+        func writeAll(_ chunk: UnsafeRawBufferPointer) {
+            var offset = 0
+            while failure == 0 && offset < chunk.count {
+                let n = Glue.write(fd, chunk.baseAddress.map { $0 + offset }, chunk.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                offset += n
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = errno
-                break
-            }
-            offset += n
         }
+        // Small chunks (one note's folded text) are gathered into writes of about a megabyte.
+        let bufferSize = 1 << 20
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(bufferSize)
+        produce { chunk in
+            if buffer.count + chunk.count > bufferSize {
+                buffer.withUnsafeBytes(writeAll)
+                buffer.removeAll(keepingCapacity: true)
+            }
+            if chunk.count >= bufferSize { writeAll(chunk) } else { buffer.append(contentsOf: chunk) }
+        }
+        buffer.withUnsafeBytes(writeAll)
         if failure == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { failure = errno }
         if close(fd) != 0 && failure == 0 { failure = errno }
         guard failure == 0 else {
