@@ -163,18 +163,33 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
 
     // MARK: Sorting
 
-    @Test func sortOrders() {
-        let a = makeNote(
-            "a", "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-06-01T00:00:00Z\n---\nZebra\n")
-        let b = makeNote("b", "---\ncreatedAt: 2026-03-01T00:00:00Z\n---\napple\n")
-        let c = makeNote("c", "---\ncreatedAt: 2026-03-01T00:00:00Z\n---\nÉclair\n")
-        let notes = [c, b, a]
-        #expect(SortOrder.updated.sort(notes).map(\.id) == ["a", "b", "c"])
-        #expect(SortOrder.created.sort(notes).map(\.id) == ["b", "c", "a"])
-        #expect(SortOrder.title.sort(notes).map(\.id) == ["b", "c", "a"])
-        #expect(SortOrder.updated.sort(notes, reverse: true).map(\.id) == ["c", "b", "a"])
-        #expect(SortOrder.updated.date(of: a) == a.updatedAt)
-        #expect(SortOrder.created.date(of: a) == a.createdAt)
-        #expect(SortOrder.title.date(of: b) == b.createdAt)
+    /// The orders of SPEC §4 through the query API, on notes just read from their files and on
+    /// the same notes read in place from the index (the two kinds of catalog entry).
+    @Test func sortOrders() throws {
+        try Playground([
+            .directory(".notes", []),
+            .file("a.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-06-01T00:00:00Z\n---\nZebra\n"),
+            .file("b.md", "---\ncreatedAt: 2026-03-01T00:00:00Z\n---\napple\n"),
+            .file("c.md", "---\ncreatedAt: 2026-03-01T00:00:00Z\n---\nÉclair\n"),
+            .file("c-d.md", "---\ncreatedAt: 2026-03-01T00:00:00Z\n---\nÉclair\n"),
+        ]).test { root in
+            let vault = try Vault(root: root)
+            let read = store(vault).refresh()
+            let mapped = store(vault).refresh()
+            #expect(read.filesRead == 4 && mapped.filesRead == 0)
+            for catalog in [read, mapped] {
+                let ids = { (order: NotesKit.SortOrder, reverse: Bool) in
+                    catalog.run(NoteQuery(order: order, reverse: reverse)).map(\.id)
+                }
+                // Ties by ID in code-point order: "c" before "c-d" (not "c-d.md" before "c.md").
+                #expect(ids(.updated, false) == ["a", "b", "c", "c-d"])
+                #expect(ids(.created, false) == ["b", "c", "c-d", "a"])
+                #expect(ids(.title, false) == ["b", "c", "c-d", "a"])
+                #expect(ids(.updated, true) == ["c-d", "c", "b", "a"])
+            }
+            let a = try #require(read.notes.first { $0.id == "a" })
+            #expect(SortOrder.updated.date(of: a) == a.updatedAt)
+            #expect(SortOrder.created.date(of: a) == a.createdAt)
+        }
     }
 }

@@ -104,21 +104,4 @@ public enum SortOrder: String, CaseIterable, Codable, Sendable {
     public func date(of note: Note) -> Double {
         self == .created ? note.createdAt : note.modifiedAt
     }
-
-    /// Sorts notes in this order; ties by ID in code-point order; `reverse` flips it all.
-    /// Sorts indices over precomputed keys: moving whole notes around costs more than comparing.
-    public func sort(_ notes: [Note], reverse: Bool = false) -> [Note] {
-        let dates = notes.map { date(of: $0) }
-        let order = notes.indices.sorted { a, b in
-            switch self {
-            case .updated, .created:
-                if dates[a] != dates[b] { return dates[a] > dates[b] }
-            case .title:
-                let order = notes[a].title.localizedStandardCompare(notes[b].title)
-                if order != .orderedSame { return order == .orderedAscending }
-            }
-            return notes[a].id.utf8.lexicographicallyPrecedes(notes[b].id.utf8)
-        }
-        return (reverse ? order.reversed() : order).map { notes[$0] }
-    }
 }
