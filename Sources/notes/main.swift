@@ -3,6 +3,7 @@ import NotesKit
 
 // Read while the program is still single-threaded: reading the umask means setting it.
 _ = FileSystem.creationMask
+Trace.mark("start")
 // Ctrl-C (or a kill) during a write removes the half-written temp file before the process dies.
 TemporaryFiles.installSignalHandlers()
 
@@ -13,4 +14,5 @@ let status = CLI.main(
     Array(CommandLine.arguments.dropFirst()),
     environment: ProcessInfo.processInfo.environment,
     cwd: FileManager.default.currentDirectoryPath)
+Trace.mark("output")
 exit(status)

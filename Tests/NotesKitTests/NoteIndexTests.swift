@@ -113,7 +113,7 @@ import Testing
             _ = store(vault).refresh()
             let written = try #require(Disk.bytes(store(vault).indexPath))
             let mapped = try #require(NoteIndexFile.map(TextStorage(written)))
-            let current = mapped.records.indices.map(mapped.record(at:))
+            let current = (0..<mapped.count).map(mapped.record(at:))
             // 등산 as jamo, データ without its voiced mark.
             let oldFolding = "# \u{1103}\u{1173}\u{11BC}\u{1109}\u{1161}\u{11AB}\n\n"
                 + "\u{30C6}\u{30FC}\u{30BF}\n"
@@ -168,13 +168,42 @@ import Testing
                         warnings: [ParseWarning(line: 0, message: "not valid UTF-8; skipped")], folded: FoldedText([])),
         ]
         let mapped = try #require(NoteIndexFile.map(TextStorage(NoteIndexFile.encode(read: records))))
-        let decoded = mapped.records.indices.map(mapped.record(at:))
+        let decoded = (0..<mapped.count).map(mapped.record(at:))
         #expect(decoded.count == 2)
         #expect(decoded[0].note == note)
         #expect(decoded[0].mtime == 1234.000_000_5 && decoded[0].size == 42 && decoded[0].inode == 7)
         #expect(decoded[0].warnings == [ParseWarning(line: 3, message: "m")])
         #expect(decoded[0].folded.withUnsafeBytes { Array($0) } == Array("folded".utf8))
         #expect(decoded[1].note == nil && decoded[1].folded.count == 0)
+    }
+
+    /// The path table is read from the file, so a damaged one must still end every lookup: here
+    /// every slot names the one record, and a path the index does not have is looked up.
+    @Test func aDamagedPathTableNeverLoops() throws {
+        let record = IndexRecord(path: "a.md", size: 1, mtime: 1, inode: 1, note: nil, warnings: [], folded: FoldedText([]))
+        var bytes = NoteIndexFile.encode(read: [record])
+        let slotCount = Int(bytes[32]) | Int(bytes[33]) << 8
+        let slots = IndexLayout.headerSize + IndexLayout.recordSize
+        for slot in 0..<slotCount { bytes.replaceSubrange((slots + slot * 4)..<(slots + slot * 4 + 4), with: [1, 0, 0, 0]) }
+        let mapped = try #require(NoteIndexFile.map(TextStorage(bytes)))
+        #expect(mapped.find("a.md") == 0)
+        #expect(mapped.find("b.md") == nil)
+    }
+
+    /// Titles, previews and warnings are checked when read: damaged ones read as empty, and the
+    /// record is not copied into the next index (its file is read again).
+    @Test func damagedStringsAreNotTrustedOrCopied() throws {
+        let note = Note(id: "n", path: "n.md", title: "Title", titleFromFrontMatter: false, createdAt: 1, updatedAt: nil, preview: "p")
+        var bytes = NoteIndexFile.encode(read: [IndexRecord(path: "n.md", size: 1, mtime: 1, inode: 1, note: note,
+                                                            warnings: [], folded: FoldedText(Array("title".utf8)))])
+        // The title's length, first in the strings region: far beyond the file.
+        let strings = IndexLayout.headerSize + IndexLayout.recordSize + 16 * 4 + "n.md".utf8.count
+        bytes.replaceSubrange(strings..<(strings + 4), with: [0xFF, 0xFF, 0xFF, 0x7F])
+        let mapped = try #require(NoteIndexFile.map(TextStorage(bytes)))
+        #expect(mapped.note(at: 0).title == "" && mapped.note(at: 0).id == "n")
+        let next = try #require(NoteIndexFile.map(TextStorage(
+            NoteIndexFile.encode(kept: [0], of: IndexView(base: mapped, delta: nil), read: []))))
+        #expect(next.count == 0)
     }
 
     /// Records kept from a mapped index are copied byte for byte into the next index, beside
@@ -193,7 +222,7 @@ import Testing
                                 note: Note(path: "new.md", document: NoteDocument(parsing: "# New\n"), mtime: 6),
                                 warnings: [], folded: FoldedText(Array("# new\n".utf8)))
         let next = try #require(NoteIndexFile.map(TextStorage(NoteIndexFile.encode(kept: [0], of: IndexView(base: old, delta: nil), read: [added]))))
-        #expect(next.records.count == 2)
+        #expect(next.count == 2)
         let kept = next.record(at: try #require(next.find("x/y.md")))
         #expect(kept.note == note && kept.size == 42 && kept.mtime == 3.25 && kept.inode == 7)
         #expect(kept.warnings == [ParseWarning(line: 3, message: "m")])

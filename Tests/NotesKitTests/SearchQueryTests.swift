@@ -192,4 +192,31 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
             #expect(SortOrder.created.date(of: a) == a.createdAt)
         }
     }
+
+    /// A limit far below the number of hits takes the best few in one pass instead of sorting all;
+    /// it must give exactly the first notes of the full order, reversed or not, ties included.
+    @Test func aSmallLimitIsThePrefixOfTheFullOrder() throws {
+        // 60 notes on 7 dates (many ties, broken by ID), every third with an updatedAt.
+        let files: [PlaygroundItem] = [.directory(".notes", [])] + (0..<60).map { n in
+            let updated = n % 3 == 0 ? "updatedAt: 2026-0\((n * 5) % 9 + 1)-01T00:00:00Z\n" : ""
+            return .file("n\((n * 37) % 60).md", "---\ncreatedAt: 2026-0\(n % 7 + 1)-01T00:00:00Z\n\(updated)---\nNote \(n)\n")
+        }
+        try Playground(files).test { root in
+            let vault = try Vault(root: root)
+            let read = store(vault).refresh()
+            let mapped = store(vault).refresh()
+            for catalog in [read, mapped] {
+                for order in [NotesKit.SortOrder.updated, .created, .title] {
+                    for reverse in [false, true] {
+                        let all = catalog.run(NoteQuery(order: order, reverse: reverse)).map(\.id)
+                        #expect(all.count == 60)
+                        for limit in [1, 2, 3, 7] {
+                            let some = catalog.run(NoteQuery(order: order, reverse: reverse, limit: limit)).map(\.id)
+                            #expect(some == Array(all.prefix(limit)), "\(order) reverse \(reverse) limit \(limit)")
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

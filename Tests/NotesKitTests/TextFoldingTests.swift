@@ -315,8 +315,8 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         var rng = NoteDocumentTests.SplitMix(state: 77)
         let alphabet = Array("eeeaz q\nç".utf8)
         for _ in 0..<3000 {
-            let text = (0..<Int.random(in: 0...40, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
-            let needle = (0..<Int.random(in: 1...5, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
+            let text = (0..<Int.random(in: 0...80, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
+            let needle = (0..<Int.random(in: 1...(Bool.random(using: &rng) ? 4 : 20), using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
             let naive = text.count < needle.count ? nil
                 : (0...(text.count - needle.count)).first { Array(text[$0..<($0 + needle.count)]) == needle }
             #expect(TextFolding.firstIndex(of: needle, in: text) == naive, "\(text) \(needle)")

@@ -55,31 +55,8 @@ public struct Vault: Sendable {
     /// The note files (see `notePaths`) with their status as the walk found them, and a diagnostic
     /// for each folder that could not be read.
     public func walk() -> (notes: [(path: String, status: FileStatus)], diagnostics: [Diagnostic]) {
-        var result: [(path: String, status: FileStatus)] = []
-        var diagnostics: [Diagnostic] = []
-        var pending: [String] = [""]
-        while let directory = pending.popLast() {
-            let full = directory.isEmpty ? root : root + "/" + directory
-            guard let entries = FileSystem.entries(full) else {
-                let reason = String(cString: strerror(errno))
-                diagnostics.append(Diagnostic(path: full, line: nil, message: "could not read this folder (\(reason)); its notes are skipped"))
-                continue
-            }
-            var notes: [String] = []
-            for (name, kind) in entries where !name.hasPrefix(".") {
-                switch kind {
-                case .directory: pending.append(directory.isEmpty ? name : directory + "/" + name)
-                case .regular where Vault.isNoteName(name): notes.append(name)
-                default: break
-                }
-            }
-            for (name, status) in zip(notes, FileSystem.statuses(of: notes, in: full)) {
-                // Gone or replaced by another kind of file since the folder was read: not a note now.
-                guard let status, status.kind == .regular else { continue }
-                result.append((directory.isEmpty ? name : directory + "/" + name, status))
-            }
-        }
-        return (result, diagnostics)
+        let survey = survey(against: nil)
+        return (survey.stale, survey.diagnostics)
     }
 
     /// Whether a file name is a note's (`.md` or `.markdown`).

@@ -1,0 +1,614 @@
+import Foundation
+
+/// One file as the index records it: how it looked on disk, and what it held.
+struct IndexRecord: Sendable {
+    var path: String
+    var size: Int64
+    var mtime: Double
+    var inode: UInt64
+    /// Nil when the file is not a readable note (not UTF-8, unreadable): it is skipped, with a warning.
+    var note: Note?
+    var warnings: [ParseWarning]
+    var folded: FoldedText
+    /// A delta's note that the file is gone.
+    var removed = false
+}
+
+/// The two kinds of index file: the base, and a delta of what changed since it (SPEC §8: a small
+/// change costs a small write, as in git's split index).
+enum IndexKind: UInt8 {
+    /// `index`: every file as of its writing.
+    case base = 0
+    /// `index.delta`: the files added or changed since the base with the same generation, and the
+    /// ones removed; it wins over the base.
+    case delta = 1
+}
+
+/// The layout of an index file (version 4), all little-endian. Everything a command needs to check
+/// the index against the files and to sort sits in fixed-width columns read in place; the strings
+/// a command shows and the folded texts a search reads sit in regions of their own, so that a
+/// `list` pages in the record table, the path table and the paths, and nothing else.
+///
+///     header   64 bytes: magic, version, title source, kind, generation, count, slot count,
+///              and the lengths of the paths, strings and text regions
+///     records  count × 64 bytes (`Column`)
+///     slots    slot count × u32: an open-addressing table of record number + 1 (0 is empty),
+///              by the FNV-1a hash of the path, so a lookup needs no table built at load
+///     paths    each record's vault-relative path, UTF-8
+///     strings  per record: title, preview (u32 length + bytes each), then the warnings
+///              (u32 count, then u32 line and u32 length + message bytes each)
+///     text     the folded searchable texts
+enum IndexLayout {
+    static let headerSize = 64
+    static let recordSize = 64
+
+    /// Byte offsets of a record's columns.
+    enum Column {
+        static let size = 0, mtime = 8, inode = 16, createdAt = 24, updatedAt = 32
+        static let textOffset = 40, textLength = 48, pathOffset = 52, stringsOffset = 56
+        static let pathLength = 60, flags = 62
+    }
+
+    /// Flags: a readable note; its title is not a body line; it has `updatedAt`; (in a delta) its
+    /// file is gone.
+    static let isNote: UInt8 = 1, titleFromFrontMatter: UInt8 = 2, hasUpdatedAt: UInt8 = 4, removed: UInt8 = 0x80
+}
+
+/// An index file mapped in memory, read in place: numbers come from fixed-width columns, strings
+/// are made only for the notes shown, and a path is found through the file's own hash table by
+/// comparing bytes, so checking 100,000 files against it makes no strings and builds nothing.
+final class MappedIndex: @unchecked Sendable {
+    let storage: TextStorage
+    let kind: IndexKind
+    /// A base's own random number; a delta's is that of the base it extends.
+    let generation: UInt64
+    /// The number of records.
+    let count: Int
+    private let bytes: UnsafeRawBufferPointer
+    private let slotCount: Int
+    private let slotsStart: Int, pathsStart: Int, stringsStart: Int, textStart: Int
+    private let stringsLength: Int
+
+    private init(storage: TextStorage, kind: IndexKind, generation: UInt64, count: Int, slotCount: Int,
+                 pathsLength: Int, stringsLength: Int) {
+        self.storage = storage
+        self.kind = kind
+        self.generation = generation
+        self.count = count
+        self.slotCount = slotCount
+        self.stringsLength = stringsLength
+        bytes = storage.bytes
+        slotsStart = IndexLayout.headerSize + count * IndexLayout.recordSize
+        pathsStart = slotsStart + slotCount * 4
+        stringsStart = pathsStart + pathsLength
+        textStart = stringsStart + stringsLength
+    }
+
+    /// The index in `storage`; nil when it is damaged, of another version, or made with another
+    /// title source (then it is rebuilt). The header and every record's columns are checked here
+    /// (path and text within their regions, dates representable); titles, previews and warnings
+    /// are checked when they are read.
+    static func open(_ storage: TextStorage, titleSource: TitleSource) -> MappedIndex? {
+        let bytes = storage.bytes
+        var reader = ByteReader(bytes: bytes)
+        guard bytes.count >= IndexLayout.headerSize,
+              reader.take(NoteIndexFile.magic.count).map(Array.init) == NoteIndexFile.magic,
+              reader.u32() == NoteIndexFile.version, reader.byte() == (titleSource == .filename ? 1 : 0),
+              let kindByte = reader.byte(), let kind = IndexKind(rawValue: kindByte),
+              let generation = reader.u64(), let count = reader.u32().map(Int.init),
+              let slotCount = reader.u32().map(Int.init),
+              let pathsLength = reader.u64(), let stringsLength = reader.u64(), let textLength = reader.u64(),
+              slotCount > count, slotCount & (slotCount - 1) == 0,
+              pathsLength < UInt64(UInt32.max), stringsLength < UInt64(UInt32.max), textLength < UInt64(Int.max / 2)
+        else { return nil }
+        let fixed = IndexLayout.headerSize + count * IndexLayout.recordSize + slotCount * 4
+        guard UInt64(bytes.count) == UInt64(fixed) + pathsLength + stringsLength + textLength else { return nil }
+        let index = MappedIndex(storage: storage, kind: kind, generation: generation, count: count, slotCount: slotCount,
+                                pathsLength: Int(pathsLength), stringsLength: Int(stringsLength))
+        let text = UInt64(textLength), paths = UInt64(pathsLength), strings = UInt64(stringsLength)
+        for number in 0..<count {
+            let flags = index.flags(number)
+            let pathEnd = UInt64(index.u32(number, IndexLayout.Column.pathOffset)) + UInt64(index.u16(number, IndexLayout.Column.pathLength))
+            let textEnd = index.u64(number, IndexLayout.Column.textOffset) &+ UInt64(index.u32(number, IndexLayout.Column.textLength))
+            guard pathEnd <= paths, textEnd <= text, textEnd >= index.u64(number, IndexLayout.Column.textOffset),
+                  UInt64(index.u32(number, IndexLayout.Column.stringsOffset)) < strings else { return nil }
+            // Damage that still parses must not reach the date code: it means a rebuild.
+            if flags & IndexLayout.isNote != 0 {
+                guard NoteDate.representable.contains(index.double(number, IndexLayout.Column.createdAt)),
+                      flags & IndexLayout.hasUpdatedAt == 0
+                        || NoteDate.representable.contains(index.double(number, IndexLayout.Column.updatedAt))
+                else { return nil }
+            }
+        }
+        return index
+    }
+
+    // MARK: Columns
+
+    private func u64(_ number: Int, _ column: Int) -> UInt64 {
+        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: IndexLayout.headerSize + number * IndexLayout.recordSize + column, as: UInt64.self))
+    }
+
+    private func u32(_ number: Int, _ column: Int) -> UInt32 {
+        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: IndexLayout.headerSize + number * IndexLayout.recordSize + column, as: UInt32.self))
+    }
+
+    private func u16(_ number: Int, _ column: Int) -> UInt16 {
+        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: IndexLayout.headerSize + number * IndexLayout.recordSize + column, as: UInt16.self))
+    }
+
+    private func double(_ number: Int, _ column: Int) -> Double { Double(bitPattern: u64(number, column)) }
+
+    func flags(_ number: Int) -> UInt8 { bytes[IndexLayout.headerSize + number * IndexLayout.recordSize + IndexLayout.Column.flags] }
+    func isNote(_ number: Int) -> Bool { flags(number) & IndexLayout.isNote != 0 }
+    func isRemoved(_ number: Int) -> Bool { flags(number) & IndexLayout.removed != 0 }
+    func size(_ number: Int) -> Int64 { Int64(bitPattern: u64(number, IndexLayout.Column.size)) }
+    func mtime(_ number: Int) -> Double { double(number, IndexLayout.Column.mtime) }
+    func inode(_ number: Int) -> UInt64 { u64(number, IndexLayout.Column.inode) }
+    func createdAt(_ number: Int) -> Double { double(number, IndexLayout.Column.createdAt) }
+    func updatedAt(_ number: Int) -> Double? {
+        flags(number) & IndexLayout.hasUpdatedAt != 0 ? double(number, IndexLayout.Column.updatedAt) : nil
+    }
+
+    /// Whether record `number` describes the file with `status` as it is now.
+    func isCurrent(_ number: Int, _ status: FileStatus) -> Bool {
+        !isRemoved(number) && size(number) == status.size && mtime(number) == status.mtime && inode(number) == status.inode
+    }
+
+    /// The bytes of record `number`'s path (checked to lie within the paths region when opened).
+    func pathBytes(_ number: Int) -> UnsafeRawBufferPointer {
+        let start = pathsStart + Int(u32(number, IndexLayout.Column.pathOffset))
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(u16(number, IndexLayout.Column.pathLength)))])
+    }
+
+    /// The bytes of record `number`'s folded text.
+    func textBytes(_ number: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[textRange(number)])
+    }
+
+    private func textRange(_ number: Int) -> Range<Int> {
+        let start = textStart + Int(u64(number, IndexLayout.Column.textOffset))
+        return start..<(start + Int(u32(number, IndexLayout.Column.textLength)))
+    }
+
+    /// Record `number`'s title, preview and warnings as stored, or nil when they do not parse
+    /// within the strings region (damage: the record is not trusted).
+    func stringsBytes(_ number: Int) -> UnsafeRawBufferPointer? {
+        let start = Int(u32(number, IndexLayout.Column.stringsOffset))
+        let region = UnsafeRawBufferPointer(rebasing: bytes[stringsStart..<(stringsStart + stringsLength)])
+        var reader = ByteReader(bytes: UnsafeRawBufferPointer(rebasing: region[start...]))
+        guard reader.range() != nil, reader.range() != nil, let warnings = reader.u32(),
+              UInt64(warnings) * 8 <= UInt64(reader.bytes.count - reader.offset) else { return nil }
+        for _ in 0..<warnings {
+            guard reader.u32() != nil, reader.range() != nil else { return nil }
+        }
+        return UnsafeRawBufferPointer(rebasing: reader.bytes[0..<reader.offset])
+    }
+
+    // MARK: Finding a path
+
+    /// The FNV-1a hash of the bytes of `prefix` followed by those of `name`: a path is hashed in
+    /// two parts, a folder and a file name, without joining them.
+    static func hash(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in prefix { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        for byte in name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash ^ (hash >> 32)
+    }
+
+    /// The number of the record whose path is `prefix` followed by `name`, if there is one.
+    func find(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer) -> Int? {
+        let mask = slotCount - 1
+        var slot = Int(truncatingIfNeeded: MappedIndex.hash(prefix, name)) & mask
+        // At most one pass over the table, whatever a damaged table holds.
+        for _ in 0..<slotCount {
+            let entry = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: slotsStart + slot * 4, as: UInt32.self)))
+            if entry == 0 { return nil }
+            if entry <= count, MappedIndex.equal(pathBytes(entry - 1), prefix, name) { return entry - 1 }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// The number of the record of `path`, if there is one.
+    func find(_ path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { find(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(start: nil, count: 0)) }
+    }
+
+    /// Whether `stored` is the bytes of `prefix` followed by those of `name`.
+    private static func equal(_ stored: UnsafeRawBufferPointer, _ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer) -> Bool {
+        guard stored.count == prefix.count + name.count else { return false }
+        if let s = stored.baseAddress {
+            if prefix.count > 0, let p = prefix.baseAddress, memcmp(s, p, prefix.count) != 0 { return false }
+            if name.count > 0, let n = name.baseAddress, memcmp(s + prefix.count, n, name.count) != 0 { return false }
+        }
+        return true
+    }
+
+    // MARK: Strings, made on demand
+
+    /// The path of record `number`.
+    func path(at number: Int) -> String { String(decoding: pathBytes(number), as: UTF8.self) }
+
+    /// The note of record `number` (a readable note's record). A title or preview that does not
+    /// parse (damage) reads as empty.
+    func note(at number: Int) -> Note {
+        let path = path(at: number)
+        var title = "", preview = ""
+        if let strings = stringsBytes(number) {
+            var reader = ByteReader(bytes: strings)
+            title = reader.repairedString() ?? ""
+            preview = reader.repairedString() ?? ""
+        }
+        return Note(
+            id: Note.id(forPath: path), path: path, title: title,
+            titleFromFrontMatter: flags(number) & IndexLayout.titleFromFrontMatter != 0, createdAt: createdAt(number),
+            updatedAt: updatedAt(number), preview: preview)
+    }
+
+    /// The date `order` sorts record `number` by.
+    func date(at number: Int, order: SortOrder) -> Double {
+        order == .created ? createdAt(number) : updatedAt(number) ?? createdAt(number)
+    }
+
+    /// Calls `body` with the bytes of record `number`'s ID (its path without `.md`).
+    func withID<R>(at number: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let path = pathBytes(number)
+        let suffix: [UInt8] = Array(".md".utf8)
+        if path.count > 3, path[(path.count - 3)...].elementsEqual(suffix) {
+            return body(UnsafeRawBufferPointer(rebasing: path[..<(path.count - 3)]))
+        }
+        return body(path)
+    }
+
+    /// The folded text of record `number`.
+    func folded(at number: Int) -> FoldedText { FoldedText(storage: storage, range: textRange(number)) }
+
+    /// The warnings of record `number`.
+    func warnings(at number: Int) -> [ParseWarning] {
+        guard let strings = stringsBytes(number) else { return [] }
+        var reader = ByteReader(bytes: strings)
+        _ = reader.range()
+        _ = reader.range()
+        var warnings: [ParseWarning] = []
+        for _ in 0..<(reader.u32() ?? 0) {
+            guard let line = reader.u32(), let message = reader.repairedString() else { break }
+            warnings.append(ParseWarning(line: Int(line), message: message))
+        }
+        return warnings
+    }
+
+    /// Record `number` with its strings made, as a record read from a file would be.
+    func record(at number: Int) -> IndexRecord {
+        IndexRecord(
+            path: path(at: number), size: size(number), mtime: mtime(number), inode: inode(number),
+            note: isNote(number) ? note(at: number) : nil, warnings: warnings(at: number), folded: folded(at: number),
+            removed: isRemoved(number))
+    }
+}
+
+/// The index as a command sees it: a base and, when it extends that very base, a delta whose
+/// records win. Records are numbered across both: the base's first, then the delta's.
+final class IndexView: @unchecked Sendable {
+    let base: MappedIndex
+    let delta: MappedIndex?
+    /// How many records stand for files: the base's that the delta does not replace or remove,
+    /// and the delta's that are not removals.
+    let liveCount: Int
+
+    /// A view of `base` and `delta`; a delta of another base (one merged since) is left out.
+    init(base: MappedIndex, delta: MappedIndex?) {
+        self.base = base
+        let delta = delta.flatMap { $0.kind == .delta && $0.generation == base.generation ? $0 : nil }
+        self.delta = delta
+        var live = base.count
+        if let delta {
+            for number in 0..<delta.count {
+                if base.find(delta.pathBytes(number), UnsafeRawBufferPointer(start: nil, count: 0)) != nil { live -= 1 }
+                if !delta.isRemoved(number) { live += 1 }
+            }
+        }
+        liveCount = live
+    }
+
+    /// The number of the record whose path is `prefix` followed by `name`, if the view has a live one.
+    func find(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer) -> Int? {
+        if let delta, let number = delta.find(prefix, name) {
+            return delta.isRemoved(number) ? nil : base.count + number
+        }
+        return base.find(prefix, name)
+    }
+
+    /// The number of the record of `path`, if the view has a live one.
+    func find(_ path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { find(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(start: nil, count: 0)) }
+    }
+
+    /// The file and its own record number for a view-wide number.
+    func locate(_ number: Int) -> (file: MappedIndex, number: Int) {
+        if number >= base.count, let delta { return (delta, number - base.count) }
+        return (base, number)
+    }
+
+    /// Numbers grouped by the file they belong to, in order.
+    func split(_ numbers: [Int]) -> [(MappedIndex, [Int])] {
+        var inBase: [Int] = [], inDelta: [Int] = []
+        for number in numbers {
+            if number < base.count { inBase.append(number) } else { inDelta.append(number - base.count) }
+        }
+        return [(base, inBase)] + (delta.map { [($0, inDelta)] } ?? [])
+    }
+
+    func isCurrent(_ number: Int, _ status: FileStatus) -> Bool { let (file, n) = locate(number); return file.isCurrent(n, status) }
+    func isNote(_ number: Int) -> Bool { let (file, n) = locate(number); return file.isNote(n) }
+    func path(at number: Int) -> String { let (file, n) = locate(number); return file.path(at: n) }
+    func note(at number: Int) -> Note { let (file, n) = locate(number); return file.note(at: n) }
+    func textBytes(_ number: Int) -> UnsafeRawBufferPointer { let (file, n) = locate(number); return file.textBytes(n) }
+
+    func date(at number: Int, order: SortOrder) -> Double {
+        let (file, n) = locate(number)
+        return file.date(at: n, order: order)
+    }
+
+    func withID<R>(at number: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let (file, n) = locate(number)
+        return file.withID(at: n, body)
+    }
+}
+
+/// Folded searchable text: a range of the memory-mapped index, or bytes of a file just read.
+/// Mapped text is only paged in when a search reads it, so `list` never touches it.
+public struct FoldedText: Sendable {
+    private let storage: TextStorage?
+    private let owned: [UInt8]
+    private let range: Range<Int>
+
+    init(_ bytes: [UInt8]) {
+        storage = nil
+        owned = bytes
+        range = 0..<bytes.count
+    }
+
+    init(storage: TextStorage, range: Range<Int>) {
+        self.storage = storage
+        owned = []
+        self.range = range
+    }
+
+    /// The number of bytes.
+    public var count: Int { range.count }
+
+    /// Calls `body` with the bytes.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let storage { return body(UnsafeRawBufferPointer(rebasing: storage.bytes[range])) }
+        return owned.withUnsafeBytes(body)
+    }
+}
+
+/// Bytes an index is read from, at a fixed address for as long as this lives: a read-only memory
+/// map of a file, or a copy of bytes in memory.
+final class TextStorage: @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
+    private let isMapped: Bool
+
+    init(_ array: [UInt8]) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, array.count), alignment: 16)
+        array.withUnsafeBytes { copy.copyMemory(from: $0) }
+        bytes = UnsafeRawBufferPointer(rebasing: copy[..<array.count])
+        isMapped = false
+    }
+
+    /// Maps a whole file read-only; nil when it cannot be mapped (then the caller reads it).
+    init?(mapping path: String) {
+        guard let map = FileSystem.map(path) else { return nil }
+        bytes = map
+        isMapped = true
+    }
+
+    deinit {
+        if isMapped {
+            FileSystem.unmap(bytes)
+        } else if let base = bytes.baseAddress {
+            UnsafeMutableRawPointer(mutating: base).deallocate()
+        }
+    }
+}
+
+/// Writes and opens index files (layout in `IndexLayout`). An index is only ever a cache, written
+/// atomically, read with bounds checks: anything unexpected means "no index" and costs one rebuild.
+enum NoteIndexFile {
+    static let magic = Array("MYNOTES-INDEX\n".utf8)
+    /// Bump when the format or the folding changes, so old caches are rebuilt.
+    static let version: UInt32 = 4
+
+    /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
+    /// making strings), then records read from files; `titleSource` is recorded, since titles and
+    /// folded texts depend on it.
+    static func encode(
+        kept: [Int] = [], of index: IndexView? = nil, read: [IndexRecord], removed: [String] = [],
+        titleSource: TitleSource = .content, kind: IndexKind = .base, generation: UInt64 = 0
+    ) -> [UInt8] {
+        var out: [UInt8] = []
+        write(kept: kept, of: index, read: read, removed: removed, titleSource: titleSource, kind: kind,
+              generation: generation) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// The index file's bytes (see `encode`) handed to `emit` in chunks: the header and tables
+    /// first, then each folded text straight from where it is (the old index's mapping, or the
+    /// bytes just folded), so the texts are never gathered in memory. A kept record whose strings
+    /// are damaged is left out (its file is read again next time).
+    static func write(
+        kept: [Int] = [], of index: IndexView? = nil, read: [IndexRecord], removed: [String] = [],
+        titleSource: TitleSource = .content, kind: IndexKind = .base, generation: UInt64 = 0,
+        emit: (UnsafeRawBufferPointer) -> Void
+    ) {
+        // PATH_MAX is far below a record's limit; a longer path is simply not indexed (read every time).
+        let read = read.filter { $0.path.utf8.count <= Int(UInt16.max) }
+        var table = Table(capacity: kept.count + read.count + removed.count)
+        var texts: [UnsafeRawBufferPointer] = []
+        for (file, numbers) in index?.split(kept) ?? [] {
+            for number in numbers {
+                guard let strings = file.stringsBytes(number) else { continue }
+                let text = file.textBytes(number)
+                table.add(path: file.pathBytes(number), size: file.size(number), mtime: file.mtime(number),
+                          inode: file.inode(number), createdAt: file.createdAt(number),
+                          updatedAt: file.updatedAt(number), flags: file.flags(number), textLength: text.count) {
+                    $0.append(contentsOf: strings)
+                }
+                texts.append(text)
+            }
+        }
+        for r in read {
+            var path = r.path
+            path.withUTF8 { path in
+                let flags: UInt8 = r.note.map { note in
+                    IndexLayout.isNote | (note.titleFromFrontMatter ? IndexLayout.titleFromFrontMatter : 0)
+                        | (note.updatedAt != nil ? IndexLayout.hasUpdatedAt : 0)
+                } ?? 0
+                table.add(path: UnsafeRawBufferPointer(path), size: r.size, mtime: r.mtime, inode: r.inode,
+                          createdAt: r.note?.createdAt ?? 0, updatedAt: r.note?.updatedAt, flags: flags,
+                          textLength: r.folded.count) { strings in
+                    append(r.note?.title ?? "", to: &strings)
+                    append(r.note?.preview ?? "", to: &strings)
+                    append(UInt32(r.warnings.count), to: &strings)
+                    for w in r.warnings {
+                        append(UInt32(max(0, w.line)), to: &strings)
+                        append(w.message, to: &strings)
+                    }
+                }
+            }
+        }
+        // A path the base knows that the vault no longer has: no note, no text.
+        for path in removed {
+            var path = path
+            path.withUTF8 { path in
+                table.add(path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0, updatedAt: nil,
+                          flags: IndexLayout.removed, textLength: 0) { strings in
+                    strings.append(contentsOf: [UInt8](repeating: 0, count: 12))
+                }
+            }
+        }
+        var header = magic
+        append(version, to: &header)
+        header.append(titleSource == .filename ? 1 : 0)
+        header.append(kind.rawValue)
+        append(generation, to: &header)
+        append(UInt32(table.count), to: &header)
+        let slots = table.slots()
+        append(UInt32(slots.count), to: &header)
+        append(UInt64(table.paths.count), to: &header)
+        append(UInt64(table.strings.count), to: &header)
+        append(table.textLength, to: &header)
+        header += [UInt8](repeating: 0, count: IndexLayout.headerSize - header.count)
+        header.withUnsafeBytes(emit)
+        table.records.withUnsafeBytes(emit)
+        slots.withUnsafeBytes(emit)
+        table.paths.withUnsafeBytes(emit)
+        table.strings.withUnsafeBytes(emit)
+        texts.forEach(emit)
+        for r in read { r.folded.withUnsafeBytes(emit) }
+    }
+
+    /// The records, paths and strings of an index file being written.
+    private struct Table {
+        var records: [UInt8] = []
+        var paths: [UInt8] = []
+        var strings: [UInt8] = []
+        var hashes: [UInt64] = []
+        var textLength: UInt64 = 0
+        var count: Int { hashes.count }
+
+        init(capacity: Int) {
+            records.reserveCapacity(capacity * IndexLayout.recordSize)
+            hashes.reserveCapacity(capacity)
+        }
+
+        /// Adds a record; `strings` appends its title, preview and warnings.
+        mutating func add(
+            path: UnsafeRawBufferPointer, size: Int64, mtime: Double, inode: UInt64, createdAt: Double,
+            updatedAt: Double?, flags: UInt8, textLength length: Int, strings write: (inout [UInt8]) -> Void
+        ) {
+            var record: [UInt8] = []
+            record.reserveCapacity(IndexLayout.recordSize)
+            append(UInt64(bitPattern: size), to: &record)
+            append(mtime.bitPattern, to: &record)
+            append(inode, to: &record)
+            append(createdAt.bitPattern, to: &record)
+            append((updatedAt ?? 0).bitPattern, to: &record)
+            append(textLength, to: &record)
+            append(UInt32(length), to: &record)
+            append(UInt32(paths.count), to: &record)
+            append(UInt32(strings.count), to: &record)
+            append(UInt16(path.count), to: &record)
+            record.append(flags | (updatedAt != nil ? IndexLayout.hasUpdatedAt : 0))
+            record.append(0)
+            records += record
+            paths.append(contentsOf: path)
+            write(&strings)
+            hashes.append(MappedIndex.hash(path))
+            textLength += UInt64(length)
+        }
+
+        /// The path table: twice as many slots as records (a power of two), record number + 1 in
+        /// the first free slot from the path's hash on.
+        func slots() -> [UInt32] {
+            var capacity = 16
+            while capacity < hashes.count * 2 { capacity *= 2 }
+            var slots = [UInt32](repeating: 0, count: capacity)
+            for (number, hash) in hashes.enumerated() {
+                var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
+                while slots[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
+                slots[slot] = UInt32(number + 1).littleEndian
+            }
+            return slots
+        }
+    }
+
+    /// The index in `storage`, read in place; nil when it is damaged, of another version, or made
+    /// with another title source.
+    static func map(_ storage: TextStorage, titleSource: TitleSource = .content) -> MappedIndex? {
+        MappedIndex.open(storage, titleSource: titleSource)
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    private static func append(_ string: String, to out: inout [UInt8]) {
+        append(UInt32(string.utf8.count), to: &out)
+        out.append(contentsOf: string.utf8)
+    }
+}
+
+/// A bounds-checked cursor over the index bytes; every read is nil past the end.
+struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
+        guard count >= 0, count <= bytes.count - offset else { return nil }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+    }
+
+    mutating func byte() -> UInt8? { take(1)?.first }
+
+    mutating func u32() -> UInt32? { take(4).map { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) } }
+
+    mutating func u64() -> UInt64? { take(8).map { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) } }
+
+    /// A length-prefixed string (bytes that are not UTF-8 are repaired).
+    mutating func repairedString() -> String? {
+        guard let length = u32(), let slice = take(Int(length)) else { return nil }
+        return String(decoding: slice, as: UTF8.self)
+    }
+
+    /// A length-prefixed string's place in the whole buffer, without making it.
+    mutating func range() -> Range<Int>? {
+        guard let length = u32(), take(Int(length)) != nil else { return nil }
+        return (offset - Int(length))..<offset
+    }
+}
