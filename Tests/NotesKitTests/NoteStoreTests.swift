@@ -84,6 +84,18 @@ import Testing
             held.release()
             #expect(notes.refresh().indexWritten)
             #expect(Disk.exists(notes.indexPath))
+            // With an index on disk, changes seen while the lock is held are encoded in memory as
+            // a delta of it: the changed, added and deleted notes show as they are now.
+            let again = try #require(try VaultLock(path: notes.lockPath, wait: false))
+            try Data("# Changed\n".utf8).write(to: URL(fileURLWithPath: root + "/v/a.md"))
+            try Data("# Bee\n".utf8).write(to: URL(fileURLWithPath: root + "/v/b.md"))
+            let changed = notes.refresh()
+            #expect(!changed.indexWritten && changed.filesRead == 2)
+            #expect(changed.notes.map(\.title).sorted() == ["Bee", "Changed"])
+            #expect(changed.run(NoteQuery(search: SearchQuery("bee"))).map(\.id) == ["b"])
+            try FileManager.default.removeItem(atPath: root + "/v/a.md")
+            #expect(notes.refresh().notes.map(\.id) == ["b"])
+            again.release()
         }
     }
 

@@ -98,12 +98,25 @@ public enum NoteDate {
         var rest = total % 86400
         if rest < 0 { rest += 86400; days -= 1 }
         let (y, m, d) = civilFromDays(days)
-        func pad(_ v: Int, _ w: Int) -> String {
-            let s = String(v)
-            return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+        // Written digit by digit: lists print one of these per row.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        func put(_ value: Int, _ width: Int, then separator: Character?) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+            if let separator, let ascii = separator.asciiValue { bytes.append(ascii) }
         }
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rest / 3600, 2)):\(pad(rest / 60 % 60, 2)):"
-            + "\(pad(rest % 60, 2))Z"
+        put(y, 4, then: "-")
+        put(m, 2, then: "-")
+        put(d, 2, then: "T")
+        put(rest / 3600, 2, then: ":")
+        put(rest / 60 % 60, 2, then: ":")
+        put(rest % 60, 2, then: "Z")
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Formats a time in the local time zone as `YYYYMMDD-HHMMSS` (file-name stamps).

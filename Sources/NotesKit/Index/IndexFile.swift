@@ -430,6 +430,17 @@ enum NoteIndexFile {
         kept: [Int] = [], of index: IndexView? = nil, read: [IndexRecord], removed: [String] = [],
         titleSource: TitleSource = .content, kind: IndexKind = .base, generation: UInt64 = 0
     ) -> [UInt8] {
+        var table = IndexTable()
+        for record in read { table.add(record) }
+        return encode(kept: kept, of: index, read: [table], removed: removed, titleSource: titleSource, kind: kind,
+                      generation: generation)
+    }
+
+    /// `encode` of records already in tables (as the workers that read files make them).
+    static func encode(
+        kept: [Int], of index: IndexView?, read: [IndexTable], removed: [String],
+        titleSource: TitleSource, kind: IndexKind, generation: UInt64
+    ) -> [UInt8] {
         var out: [UInt8] = []
         write(kept: kept, of: index, read: read, removed: removed, titleSource: titleSource, kind: kind,
               generation: generation) { out.append(contentsOf: $0) }
@@ -438,16 +449,14 @@ enum NoteIndexFile {
 
     /// The index file's bytes (see `encode`) handed to `emit` in chunks: the header and tables
     /// first, then each folded text straight from where it is (the old index's mapping, or the
-    /// bytes just folded), so the texts are never gathered in memory. A kept record whose strings
-    /// are damaged is left out (its file is read again next time).
+    /// tables of the files just read), so the texts are never gathered in memory. A kept record
+    /// whose strings are damaged is left out (its file is read again next time).
     static func write(
-        kept: [Int] = [], of index: IndexView? = nil, read: [IndexRecord], removed: [String] = [],
-        titleSource: TitleSource = .content, kind: IndexKind = .base, generation: UInt64 = 0,
+        kept: [Int], of index: IndexView?, read: [IndexTable], removed: [String],
+        titleSource: TitleSource, kind: IndexKind, generation: UInt64,
         emit: (UnsafeRawBufferPointer) -> Void
     ) {
-        // PATH_MAX is far below a record's limit; a longer path is simply not indexed (read every time).
-        let read = read.filter { $0.path.utf8.count <= Int(UInt16.max) }
-        var table = Table(capacity: kept.count + read.count + removed.count)
+        var table = IndexTable(capacity: kept.count + read.reduce(0) { $0 + $1.count } + removed.count)
         var texts: [UnsafeRawBufferPointer] = []
         for (file, numbers) in index?.split(kept) ?? [] {
             for number in numbers {
@@ -461,26 +470,7 @@ enum NoteIndexFile {
                 texts.append(text)
             }
         }
-        for r in read {
-            var path = r.path
-            path.withUTF8 { path in
-                let flags: UInt8 = r.note.map { note in
-                    IndexLayout.isNote | (note.titleFromFrontMatter ? IndexLayout.titleFromFrontMatter : 0)
-                        | (note.updatedAt != nil ? IndexLayout.hasUpdatedAt : 0)
-                } ?? 0
-                table.add(path: UnsafeRawBufferPointer(path), size: r.size, mtime: r.mtime, inode: r.inode,
-                          createdAt: r.note?.createdAt ?? 0, updatedAt: r.note?.updatedAt, flags: flags,
-                          textLength: r.folded.count) { strings in
-                    append(r.note?.title ?? "", to: &strings)
-                    append(r.note?.preview ?? "", to: &strings)
-                    append(UInt32(r.warnings.count), to: &strings)
-                    for w in r.warnings {
-                        append(UInt32(max(0, w.line)), to: &strings)
-                        append(w.message, to: &strings)
-                    }
-                }
-            }
-        }
+        for chunk in read { table.appendRecords(of: chunk) }
         // A path the base knows that the vault no longer has: no note, no text.
         for path in removed {
             var path = path
@@ -509,62 +499,7 @@ enum NoteIndexFile {
         table.paths.withUnsafeBytes(emit)
         table.strings.withUnsafeBytes(emit)
         texts.forEach(emit)
-        for r in read { r.folded.withUnsafeBytes(emit) }
-    }
-
-    /// The records, paths and strings of an index file being written.
-    private struct Table {
-        var records: [UInt8] = []
-        var paths: [UInt8] = []
-        var strings: [UInt8] = []
-        var hashes: [UInt64] = []
-        var textLength: UInt64 = 0
-        var count: Int { hashes.count }
-
-        init(capacity: Int) {
-            records.reserveCapacity(capacity * IndexLayout.recordSize)
-            hashes.reserveCapacity(capacity)
-        }
-
-        /// Adds a record; `strings` appends its title, preview and warnings.
-        mutating func add(
-            path: UnsafeRawBufferPointer, size: Int64, mtime: Double, inode: UInt64, createdAt: Double,
-            updatedAt: Double?, flags: UInt8, textLength length: Int, strings write: (inout [UInt8]) -> Void
-        ) {
-            var record: [UInt8] = []
-            record.reserveCapacity(IndexLayout.recordSize)
-            append(UInt64(bitPattern: size), to: &record)
-            append(mtime.bitPattern, to: &record)
-            append(inode, to: &record)
-            append(createdAt.bitPattern, to: &record)
-            append((updatedAt ?? 0).bitPattern, to: &record)
-            append(textLength, to: &record)
-            append(UInt32(length), to: &record)
-            append(UInt32(paths.count), to: &record)
-            append(UInt32(strings.count), to: &record)
-            append(UInt16(path.count), to: &record)
-            record.append(flags | (updatedAt != nil ? IndexLayout.hasUpdatedAt : 0))
-            record.append(0)
-            records += record
-            paths.append(contentsOf: path)
-            write(&strings)
-            hashes.append(MappedIndex.hash(path))
-            textLength += UInt64(length)
-        }
-
-        /// The path table: twice as many slots as records (a power of two), record number + 1 in
-        /// the first free slot from the path's hash on.
-        func slots() -> [UInt32] {
-            var capacity = 16
-            while capacity < hashes.count * 2 { capacity *= 2 }
-            var slots = [UInt32](repeating: 0, count: capacity)
-            for (number, hash) in hashes.enumerated() {
-                var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
-                while slots[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
-                slots[slot] = UInt32(number + 1).littleEndian
-            }
-            return slots
-        }
+        for chunk in read { chunk.texts.withUnsafeBytes(emit) }
     }
 
     /// The index in `storage`, read in place; nil when it is damaged, of another version, or made
@@ -573,11 +508,11 @@ enum NoteIndexFile {
         MappedIndex.open(storage, titleSource: titleSource)
     }
 
-    private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+    static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 
-    private static func append(_ string: String, to out: inout [UInt8]) {
+    static func append(_ string: String, to out: inout [UInt8]) {
         append(UInt32(string.utf8.count), to: &out)
         out.append(contentsOf: string.utf8)
     }
@@ -610,5 +545,129 @@ struct ByteReader {
     mutating func range() -> Range<Int>? {
         guard let length = u32(), take(Int(length)) != nil else { return nil }
         return (offset - Int(length))..<offset
+    }
+}
+
+/// Index records being put together: their columns, paths and strings, a hash of each path, and
+/// (for records read from files) their folded texts. The workers that read files each fill one,
+/// in parallel; the writer joins them.
+struct IndexTable {
+    var records: [UInt8] = []
+    var paths: [UInt8] = []
+    var strings: [UInt8] = []
+    var hashes: [UInt64] = []
+    /// The folded texts of the records added with `add(_:)`, in record order.
+    var texts: [UInt8] = []
+    /// The length of the texts of all records (those of `texts`, and those emitted from elsewhere).
+    var textLength: UInt64 = 0
+    var count: Int { hashes.count }
+
+    init(capacity: Int = 0) {
+        records.reserveCapacity(capacity * IndexLayout.recordSize)
+        hashes.reserveCapacity(capacity)
+    }
+
+    /// Adds a record whose text the writer takes from elsewhere; `strings` appends its title,
+    /// preview and warnings.
+    mutating func add(
+        path: UnsafeRawBufferPointer, size: Int64, mtime: Double, inode: UInt64, createdAt: Double,
+        updatedAt: Double?, flags: UInt8, textLength length: Int, strings write: (inout [UInt8]) -> Void
+    ) {
+        let start = records.count
+        records.append(contentsOf: repeatElement(0, count: IndexLayout.recordSize))
+        records.withUnsafeMutableBytes { bytes in
+            func put<T: FixedWidthInteger>(_ value: T, _ column: Int) {
+                bytes.storeBytes(of: value.littleEndian, toByteOffset: start + column, as: T.self)
+            }
+            put(UInt64(bitPattern: size), IndexLayout.Column.size)
+            put(mtime.bitPattern, IndexLayout.Column.mtime)
+            put(inode, IndexLayout.Column.inode)
+            put(createdAt.bitPattern, IndexLayout.Column.createdAt)
+            put((updatedAt ?? 0).bitPattern, IndexLayout.Column.updatedAt)
+            put(textLength, IndexLayout.Column.textOffset)
+            put(UInt32(length), IndexLayout.Column.textLength)
+            put(UInt32(paths.count), IndexLayout.Column.pathOffset)
+            put(UInt32(strings.count), IndexLayout.Column.stringsOffset)
+            put(UInt16(path.count), IndexLayout.Column.pathLength)
+            put(flags | (updatedAt != nil ? IndexLayout.hasUpdatedAt : 0), IndexLayout.Column.flags)
+        }
+        paths.append(contentsOf: path)
+        write(&strings)
+        hashes.append(MappedIndex.hash(path))
+        textLength += UInt64(length)
+    }
+
+    /// Adds a record read from a file, with its folded text. A path longer than a record can
+    /// hold (far beyond PATH_MAX) is not indexed: the file is read every time.
+    mutating func add(_ r: IndexRecord) {
+        var path = r.path
+        guard path.utf8.count <= Int(UInt16.max) else { return }
+        let flags: UInt8 = r.note.map { note in
+            IndexLayout.isNote | (note.titleFromFrontMatter ? IndexLayout.titleFromFrontMatter : 0)
+        } ?? 0
+        path.withUTF8 { path in
+            add(path: UnsafeRawBufferPointer(path), size: r.size, mtime: r.mtime, inode: r.inode,
+                createdAt: r.note?.createdAt ?? 0, updatedAt: r.note?.updatedAt, flags: flags,
+                textLength: r.folded.count) { strings in
+                NoteIndexFile.append(r.note?.title ?? "", to: &strings)
+                NoteIndexFile.append(r.note?.preview ?? "", to: &strings)
+                NoteIndexFile.append(UInt32(r.warnings.count), to: &strings)
+                for w in r.warnings {
+                    NoteIndexFile.append(UInt32(max(0, w.line)), to: &strings)
+                    NoteIndexFile.append(w.message, to: &strings)
+                }
+            }
+        }
+        r.folded.withUnsafeBytes { texts.append(contentsOf: $0) }
+    }
+
+    /// Appends the records of `other` (not its texts, which the writer emits from `other`), their
+    /// offsets moved past this table's paths, strings and texts.
+    mutating func appendRecords(of other: IndexTable) {
+        let start = records.count
+        records += other.records
+        let (pathBase, stringsBase, textBase) = (UInt32(paths.count), UInt32(strings.count), textLength)
+        records.withUnsafeMutableBytes { bytes in
+            for record in stride(from: start, to: bytes.count, by: IndexLayout.recordSize) {
+                func shift<T: FixedWidthInteger>(_ column: Int, by amount: T, as: T.Type) {
+                    let value = T(littleEndian: bytes.loadUnaligned(fromByteOffset: record + column, as: T.self))
+                    bytes.storeBytes(of: (value + amount).littleEndian, toByteOffset: record + column, as: T.self)
+                }
+                shift(IndexLayout.Column.pathOffset, by: pathBase, as: UInt32.self)
+                shift(IndexLayout.Column.stringsOffset, by: stringsBase, as: UInt32.self)
+                shift(IndexLayout.Column.textOffset, by: textBase, as: UInt64.self)
+            }
+        }
+        paths += other.paths
+        strings += other.strings
+        hashes += other.hashes
+        textLength += other.textLength
+    }
+
+    /// Calls `body` with the bytes of each record's path, in order.
+    func forEachPath(_ body: (UnsafeRawBufferPointer) -> Void) {
+        records.withUnsafeBytes { bytes in
+            paths.withUnsafeBytes { paths in
+                for record in stride(from: 0, to: bytes.count, by: IndexLayout.recordSize) {
+                    let offset = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: record + IndexLayout.Column.pathOffset, as: UInt32.self)))
+                    let length = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: record + IndexLayout.Column.pathLength, as: UInt16.self)))
+                    body(UnsafeRawBufferPointer(rebasing: paths[offset..<(offset + length)]))
+                }
+            }
+        }
+    }
+
+    /// The path table: twice as many slots as records (a power of two), record number + 1 in
+    /// the first free slot from the path's hash on.
+    func slots() -> [UInt32] {
+        var capacity = 16
+        while capacity < hashes.count * 2 { capacity *= 2 }
+        var slots = [UInt32](repeating: 0, count: capacity)
+        for (number, hash) in hashes.enumerated() {
+            var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
+            while slots[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = UInt32(number + 1).littleEndian
+        }
+        return slots
     }
 }

@@ -1,16 +1,15 @@
 import Foundation
 
-/// The notes of a vault as the index cache knows them (SPEC §8). Most are records of the mapped
-/// index file, read in place: a note's strings are made only when it is shown or asked for, and
-/// its folded text is only paged in when a search reads it. Notes read from their files this time
-/// (new or changed) sit beside them. Built by `NoteStore`.
+/// The notes of a vault as the index cache knows them (SPEC §8): records of the mapped index,
+/// read in place. A note's strings are made only when it is shown or asked for, and its folded
+/// text is only paged in when a search reads it. Notes read from their files this time are in
+/// the index just written (or, when it could not be written, in one encoded in memory), so every
+/// note is read the same way. Built by `NoteStore`.
 public struct Catalog: Sendable {
-    /// The mapped index (base and delta), when there was a usable one.
+    /// The index (base and delta).
     let index: IndexView?
-    /// The records of `index` that are notes and still current.
+    /// The records of `index` that are notes and current.
     let mapped: [Int32]
-    /// Notes read from their files this time, with their folded text.
-    let read: [(note: Note, folded: FoldedText)]
     /// Problems with the vault's folders, and with the files read this time (new or changed since
     /// the index last saw them): a file's warnings are reported once per change, not on every command.
     public let diagnostics: [Diagnostic]
@@ -22,34 +21,33 @@ public struct Catalog: Sendable {
     public let indexError: VaultError?
 
     /// The number of notes.
-    public var count: Int { mapped.count + read.count }
+    public var count: Int { mapped.count }
 
     /// Every note, in no particular order (this makes the strings of all of them).
     public var notes: [Note] { (0..<count).map(note(at:)) }
 
-    /// The note at position `i` (mapped records first, then the notes read this time).
+    /// The note at position `i`.
     func note(at i: Int) -> Note {
-        if i < mapped.count, let index { return index.note(at: Int(mapped[i])) }
-        return read[i - mapped.count].note
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.note(at: Int(mapped[i]))
     }
 
     /// Calls `body` with the folded searchable text of the note at position `i`, in place.
     func withFolded<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        if i < mapped.count, let index { return body(index.textBytes(Int(mapped[i]))) }
-        return read[i - mapped.count].folded.withUnsafeBytes(body)
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return body(index.textBytes(Int(mapped[i])))
     }
 
     /// The date `order` sorts the note at position `i` by.
     func date(at i: Int, order: SortOrder) -> Double {
-        if i < mapped.count, let index { return index.date(at: Int(mapped[i]), order: order) }
-        return order.date(of: read[i - mapped.count].note)
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.date(at: Int(mapped[i]), order: order)
     }
 
     /// Calls `body` with the UTF-8 bytes of the ID of the note at position `i`.
     func withID<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        if i < mapped.count, let index { return index.withID(at: Int(mapped[i]), body) }
-        var id = read[i - mapped.count].note.id
-        return id.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.withID(at: Int(mapped[i]), body)
     }
 
     /// The notes a query selects — every term in the searchable text, on all cores — sorted in
@@ -116,7 +114,7 @@ public struct Catalog: Sendable {
 
 extension Vault {
     /// Every note of the vault, from the index cache at `indexPath` where it is fresh (SPEC §8):
-    /// one directory walk and one `lstat` per file, and only new or changed files are read. The
+    /// one directory walk and one `fstatat` per file, and only new or changed files are read. The
     /// index is rewritten (atomically, holding the lock at `lockPath`) when anything changed; when
     /// another process holds the lock, this one leaves the writing to it. `rebuild` ignores the
     /// old index. `progress` is called on the calling thread with (files read, files to read).
@@ -125,69 +123,79 @@ extension Vault {
     ) -> Catalog {
         let stateFolder = String(indexPath[..<(indexPath.lastIndex(of: "/") ?? indexPath.startIndex)])
         let deltaPath = indexPath + ".delta"
-        func mapped(_ path: String) -> MappedIndex? {
-            TextStorage(mapping: path).flatMap { NoteIndexFile.map($0, titleSource: titleSource) }
-        }
-        let index = rebuild ? nil : mapped(indexPath).flatMap { base in
-            base.kind == .base ? IndexView(base: base, delta: mapped(deltaPath)) : nil
+        let index = rebuild ? nil : mapIndex(indexPath).flatMap { base in
+            base.kind == .base ? IndexView(base: base, delta: mapIndex(deltaPath)) : nil
         }
         // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
         FileSystem.sweepStaleTemps(in: stateFolder)
+        Trace.mark("map")
+        let survey = survey(against: index)
+        Trace.mark("survey")
         // The index holds the text of every note, so nobody may read it who could not read the
         // vault folder and every note: it gets what a new file gets under the umask, within the
         // group and other bits that the vault folder and all notes grant; the owner keeps read
         // and write. (A vault at 0700, or one note at 0600, makes it 0600.)
-        Trace.mark("map")
-        let survey = survey(against: index)
-        Trace.mark("survey")
-        let (kept, stale, shared) = (survey.current, survey.stale, survey.sharedMode)
-        let indexMode = FileSystem.newFileMode(within: 0o600 | shared)
-        let changed = !stale.isEmpty || kept.count != (index?.liveCount ?? 0) || rebuild
-        let read = readRecords(stale, progress: progress)
-        var written = false
-        var indexError: VaultError?
-        if changed {
-            // Only a cache: a vault we cannot write to still works, just without it.
-            do {
-                if let lock = try VaultLock(path: lockPath, wait: false) {
-                    defer { lock.release() }
-                    try writeIndex(
-                        kept: kept, of: index, read: read, indexPath: indexPath, deltaPath: deltaPath, mode: indexMode)
-                    written = true
-                }
-            } catch {
-                indexError = .indexNotWritten(path: indexPath, reason: error.brief)
-            }
-        }
-        // A note made private since an index file was written: make both files as private (only
+        let indexMode = FileSystem.newFileMode(within: 0o600 | survey.sharedMode)
+        // A note made private since an index file was written (even when nothing else changed): make both files as private (only
         // ever narrowing a mode, so a writer that chose a stricter one is never undone).
         for path in [indexPath, deltaPath] {
             if let current = FileSystem.status(path), current.kind == .regular, current.mode & ~indexMode != 0 {
                 chmod(path, current.mode & indexMode)
             }
         }
-        var diagnostics = survey.diagnostics
-        for record in read {
-            for warning in record.warnings {
-                diagnostics.append(Diagnostic(
-                    path: fullPath(record.path), line: warning.line > 0 ? warning.line : nil, message: warning.message))
-            }
+        let kept = survey.current
+        let changed = !survey.stale.isEmpty || kept.count != (index?.liveCount ?? 0) || rebuild
+        guard changed else {
+            return Catalog(index: index, mapped: kept.filter { index?.isNote($0) == true }.map { Int32($0) },
+                           diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil)
         }
-        Trace.mark("read+write")
-        let mapped = index.map { index in kept.filter { index.isNote($0) }.map { Int32($0) } } ?? []
-        return Catalog(
-            index: index, mapped: mapped, read: read.compactMap { r in r.note.map { ($0, r.folded) } },
-            diagnostics: diagnostics, filesRead: stale.count, indexWritten: written, indexError: indexError)
+        let (read, readDiagnostics) = readRecords(survey.stale, progress: progress)
+        Trace.mark("read")
+        let plan = planWrite(kept: kept, of: index, read: read)
+        var view: IndexView?
+        var indexError: VaultError?
+        // Only a cache: a vault we cannot write to still works, just without it.
+        do {
+            if let lock = try VaultLock(path: lockPath, wait: false) {
+                defer { lock.release() }
+                let path = plan.kind == .base ? indexPath : deltaPath
+                try FileSystem.writeAtomically(to: path, mode: indexMode, keepExistingMode: false) { emit in
+                    NoteIndexFile.write(kept: plan.kept, of: index, read: read, removed: plan.removed,
+                                        titleSource: titleSource, kind: plan.kind, generation: plan.generation, emit: emit)
+                }
+                // The base is written before the old delta goes, and a delta of another generation
+                // is never read, so a crash between the two loses nothing.
+                if plan.kind == .base, FileSystem.status(deltaPath) != nil { try? FileSystem.remove(deltaPath) }
+                // Read back while the lock is held, so it is the file just written.
+                view = plan.view(of: index, written: mapIndex(path))
+            }
+        } catch {
+            indexError = .indexNotWritten(path: indexPath, reason: error.brief)
+        }
+        let written = view != nil
+        if view == nil {
+            // Not written (another process is writing it, or it cannot be): the same records,
+            // encoded in memory.
+            let bytes = NoteIndexFile.encode(kept: plan.kept, of: index, read: read, removed: plan.removed,
+                                             titleSource: titleSource, kind: plan.kind, generation: plan.generation)
+            view = plan.view(of: index, written: NoteIndexFile.map(TextStorage(bytes), titleSource: titleSource))
+        }
+        Trace.mark("write")
+        let live = view.map { view in plan.live(in: view).filter { view.isNote($0) }.map { Int32($0) } } ?? []
+        return Catalog(index: view, mapped: live, diagnostics: survey.diagnostics + readDiagnostics,
+                       filesRead: survey.stale.count, indexWritten: written, indexError: indexError)
     }
 
-    /// Writes what changed since `index`: a delta beside the base while the changes are few (a small
-    /// change costs a small write), else a new base with a new generation, merging the delta in.
-    /// The base is written before the old delta goes, and a delta of another generation is never
-    /// read, so a crash between the two loses nothing; every record is checked against its file
-    /// anyway, so a stale one only costs a re-read.
-    private func writeIndex(
-        kept: [Int], of index: IndexView?, read: [IndexRecord], indexPath: String, deltaPath: String, mode: mode_t
-    ) throws(VaultError) {
+    /// The index file at `path`, mapped; nil when there is none or it is not usable.
+    private func mapIndex(_ path: String) -> MappedIndex? {
+        TextStorage(mapping: path).flatMap { NoteIndexFile.map($0, titleSource: titleSource) }
+    }
+
+    /// What to write for the changes since `index`: a delta beside the base while the changes are
+    /// few (a small change costs a small write), else a new base with a new generation, merging
+    /// the delta in.
+    private func planWrite(kept: [Int], of index: IndexView?, read: [IndexTable]) -> IndexWritePlan {
+        let readCount = read.reduce(0) { $0 + $1.count }
         if let index {
             let baseCount = index.base.count
             var keptInBase = [Bool](repeating: false, count: baseCount)
@@ -198,42 +206,52 @@ extension Vault {
             // Paths of the base that no record of the new delta stands for: the files are gone.
             // Compared as bytes, as paths are everywhere else: Swift's String equality would take a
             // name in NFC and the same name in NFD (two files) for one.
-            var covered = Set(read.map { Array($0.path.utf8) })
+            var covered = Set<[UInt8]>()
+            for table in read { table.forEachPath { covered.insert(Array($0)) } }
             for number in keptInDelta { covered.insert(Array(index.path(at: number).utf8)) }
             let removed = (0..<baseCount).filter { !keptInBase[$0] }.map(index.base.path(at:))
                 .filter { !covered.contains(Array($0.utf8)) }
-            if keptInDelta.count + read.count + removed.count <= max(256, baseCount / 8) {
-                try FileSystem.writeAtomically(to: deltaPath, mode: mode, keepExistingMode: false) { emit in
-                    NoteIndexFile.write(kept: keptInDelta, of: index, read: read, removed: removed,
-                                        titleSource: titleSource, kind: .delta, generation: index.base.generation,
-                                        emit: emit)
-                }
-                return
+            if keptInDelta.count + readCount + removed.count <= max(256, baseCount / 8) {
+                return IndexWritePlan(kind: .delta, generation: index.base.generation, kept: keptInDelta,
+                                      removed: removed, keptInBase: kept.filter { $0 < baseCount })
             }
         }
-        let generation = UInt64.random(in: 1...UInt64.max)
-        try FileSystem.writeAtomically(to: indexPath, mode: mode, keepExistingMode: false) { emit in
-            NoteIndexFile.write(kept: kept, of: index, read: read, titleSource: titleSource, kind: .base,
-                                generation: generation, emit: emit)
-        }
-        if FileSystem.status(deltaPath) != nil { try? FileSystem.remove(deltaPath) }
+        return IndexWritePlan(kind: .base, generation: UInt64.random(in: 1...UInt64.max), kept: kept, removed: [],
+                              keptInBase: [])
     }
 
     /// Reads and folds files, on all cores, in batches so progress can be reported between them.
+    /// Each worker encodes its files straight into an index table: no note is kept as strings.
     private func readRecords(
         _ files: [(path: String, status: FileStatus)], progress: ((Int, Int) -> Void)?
-    ) -> [IndexRecord] {
-        var result: [IndexRecord] = []
-        result.reserveCapacity(files.count)
-        let batch = 2048
+    ) -> ([IndexTable], [Diagnostic]) {
+        var tables: [IndexTable] = []
+        var diagnostics: [Diagnostic] = []
+        let batch = 2048, chunk = 32
         var start = 0
         while start < files.count {
-            let slice = Array(files[start..<min(files.count, start + batch)])
-            result += Parallel.map(count: slice.count, chunk: 32) { record(for: slice[$0].path, walked: slice[$0].status, folder: &$1) }
-            start += slice.count
+            let (first, end) = (start, min(files.count, start + batch))
+            let chunks = Parallel.map(count: (end - start + chunk - 1) / chunk, chunk: 1) { c, folder in
+                var table = IndexTable()
+                var diagnostics: [Diagnostic] = []
+                for file in files[(first + c * chunk)..<min(end, first + (c + 1) * chunk)] {
+                    let record = record(for: file.path, walked: file.status, folder: &folder)
+                    table.add(record)
+                    for warning in record.warnings {
+                        diagnostics.append(Diagnostic(
+                            path: fullPath(record.path), line: warning.line > 0 ? warning.line : nil, message: warning.message))
+                    }
+                }
+                return (table, diagnostics)
+            }
+            for (table, found) in chunks {
+                tables.append(table)
+                diagnostics += found
+            }
+            start = end
             progress?(start, files.count)
         }
-        return result
+        return (tables, diagnostics)
     }
 
     /// The record of one file; one that cannot be read is remembered (with its warning, and the
@@ -251,5 +269,34 @@ extension Vault {
                 path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: nil,
                 warnings: [ParseWarning(line: 0, message: error.brief + "; skipped")], folded: FoldedText([]))
         }
+    }
+}
+
+/// What a refresh writes: a base (everything kept, then what was read) or a delta of a base (the
+/// delta's kept records, what was read, and the base's paths that are gone).
+private struct IndexWritePlan {
+    let kind: IndexKind
+    let generation: UInt64
+    /// View-wide numbers of the old view's records to copy into the file.
+    let kept: [Int]
+    /// Paths of the base whose files are gone (a delta's tombstones).
+    let removed: [String]
+    /// For a delta: the base's records that stay current.
+    let keptInBase: [Int]
+
+    /// The view with the file just written (or encoded); nil when that could not be read.
+    func view(of old: IndexView?, written: MappedIndex?) -> IndexView? {
+        guard let written else { return nil }
+        if kind == .delta, let old { return IndexView(base: old.base, delta: written) }
+        return IndexView(base: written, delta: nil)
+    }
+
+    /// The numbers of the records of `view` (as made by `view(of:written:)`) that stand for files.
+    func live(in view: IndexView) -> [Int] {
+        let base = view.base.count
+        if kind == .delta, let delta = view.delta {
+            return keptInBase + (0..<delta.count).filter { !delta.isRemoved($0) }.map { base + $0 }
+        }
+        return Array(0..<base)
     }
 }

@@ -19,82 +19,35 @@ extension Vault {
     /// folder, and the path looked up in the index by its bytes, folder and name apart, so that a
     /// vault whose index is fresh is checked without making a string per file. Without an index,
     /// every note file is stale.
+    ///
+    /// Reading a folder and checking its files overlap: a folder's names are handed out in
+    /// batches as they are read, so one core checks while another still reads a large folder,
+    /// and folders are read side by side. The result does not depend on who did what: folders
+    /// come in byte order of their paths, each folder's files in the order it listed them.
     func survey(against index: IndexView?) -> Survey {
+        let work = SurveyWork(root: root, index: index)
+        let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in work.run() }
+
         var survey = Survey()
         survey.sharedMode = (FileSystem.status(canonicalRoot)?.mode ?? 0) & 0o066
-        var pending: [String] = [""]
-        while let directory = pending.popLast() {
-            let full = directory.isEmpty ? root : root + "/" + directory
-            let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0, let dir = fdopendir(fd) else {
-                let reason = String(cString: strerror(errno))
-                if fd >= 0 { close(fd) }
-                survey.diagnostics.append(Diagnostic(
-                    path: full, line: nil, message: "could not read this folder (\(reason)); its notes are skipped"))
-                continue
-            }
-            defer { closedir(dir) }
-            // The names of the note files, each followed by a NUL, and where each starts.
-            var names: [UInt8] = []
-            var starts: [Int] = []
-            while let entry = readdir(dir) {
-                let type = Int32(entry.pointee.d_type)
-                withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                    let name = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)])
-                    guard let first = name.first, first != UInt8(ascii: ".") else { return }
-                    var kind = type
-                    if kind == Int32(DT_UNKNOWN) {
-                        var st = stat()
-                        let found = raw.withMemoryRebound(to: CChar.self) { name in
-                            name.baseAddress.map { fstatat(fd, $0, &st, AT_SYMLINK_NOFOLLOW) } ?? -1
-                        }
-                        kind = found != 0 ? Int32(DT_UNKNOWN)
-                            : st.st_mode & S_IFMT == S_IFDIR ? Int32(DT_DIR) : st.st_mode & S_IFMT == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
-                    }
-                    if kind == Int32(DT_DIR) {
-                        let name = String(decoding: name, as: UTF8.self)
-                        pending.append(directory.isEmpty ? name : directory + "/" + name)
-                    } else if kind == Int32(DT_REG) && Vault.isNoteName(name) {
-                        starts.append(names.count)
-                        names.append(contentsOf: name)
-                        names.append(0)
-                    }
-                }
-            }
-            let prefix = Array((directory.isEmpty ? "" : directory + "/").utf8)
-            let checked = names.withUnsafeBytes { names in
-                prefix.withUnsafeBytes { prefix in
-                    let shared = UnsafeSendable((names, prefix, starts, index))
-                    return Parallel.map(count: starts.count, chunk: 512) { i, _ -> Checked in
-                        let (names, prefix, starts, index) = shared.value
-                        guard let base = names.baseAddress else { return .gone }
-                        let start = starts[i]
-                        let end = i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1
-                        var st = stat()
-                        guard fstatat(fd, (base + start).assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW) == 0
-                        else { return .gone }
-                        let status = FileSystem.makeStatus(st)
-                        // Gone or replaced by another kind of file since the folder was read: not a note now.
-                        guard status.kind == .regular else { return .gone }
-                        if let index, let number = index.find(prefix, UnsafeRawBufferPointer(rebasing: names[start..<end])),
-                           index.isCurrent(number, status) {
-                            return .current(number, mode: status.mode)
-                        }
-                        return .stale(status)
-                    }
-                }
-            }
-            for (i, outcome) in checked.enumerated() {
+        survey.diagnostics = work.diagnostics.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let batches = work.batches.sorted { a, b in
+            a.folder.relative == b.folder.relative ? a.sequence < b.sequence
+                : a.folder.relative.utf8.lexicographicallyPrecedes(b.folder.relative.utf8)
+        }
+        for batch in batches {
+            for (i, outcome) in batch.checked.enumerated() {
                 switch outcome {
                 case .gone: continue
                 case .current(let number, let mode):
                     survey.sharedMode &= mode
                     survey.current.append(number)
                 case .stale(let status):
-                    let end = i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1
-                    // A name that is not UTF-8 cannot be a note's ID: it is left alone, as before.
-                    guard let name = String(validating: names[starts[i]..<end], as: UTF8.self) else { continue }
+                    // A name that is not UTF-8 cannot be a note's ID: it is left alone.
+                    guard let name = String(validating: batch.name(i), as: UTF8.self) else { continue }
                     survey.sharedMode &= status.mode
+                    let directory = batch.folder.relative
                     survey.stale.append((directory.isEmpty ? name : directory + "/" + name, status))
                 }
             }
@@ -120,4 +73,178 @@ private enum Checked {
     case current(Int, mode: mode_t)
     /// It must be read.
     case stale(FileStatus)
+}
+
+/// A folder being surveyed: open while batches of its names wait to be checked.
+private final class OpenFolder: @unchecked Sendable {
+    /// The vault-relative path ("" for the vault folder).
+    let relative: String
+    /// `relative` and a slash, as bytes: the first part of each file's path.
+    let prefix: [UInt8]
+    let fd: Int32
+
+    init(relative: String, fd: Int32) {
+        self.relative = relative
+        prefix = Array((relative.isEmpty ? "" : relative + "/").utf8)
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+}
+
+/// Up to `NameBatch.size` note file names of one folder, and what checking them found.
+private final class NameBatch: @unchecked Sendable {
+    static let size = 1024
+    let folder: OpenFolder
+    /// Its place among the folder's batches.
+    let sequence: Int
+    /// The names, each followed by a NUL, and where each starts.
+    var names: [UInt8] = []
+    var starts: [Int] = []
+    var checked: [Checked] = []
+
+    init(folder: OpenFolder, sequence: Int) {
+        self.folder = folder
+        self.sequence = sequence
+        names.reserveCapacity(NameBatch.size * 24)
+        starts.reserveCapacity(NameBatch.size)
+    }
+
+    /// The bytes of name `i` (without its NUL).
+    func name(_ i: Int) -> ArraySlice<UInt8> {
+        names[starts[i]..<(i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1)]
+    }
+
+    /// Stats each name on the open folder and looks it up in `index`.
+    func check(against index: IndexView?) {
+        let prefix = folder.prefix, fd = folder.fd
+        checked = names.withUnsafeBytes { names in
+            prefix.withUnsafeBytes { prefix in
+                starts.indices.map { i -> Checked in
+                    guard let base = names.baseAddress else { return .gone }
+                    let start = starts[i]
+                    let end = i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1
+                    var st = stat()
+                    guard fstatat(fd, (base + start).assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW) == 0
+                    else { return .gone }
+                    let status = FileSystem.makeStatus(st)
+                    // Gone or replaced by another kind of file since the folder was read: not a note now.
+                    guard status.kind == .regular else { return .gone }
+                    if let index, let number = index.find(prefix, UnsafeRawBufferPointer(rebasing: names[start..<end])),
+                       index.isCurrent(number, status) {
+                        return .current(number, mode: status.mode)
+                    }
+                    return .stale(status)
+                }
+            }
+        }
+    }
+}
+
+/// The shared state of a survey: a stack of folders to read and batches to check, taken by
+/// every worker until none is left and none is busy.
+private final class SurveyWork: @unchecked Sendable {
+    private enum Item {
+        case folder(String)
+        case batch(NameBatch)
+    }
+
+    let root: String
+    let index: IndexView?
+    private let condition = NSCondition()
+    private var pending: [Item] = [.folder("")]
+    private var busy = 0
+    /// Every batch made (under `condition`).
+    private(set) var batches: [NameBatch] = []
+    /// Folders that could not be read (under `condition`).
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(root: String, index: IndexView?) {
+        self.root = root
+        self.index = index
+    }
+
+    /// Takes and does work until there is none left anywhere.
+    func run() {
+        while let item = take() {
+            switch item {
+            case .folder(let relative): read(relative)
+            case .batch(let batch): batch.check(against: index)
+            }
+            condition.lock()
+            busy -= 1
+            if pending.isEmpty && busy == 0 { condition.broadcast() }
+            condition.unlock()
+        }
+    }
+
+    private func take() -> Item? {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty {
+            if busy == 0 { return nil }
+            condition.wait()
+        }
+        busy += 1
+        return pending.popLast()
+    }
+
+    private func give(_ item: Item, batch: NameBatch? = nil) {
+        condition.lock()
+        pending.append(item)
+        if let batch { batches.append(batch) }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Reads one folder: its subfolders become work, and its note files go out in batches.
+    private func read(_ relative: String) {
+        let full = relative.isEmpty ? root : root + "/" + relative
+        let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // The batches hold a descriptor of their own: `closedir` closes the one it reads through.
+        let own = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1
+        guard fd >= 0, own >= 0, let dir = fdopendir(fd) else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            if own >= 0 { close(own) }
+            condition.lock()
+            diagnostics.append(Diagnostic(
+                path: full, line: nil, message: "could not read this folder (\(reason)); its notes are skipped"))
+            condition.unlock()
+            return
+        }
+        let folder = OpenFolder(relative: relative, fd: own)
+        defer { closedir(dir) }
+        var batch = NameBatch(folder: folder, sequence: 0)
+        while let entry = readdir(dir) {
+            let type = Int32(entry.pointee.d_type)
+            withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                let name = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)])
+                guard let first = name.first, first != UInt8(ascii: ".") else { return }
+                var kind = type
+                if kind == Int32(DT_UNKNOWN) {
+                    var st = stat()
+                    let found = raw.withMemoryRebound(to: CChar.self) { name in
+                        name.baseAddress.map { fstatat(fd, $0, &st, AT_SYMLINK_NOFOLLOW) } ?? -1
+                    }
+                    let format = st.st_mode & S_IFMT
+                    kind = found != 0 ? Int32(DT_UNKNOWN)
+                        : format == S_IFDIR ? Int32(DT_DIR) : format == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
+                }
+                if kind == Int32(DT_DIR) {
+                    let name = String(decoding: name, as: UTF8.self)
+                    give(.folder(relative.isEmpty ? name : relative + "/" + name))
+                } else if kind == Int32(DT_REG) && Vault.isNoteName(name) {
+                    batch.starts.append(batch.names.count)
+                    batch.names.append(contentsOf: name)
+                    batch.names.append(0)
+                }
+            }
+            if batch.starts.count == NameBatch.size {
+                give(.batch(batch), batch: batch)
+                batch = NameBatch(folder: folder, sequence: batch.sequence + 1)
+            }
+        }
+        if !batch.starts.isEmpty { give(.batch(batch), batch: batch) }
+    }
 }
