@@ -99,6 +99,39 @@ import Testing
         }
     }
 
+    /// A one-off search releases the mapped text it has scanned; an index encoded in memory (the
+    /// lock was held) must keep its text, or the next search of the catalog would read zeros.
+    @Test func aOneOffSearchKeepsTheTextOfAnIndexInMemory() throws {
+        let body = String(repeating: "filler words here ", count: 400)
+        try Playground([.directory("v", [.directory(".notes", []),
+                                         .file("a.md", "# A\n\n\(body)\nneedle\n"),
+                                         .file("b.md", "# B\n\n\(body)\nneedle\n"),
+                                         .file("c.md", "# C\n\n\(body)\nneedle\n")])]).test { root in
+            let vault = try Vault(root: root + "/v")
+            let notes = store(vault)
+            let held = try #require(try VaultLock(path: notes.lockPath, wait: false))
+            defer { held.release() }
+            let catalog = notes.refresh()
+            #expect(!catalog.indexWritten)
+            var query = NoteQuery(search: SearchQuery("needle"))
+            query.once = true
+            #expect(catalog.run(query).count == 3)
+            #expect(catalog.run(query).count == 3)
+        }
+        // And from the mapped file, scanned text comes back when it is read again.
+        try Playground([.directory("v", [.directory(".notes", []), .file("a.md", "# A\n\n\(body)\nneedle\n"),
+                                         .file("b.md", "# B\n\n\(body)\nneedle\n")])]).test { root in
+            let notes = store(try Vault(root: root + "/v"))
+            _ = notes.refresh()
+            let catalog = notes.refresh()
+            #expect(catalog.filesRead == 0)
+            var query = NoteQuery(search: SearchQuery("needle"))
+            query.once = true
+            #expect(catalog.run(query).count == 2)
+            #expect(catalog.run(query).count == 2)
+        }
+    }
+
     @Test func aTrashEntryWhoseFolderIsASymlinkIsNotRestoredThroughIt() throws {
         try Playground([
             .directory("outside", []),

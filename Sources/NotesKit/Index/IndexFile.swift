@@ -341,6 +341,31 @@ final class IndexView: @unchecked Sendable {
         return [(base, inBase)] + (delta.map { [($0, inDelta)] } ?? [])
     }
 
+    /// Releases the pages holding the folded texts of `numbers` from this process (they stay in
+    /// the page cache; reading them again maps them again). Only the pages wholly inside the span
+    /// of those texts in each file, and only when the texts lie mostly together.
+    func releaseText(of numbers: ArraySlice<Int32>) {
+        var spans: [ObjectIdentifier: (file: MappedIndex, low: Int, high: Int, bytes: Int)] = [:]
+        for number in numbers {
+            let (file, n) = locate(Int(number))
+            // Memory of our own (an index encoded in memory) would read back as zeros.
+            guard file.storage.isMapped else { continue }
+            let text = file.textBytes(n)
+            guard let start = text.baseAddress else { continue }
+            let low = Int(bitPattern: start), high = low + text.count
+            let key = ObjectIdentifier(file)
+            let span = spans[key] ?? (file, low, high, 0)
+            spans[key] = (file, min(span.low, low), max(span.high, high), span.bytes + text.count)
+        }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        for span in spans.values where span.high - span.low <= 2 * span.bytes {
+            let first = (span.low + page - 1) / page * page, last = span.high / page * page
+            if last > first, let start = UnsafeMutableRawPointer(bitPattern: first) {
+                madvise(start, last - first, MADV_DONTNEED)
+            }
+        }
+    }
+
     func isCurrent(_ number: Int, _ status: FileStatus) -> Bool { let (file, n) = locate(number); return file.isCurrent(n, status) }
     func isNote(_ number: Int) -> Bool { let (file, n) = locate(number); return file.isNote(n) }
     func path(at number: Int) -> String { let (file, n) = locate(number); return file.path(at: n) }
@@ -391,7 +416,8 @@ public struct FoldedText: Sendable {
 /// map of a file, or a copy of bytes in memory.
 final class TextStorage: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
-    private let isMapped: Bool
+    /// Whether `bytes` map a file (else they are memory of this process).
+    let isMapped: Bool
 
     init(_ array: [UInt8]) {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, array.count), alignment: 16)

@@ -54,36 +54,46 @@ public struct Catalog: Sendable {
     /// its order and cut to its limit. The one search path of list, search and ID completion.
     /// Only the notes returned are made into `Note`s.
     public func run(_ query: NoteQuery) -> [Note] {
-        var hits = Array(0..<count)
+        // The positions of the hits; nil when every note is one (no search).
+        var hits: [Int]?
         if !query.search.isEmpty {
-            let keep = Parallel.map(count: count, chunk: 256) { i, _ in
-                withFolded(at: i) { query.search.matches(folded: $0) }
+            let chunk = 256
+            let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c, _ -> [Int] in
+                let positions = (c * chunk)..<min(count, (c + 1) * chunk)
+                let found = positions.filter { i in withFolded(at: i) { query.search.matches(folded: $0) } }
+                if query.once { index?.releaseText(of: mapped[positions]) }
+                return found
             }
-            hits = hits.filter { keep[$0] }
+            hits = found.flatMap { $0 }
         }
         Trace.mark("scan")
+        let total = hits?.count ?? count
+        func hit(_ p: Int) -> Int { hits?[p] ?? p }
         let order = query.order
-        let dates = hits.map { date(at: $0, order: order) }
-        let titles = order == .title ? hits.map { note(at: $0).title } : []
+        // A few of many (`list --limit 20`) are selected in one pass rather than sorted.
+        let selecting = query.limit.map { $0 < total / 8 } ?? false
+        // A sort reads each date many times, so it reads them once first; a selection reads them in place.
+        let dates = selecting || order == .title ? [] : (0..<total).map { date(at: hit($0), order: order) }
+        let titles = order == .title ? (0..<total).map { note(at: hit($0)).title } : []
         // Whether the hit at position a comes before the one at b in the order (before `reverse`).
         func precedes(_ a: Int, _ b: Int) -> Bool {
             if order == .title {
                 let compared = titles[a].localizedStandardCompare(titles[b])
                 if compared != .orderedSame { return compared == .orderedAscending }
-            } else if dates[a] != dates[b] {
-                return dates[a] > dates[b]
+            } else {
+                let (x, y) = selecting ? (date(at: hit(a), order: order), date(at: hit(b), order: order)) : (dates[a], dates[b])
+                if x != y { return x > y }
             }
             // Ties by ID in code-point order (which UTF-8 byte order is): IDs are unique, so the
             // order is total and a reversed order is the same list backwards.
-            return withID(at: hits[a]) { x in withID(at: hits[b]) { y in Catalog.precedes(x, y) } }
+            return withID(at: hit(a)) { x in withID(at: hit(b)) { y in Catalog.precedes(x, y) } }
         }
         let first = query.reverse ? { (a: Int, b: Int) in precedes(b, a) } : precedes
         var positions: [Int]
-        if let limit = query.limit, limit < hits.count / 8 {
-            // A few of many (`list --limit 20`): keep the best `limit` in one pass, not a full sort.
+        if selecting, let limit = query.limit {
             positions = []
             positions.reserveCapacity(limit + 1)
-            for position in hits.indices {
+            for position in 0..<total {
                 guard positions.count < limit || first(position, positions[positions.count - 1]) else { continue }
                 var low = 0, high = positions.count
                 while low < high {
@@ -94,11 +104,11 @@ public struct Catalog: Sendable {
                 if positions.count > limit { positions.removeLast() }
             }
         } else {
-            positions = hits.indices.sorted(by: first)
+            positions = (0..<total).sorted(by: first)
             if let limit = query.limit, positions.count > limit { positions.removeSubrange(limit...) }
         }
         defer { Trace.mark("sort+notes") }
-        return positions.map { note(at: hits[$0]) }
+        return positions.map { note(at: hit($0)) }
     }
 
     /// Whether bytes `x` come before `y` in lexicographic byte order.

@@ -71,8 +71,8 @@ private enum Checked {
     case gone
     /// The index's record describes it as it is.
     case current(Int, mode: mode_t)
-    /// It must be read.
-    case stale(FileStatus)
+    /// It must be read (boxed: the other cases are the common ones, and stay small).
+    indirect case stale(FileStatus)
 }
 
 /// A folder being surveyed: open while batches of its names wait to be checked.
@@ -137,6 +137,11 @@ private final class NameBatch: @unchecked Sendable {
                     return .stale(status)
                 }
             }
+        }
+        // Names are needed later only for files to read: a folder whose index is fresh lets go of them.
+        if !checked.contains(where: { if case .stale = $0 { return true } else { return false } }) {
+            names = []
+            starts = []
         }
     }
 }

@@ -30,6 +30,10 @@ public struct NoteQuery: Sendable {
     public var reverse: Bool
     /// At most this many notes, if set.
     public var limit: Int?
+    /// Whether the caller searches this catalog only once (a command, not the browser): then the
+    /// index's text is released from the process as soon as it is scanned (it stays in the page
+    /// cache), so a search of 170 MB of notes does not keep 170 MB mapped.
+    public var once = false
 
     /// A query; by default every note, newest first.
     public init(search: SearchQuery = SearchQuery(""), order: SortOrder = .updated, reverse: Bool = false, limit: Int? = nil) {

@@ -27,7 +27,9 @@ struct ListOptions {
         let style = context.style
         let order = sort ?? context.settings.order
         _ = context.catalog(store)
-        let notes = store.query(NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit))
+        var query = NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit)
+        query.once = true
+        let notes = store.query(query)
         let snippets: SnippetNeed = search.map(\.isEmpty) != false ? .none
             : json ? .all : style.human ? .unlessTitleMatches : .none
         let rows = notes.map { note in
