@@ -206,6 +206,36 @@ import Testing
         #expect(next.count == 0)
     }
 
+    /// The few notes a command shows are read with `pread` instead of through the mapping: the same
+    /// notes, whatever the length of a title (one longer than the first read, too) or a damaged one.
+    @Test func notesReadWithPreadEqualNotesReadInPlace() throws {
+        let long = String(repeating: "Ünïcode title ", count: 2000)
+        let notes = [
+            Note(id: "a", path: "a.md", title: "Short", titleFromFrontMatter: false, createdAt: 1, updatedAt: 2, preview: "p"),
+            Note(id: "b", path: "b.md", title: long, titleFromFrontMatter: true, createdAt: 3, updatedAt: nil, preview: long),
+            Note(id: "c", path: "c.md", title: "", titleFromFrontMatter: false, createdAt: 4, updatedAt: nil, preview: ""),
+        ]
+        let records = notes.map { IndexRecord(path: $0.path, size: 1, mtime: 1, inode: 1, note: $0, warnings: [],
+                                              folded: FoldedText(Array($0.title.utf8))) }
+        try Playground([]).test { root in
+            try FileSystem.writeAtomically(NoteIndexFile.encode(read: records), to: root + "/index")
+            let mapped = try #require(TextStorage(mapping: root + "/index").flatMap { NoteIndexFile.map($0) })
+            for number in 0..<mapped.count {
+                #expect(mapped.note(at: number, reading: true) == notes[number])
+                #expect(mapped.note(at: number) == notes[number])
+            }
+        }
+        // A title length far past the end: empty, as when read in place, and the reads end.
+        var bytes = NoteIndexFile.encode(read: Array(records.prefix(1)))
+        let strings = IndexLayout.headerSize + IndexLayout.recordSize + 16 * 4 + "a.md".utf8.count
+        bytes.replaceSubrange(strings..<(strings + 4), with: [0xFF, 0xFF, 0xFF, 0x7F])
+        try Playground([]).test { root in
+            try FileSystem.writeAtomically(bytes, to: root + "/index")
+            let mapped = try #require(TextStorage(mapping: root + "/index").flatMap { NoteIndexFile.map($0) })
+            #expect(mapped.note(at: 0, reading: true).title == "")
+        }
+    }
+
     /// Records kept from a mapped index are copied byte for byte into the next index, beside
     /// records read from files, and found again by path.
     @Test func keptRecordsAreCopiedAsTheyAreAndFoundByPath() throws {

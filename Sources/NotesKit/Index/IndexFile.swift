@@ -232,11 +232,27 @@ final class MappedIndex: @unchecked Sendable {
     func path(at number: Int) -> String { String(decoding: pathBytes(number), as: UTF8.self) }
 
     /// The note of record `number` (a readable note's record). A title or preview that does not
-    /// parse (damage) reads as empty.
-    func note(at number: Int) -> Note {
+    /// parse (damage) reads as empty. `reading` takes the title and preview with `pread` rather
+    /// than from the mapping: for a few notes of a one-off command, whose memory stays smaller.
+    func note(at number: Int, reading: Bool = false) -> Note {
         let path = path(at: number)
         var title = "", preview = ""
-        if let strings = stringsBytes(number) {
+        if reading {
+            let start = stringsStart + Int(u32(number, IndexLayout.Column.stringsOffset))
+            let end = stringsStart + stringsLength
+            var size = min(4096, end - start)
+            while true {
+                let chunk = storage.read(at: start, count: size)
+                let parsed = chunk.withUnsafeBytes { bytes -> (String, String)? in
+                    var reader = ByteReader(bytes: bytes)
+                    guard let title = reader.repairedString(), let preview = reader.repairedString() else { return nil }
+                    return (title, preview)
+                }
+                if let parsed { (title, preview) = parsed }
+                if parsed != nil || chunk.count < size || size >= end - start { break }
+                size = min(end - start, size * 4)
+            }
+        } else if let strings = stringsBytes(number) {
             var reader = ByteReader(bytes: strings)
             title = reader.repairedString() ?? ""
             preview = reader.repairedString() ?? ""
@@ -369,7 +385,7 @@ final class IndexView: @unchecked Sendable {
     func isCurrent(_ number: Int, _ status: FileStatus) -> Bool { let (file, n) = locate(number); return file.isCurrent(n, status) }
     func isNote(_ number: Int) -> Bool { let (file, n) = locate(number); return file.isNote(n) }
     func path(at number: Int) -> String { let (file, n) = locate(number); return file.path(at: n) }
-    func note(at number: Int) -> Note { let (file, n) = locate(number); return file.note(at: n) }
+    func note(at number: Int, reading: Bool = false) -> Note { let (file, n) = locate(number); return file.note(at: n, reading: reading) }
     func textBytes(_ number: Int) -> UnsafeRawBufferPointer { let (file, n) = locate(number); return file.textBytes(n) }
 
     func date(at number: Int, order: SortOrder) -> Double {
@@ -416,28 +432,42 @@ public struct FoldedText: Sendable {
 /// map of a file, or a copy of bytes in memory.
 final class TextStorage: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
+    /// The mapped file, open; -1 for memory of this process.
+    private let fd: Int32
     /// Whether `bytes` map a file (else they are memory of this process).
-    let isMapped: Bool
+    var isMapped: Bool { fd >= 0 }
 
     init(_ array: [UInt8]) {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, array.count), alignment: 16)
         array.withUnsafeBytes { copy.copyMemory(from: $0) }
         bytes = UnsafeRawBufferPointer(rebasing: copy[..<array.count])
-        isMapped = false
+        fd = -1
     }
 
     /// Maps a whole file read-only; nil when it cannot be mapped (then the caller reads it).
     init?(mapping path: String) {
-        guard let map = FileSystem.map(path) else { return nil }
+        guard let (map, fd) = FileSystem.map(path) else { return nil }
         bytes = map
-        isMapped = true
+        self.fd = fd
     }
 
     deinit {
         if isMapped {
             FileSystem.unmap(bytes)
+            close(fd)
         } else if let base = bytes.baseAddress {
             UnsafeMutableRawPointer(mutating: base).deallocate()
+        }
+    }
+
+    /// Up to `count` bytes at `offset`, read without touching the mapping (`pread`), so that a
+    /// few scattered reads do not map whole runs of the page cache into this process.
+    func read(at offset: Int, count: Int) -> [UInt8] {
+        let count = max(0, min(count, bytes.count - offset))
+        guard isMapped else { return Array(bytes[offset..<(offset + count)]) }
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let n = pread(fd, buffer.baseAddress, count, off_t(offset))
+            initialized = max(0, n)
         }
     }
 }

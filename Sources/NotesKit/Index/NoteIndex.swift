@@ -24,12 +24,12 @@ public struct Catalog: Sendable {
     public var count: Int { mapped.count }
 
     /// Every note, in no particular order (this makes the strings of all of them).
-    public var notes: [Note] { (0..<count).map(note(at:)) }
+    public var notes: [Note] { (0..<count).map { note(at: $0) } }
 
-    /// The note at position `i`.
-    func note(at i: Int) -> Note {
+    /// The note at position `i` (see `MappedIndex.note(at:reading:)` for `reading`).
+    func note(at i: Int, reading: Bool = false) -> Note {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
-        return index.note(at: Int(mapped[i]))
+        return index.note(at: Int(mapped[i]), reading: reading)
     }
 
     /// Calls `body` with the folded searchable text of the note at position `i`, in place.
@@ -108,7 +108,10 @@ public struct Catalog: Sendable {
             if let limit = query.limit, positions.count > limit { positions.removeSubrange(limit...) }
         }
         defer { Trace.mark("sort+notes") }
-        return positions.map { note(at: hit($0)) }
+        // The few notes a one-off command shows are read with `pread`: through the mapping, the
+        // kernel would map whole runs of the page cache around each (megabytes for 20 notes).
+        let reading = query.once && positions.count <= 64
+        return positions.map { note(at: hit($0), reading: reading) }
     }
 
     /// Whether bytes `x` come before `y` in lexicographic byte order.

@@ -315,17 +315,20 @@ public enum FileSystem {
         }
     }
 
-    /// Maps a whole regular file read-only (not following a final symlink); nil when it cannot.
-    /// Only for files that are replaced by rename, never rewritten in place (the index).
-    public static func map(_ path: String) -> UnsafeRawBufferPointer? {
+    /// Maps a whole regular file read-only (not following a final symlink), and returns the mapping
+    /// and the open descriptor (for `pread`; the caller closes it); nil when it cannot. Only for
+    /// files that are replaced by rename, never rewritten in place (the index).
+    public static func map(_ path: String) -> (bytes: UnsafeRawBufferPointer, fd: Int32)? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, makeStatus(st).kind == .regular, st.st_size > 0 else { return nil }
-        let count = Int(st.st_size)
-        guard let base = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
-        return UnsafeRawBufferPointer(start: base, count: count)
+        guard fstat(fd, &st) == 0, makeStatus(st).kind == .regular, st.st_size > 0,
+              let base = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED
+        else {
+            close(fd)
+            return nil
+        }
+        return (UnsafeRawBufferPointer(start: base, count: Int(st.st_size)), fd)
     }
 
     /// Unmaps what `map` mapped.
