@@ -323,3 +323,23 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         }
     }
 }
+
+@Suite struct TrimmingTests {
+    /// Trimming skips its grapheme loop when neither end is a space or tab byte; that must never
+    /// change the result, here on seeded strings of spaces, tabs, letters, a combining accent
+    /// (which joins the space before it) and a prepended mark (which joins the space after it).
+    @Test func theFastPathTrimsAsTheGraphemeLoopDoes() {
+        func reference(_ text: String) -> Substring {
+            var s = text[...]
+            while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+            while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+            return s
+        }
+        var rng = NoteDocumentTests.SplitMix(state: 5)
+        let pieces = [" ", "\t", "a", "\u{0301}", "\u{0600}", "é", "\u{200D}"]
+        for _ in 0..<5000 {
+            let text = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "" }.joined()
+            #expect(text.trimmingWhitespace() == reference(text), "\(Array(text.unicodeScalars))")
+        }
+    }
+}

@@ -304,9 +304,14 @@ public struct FrontMatter: Equatable, Sendable {
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
     func trimmingWhitespace() -> Substring {
-        var s = self[...]
+        // Most lines have nothing to trim: when neither end is a space or tab byte, neither end is
+        // a space or tab Character either, so the grapheme-by-grapheme loop below can be skipped.
+        var s = Substring(self)
+        if let first = s.utf8.first, let last = s.utf8.last, first != 0x20, first != 0x09, last != 0x20, last != 0x09 {
+            return s
+        }
         while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return Substring(s)
+        return s
     }
 }

@@ -653,28 +653,40 @@ struct IndexTable {
         textLength += UInt64(length)
     }
 
-    /// Adds a record read from a file, with its folded text. A path longer than a record can
-    /// hold (far beyond PATH_MAX) is not indexed: the file is read every time.
+    /// Adds a record read from a file, with its folded text.
     mutating func add(_ r: IndexRecord) {
-        var path = r.path
-        guard path.utf8.count <= Int(UInt16.max) else { return }
-        let flags: UInt8 = r.note.map { note in
+        let start = texts.count
+        r.folded.withUnsafeBytes { texts.append(contentsOf: $0) }
+        add(path: r.path, size: r.size, mtime: r.mtime, inode: r.inode, note: r.note, warnings: r.warnings, textFrom: start)
+    }
+
+    /// Adds a record read from a file whose folded text is `texts[textStart...]` (folded there by
+    /// the caller). A path longer than a record can hold (far beyond PATH_MAX) is not indexed:
+    /// the file is read every time.
+    mutating func add(
+        path: String, size: Int64, mtime: Double, inode: UInt64, note: Note?, warnings: [ParseWarning], textFrom textStart: Int
+    ) {
+        var path = path
+        guard path.utf8.count <= Int(UInt16.max) else {
+            texts.removeSubrange(textStart...)
+            return
+        }
+        let flags: UInt8 = note.map { note in
             IndexLayout.isNote | (note.titleFromFrontMatter ? IndexLayout.titleFromFrontMatter : 0)
         } ?? 0
         path.withUTF8 { path in
-            add(path: UnsafeRawBufferPointer(path), size: r.size, mtime: r.mtime, inode: r.inode,
-                createdAt: r.note?.createdAt ?? 0, updatedAt: r.note?.updatedAt, flags: flags,
-                textLength: r.folded.count) { strings in
-                NoteIndexFile.append(r.note?.title ?? "", to: &strings)
-                NoteIndexFile.append(r.note?.preview ?? "", to: &strings)
-                NoteIndexFile.append(UInt32(r.warnings.count), to: &strings)
-                for w in r.warnings {
+            add(path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,
+                createdAt: note?.createdAt ?? 0, updatedAt: note?.updatedAt, flags: flags,
+                textLength: texts.count - textStart) { strings in
+                NoteIndexFile.append(note?.title ?? "", to: &strings)
+                NoteIndexFile.append(note?.preview ?? "", to: &strings)
+                NoteIndexFile.append(UInt32(warnings.count), to: &strings)
+                for w in warnings {
                     NoteIndexFile.append(UInt32(max(0, w.line)), to: &strings)
                     NoteIndexFile.append(w.message, to: &strings)
                 }
             }
         }
-        r.folded.withUnsafeBytes { texts.append(contentsOf: $0) }
     }
 
     /// Appends the records of `other` (not its texts, which the writer emits from `other`), their

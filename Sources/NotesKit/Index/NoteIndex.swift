@@ -245,15 +245,13 @@ extension Vault {
         while start < files.count {
             let (first, end) = (start, min(files.count, start + batch))
             let chunks = Parallel.map(count: (end - start + chunk - 1) / chunk, chunk: 1) { c, folder in
-                var table = IndexTable()
+                let files = files[(first + c * chunk)..<min(end, first + (c + 1) * chunk)]
+                var table = IndexTable(capacity: files.count)
+                // Folded text is about as long as the file: one buffer for the chunk, no regrowth.
+                table.texts.reserveCapacity(files.reduce(0) { $0 + Int(max(0, $1.status.size)) } + 64)
                 var diagnostics: [Diagnostic] = []
-                for file in files[(first + c * chunk)..<min(end, first + (c + 1) * chunk)] {
-                    let record = record(for: file.path, walked: file.status, folder: &folder)
-                    table.add(record)
-                    for warning in record.warnings {
-                        diagnostics.append(Diagnostic(
-                            path: fullPath(record.path), line: warning.line > 0 ? warning.line : nil, message: warning.message))
-                    }
+                for file in files {
+                    diagnostics += encode(file.path, walked: file.status, into: &table, folder: &folder)
                 }
                 return (table, diagnostics)
             }
@@ -267,20 +265,28 @@ extension Vault {
         return (tables, diagnostics)
     }
 
-    /// The record of one file; one that cannot be read is remembered (with its warning, and the
-    /// status the walk saw) so that it is not read again until it changes.
-    private func record(for path: String, walked: FileStatus, folder: inout TextFolder) -> IndexRecord {
+    /// Reads one file and adds its record to `table`, its searchable text folded straight into
+    /// the table's texts; returns its warnings. A file that cannot be read is remembered (with its
+    /// warning, and the status the walk saw) so that it is not read again until it changes.
+    private func encode(_ path: String, walked: FileStatus, into table: inout IndexTable, folder: inout TextFolder) -> [Diagnostic] {
+        let start = table.texts.count
         do {
             let loaded = try load(path: path)
-            return IndexRecord(
-                path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
-                note: loaded.note, warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
-                folded: FoldedText(folder.foldedBytes(loaded.searchableText)))
+            // The searchable text (SPEC §5): a title that is not a body line, then the body.
+            if loaded.note.titleFromFrontMatter {
+                folder.appendFolded(loaded.note.title, to: &table.texts)
+                table.texts.append(0x0A)
+            }
+            folder.appendFolded(loaded.document.body, to: &table.texts)
+            table.add(path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
+                      note: loaded.note, warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
+                      textFrom: start)
+            return loaded.diagnostics.map { Diagnostic(path: $0.path, line: ($0.line ?? 0) > 0 ? $0.line : nil, message: $0.message) }
         } catch {
-            let status = walked
-            return IndexRecord(
-                path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: nil,
-                warnings: [ParseWarning(line: 0, message: error.brief + "; skipped")], folded: FoldedText([]))
+            let message = error.brief + "; skipped"
+            table.add(path: path, size: walked.size, mtime: walked.mtime, inode: walked.inode, note: nil,
+                      warnings: [ParseWarning(line: 0, message: message)], textFrom: start)
+            return [Diagnostic(path: fullPath(path), line: nil, message: message)]
         }
     }
 }

@@ -36,6 +36,12 @@ public struct TextFolder: Sendable {
         return text.withUTF8 { foldedBytes(utf8: $0) }
     }
 
+    /// Appends the folded UTF-8 bytes of `text` to `out`.
+    public mutating func appendFolded(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendFolded(utf8: $0, to: &out) }
+    }
+
     /// The folded form of `text` as a string.
     public mutating func fold(_ text: String) -> String {
         String(decoding: foldedBytes(text), as: UTF8.self)
