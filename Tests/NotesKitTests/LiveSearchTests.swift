@@ -83,6 +83,41 @@ import Testing
         }
     }
 
+    /// A search can stop once it has enough hits for a screen: those are the first in the order,
+    /// and a narrower query made meanwhile checks them and the notes not checked yet.
+    @Test func hitsFoundSoFarAreTheFirstInTheOrder() throws {
+        let items: [PlaygroundItem] = (0..<600).map { n in
+            .file("n\(n).md", "---\ncreatedAt: 2026-01-01T00:\(String(format: "%02d", n % 60)):00Z\n---\n"
+                  + (n % 3 == 0 ? "# cream \(n)\n" : n % 3 == 1 ? "# crumble \(n)\n" : "# bread \(n)\n"))
+        } + [.directory(".notes", [])]
+        try Playground(items).test { root in
+            let catalog = store(try Vault(root: root)).catalog
+            let full = { (query: String) in catalog.run(NoteQuery(search: SearchQuery(query), order: .created)).map(\.id) }
+            var live = LiveSearch(catalog: catalog, order: .created)
+            live.search(SearchQuery("c"), toFind: 2)
+            #expect(live.hits.count >= 2 && !live.hits.isComplete)
+            #expect(live.hits.checked < catalog.count)
+            #expect(ids(live.hits) == Array(full("c").prefix(live.hits.count)))
+            // Going on with a deadline already past still checks one chunk.
+            let first = live.hits.checked
+            live.advance(before: .now)
+            let scanned = live.hits.checked
+            #expect(scanned > first && !live.hits.isComplete)
+            #expect(ids(live.hits) == Array(full("c").prefix(live.hits.count)))
+            // Narrowing a search that stopped early still finds everything, checking only what it
+            // had not ruled out: its hits so far and the notes it had not checked.
+            let left = live.hits.count + catalog.count - scanned
+            live.search(SearchQuery("cr"))
+            #expect(live.hits.isComplete)
+            #expect(ids(live.hits) == full("cr"))
+            #expect(live.hits.checked == left)
+            // Back to the query that stopped early: it goes on from where it was.
+            live.search(SearchQuery("c"))
+            #expect(ids(live.hits) == full("c"))
+            #expect(live.hits.checked == catalog.count - scanned)
+        }
+    }
+
     @Test func aHitIsFoundByItsID() throws {
         try Playground(Self.vault).test { root in
             var live = LiveSearch(catalog: store(try Vault(root: root)).catalog, order: .title)
@@ -120,9 +155,16 @@ import Testing
                 case "CLEAR": query = ""
                 case let key: query += key
                 }
-                live.search(SearchQuery(query))
+                // As the browser does: often only a screenful before the next key.
+                let wanted = [1, 5, Int.max].randomElement(using: &rng) ?? .max
+                live.search(SearchQuery(query), toFind: wanted)
                 let expected = catalog.run(NoteQuery(search: SearchQuery(query), order: .created)).map(\.id)
-                #expect(ids(live.hits) == expected, "step \(step): '\(query)'")
+                #expect(ids(live.hits) == Array(expected.prefix(live.hits.count)), "step \(step): '\(query)'")
+                #expect(live.hits.count >= min(wanted, expected.count), "step \(step): '\(query)'")
+                if step % 3 == 0 {
+                    live.advance()
+                    #expect(ids(live.hits) == expected, "step \(step): '\(query)'")
+                }
             }
         }
     }
