@@ -183,6 +183,33 @@ import Testing
         #expect(state.top == 0)
     }
 
+    /// With a budget, a key draws once the screen's rows are found (or the budget is spent): the
+    /// count says more may come, and the rest are found between keys.
+    @Test func aKeyWithABudgetDrawsWhatItFoundAndTheRestComesBetweenKeys() throws {
+        var state = try Self.browser(Self.many, 40, 8)
+        state.searchBudget = .zero
+        Self.type(&state, "2")
+        #expect(state.searching)
+        #expect(Self.trimmed(Self.screen(state))[0].hasSuffix("2+ of 30"))
+        #expect(Self.shown(state).prefix(2) == [">  Note 2", "   Note 12"])
+        state.continueSearch()
+        #expect(!state.searching)
+        #expect(Self.trimmed(Self.screen(state))[0].hasSuffix("12 of 30"))
+        #expect(Self.shown(state) == [">  Note 2", "   Note 12", "   Note 20", "   Note 21", "   Note 22"])
+        // Nothing found yet is not "nothing matches": Enter finds out before it creates a note.
+        Self.press(&state, .control("u"))
+        Self.type(&state, "q")
+        #expect(state.searching)
+        #expect(Self.trimmed(Self.screen(state))[2] == "  Searching…")
+        #expect(Self.press(&state, .enter) == [.create("# q\n\n")])
+        #expect(Self.trimmed(Self.screen(state))[2] == "  Enter: create \"q\"")
+        // End finds every hit; the last one is selected.
+        Self.press(&state, .control("u"))
+        Self.type(&state, "1")
+        Self.press(&state, .end)
+        #expect(!state.searching && state.selectedNote?.id == "n21")
+    }
+
     // MARK: Enter, Ctrl-N, Ctrl-D
 
     @Test func enterOpensTheSelectedNote() throws {

@@ -5,10 +5,14 @@ import NotesKit
 /// and a frame drawn after them with one write, only when something on the screen changed.
 ///
 /// It waits in `poll` on the terminal and on a pipe that wakes it: for a resize (SIGWINCH), a
-/// return from a stop (SIGCONT), and the watcher's news that the vault changed on disk.
+/// return from a stop (SIGCONT), and the watcher's news that the vault changed on disk. While a
+/// search has notes left to check (a key draws as soon as the screen is full, or its budget is
+/// spent), it checks them in short slices between polls, so that keys still come first.
 enum BrowserLoop {
     /// How long an Esc waits for the rest of a sequence before it counts as the Esc key.
     static let escapeWait: Int32 = 25
+    /// How long a slice of searching between keys lasts.
+    static let searchSlice = Duration.milliseconds(10)
 
     /// Runs the browser until the user quits; keys come from `input`, frames go to `output`
     /// (the terminal whose modes change).
@@ -49,13 +53,19 @@ enum BrowserLoop {
 
             var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, nfds_t(fds.count), decoder.hasPending ? escapeWait : 1000)
+            let timeout = decoder.hasPending ? escapeWait : session.state.searching ? 0 : 1000
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 guard errno == EINTR else { throw Failure("could not wait for keys: " + String(cString: strerror(errno))) }
                 continue
             }
             if fds[1].revents != 0 { wake.drain() }
-            var keys = ready == 0 ? decoder.flush() : []
+            var keys: [Key] = []
+            if ready == 0 && decoder.hasPending {
+                keys = decoder.flush()
+            } else if ready == 0 && session.state.searching {
+                session.state.continueSearch(before: .now + searchSlice)
+            }
             if fds[0].revents != 0 {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = read(input, &buffer, buffer.count)

@@ -90,7 +90,7 @@ enum BrowserScreen {
     static func header(_ state: BrowserState, width: Int, color: Bool) -> String {
         let total = state.hits.catalog.count
         let count = state.hits.search.isEmpty ? (total == 1 ? "1 note" : "\(total) notes")
-            : "\(state.hits.count) of \(total)"
+            : "\(state.hits.count)\(state.searching ? "+" : "") of \(total)"
         let name = DisplayWidth.truncate(title, to: width)
         let room = width - DisplayWidth.of(name) - 2
         let right = DisplayWidth.of(count) <= room ? count : ""
@@ -146,6 +146,7 @@ enum BrowserScreen {
         guard hits.count > 0 else {
             let query = state.query.text.trimmingCharacters(in: .whitespaces)
             let text = hits.catalog.count == 0 && query.isEmpty ? "No notes yet: type a title, then Enter."
+                : state.searching ? "Searching…"
                 : query.isEmpty ? "Nothing here." : "Enter: create \"\(ANSI.printable(query))\""
             let shown = DisplayWidth.truncate("  " + text, to: width)
             let padded = shown + String(repeating: " ", count: width - DisplayWidth.of(shown))

@@ -30,7 +30,12 @@ final class BrowserSession {
         style = context.style
         state = BrowserState(
             search: LiveSearch(catalog: catalog, order: context.settings.order), size: size, theme: style.theme)
+        state.searchBudget = BrowserSession.searchBudget
     }
+
+    /// How long a key may spend finding hits before the screen is drawn (SPEC §7 allows 50 ms
+    /// for the whole keystroke); the rest are found between keys.
+    static let searchBudget = Duration.milliseconds(25)
 
     /// The frame to show now (reading the preview's note first, when the pane wants one).
     func frame() -> Frame {

@@ -81,6 +81,9 @@ struct BrowserState {
     private(set) var confirming: Note?
     /// A sentence for the footer, until the next key.
     var message: String?
+    /// How long a key may spend finding hits before the screen is drawn; the rest are found by
+    /// `continueSearch` between keys. Nil finds them all at once.
+    var searchBudget: Duration?
 
     init(search: LiveSearch, size: ScreenSize, theme: Theme) {
         self.search = search
@@ -94,6 +97,9 @@ struct BrowserState {
 
     /// The selected note, if there are hits.
     var selectedNote: Note? { hits.count > 0 ? hits.note(at: selected) : nil }
+
+    /// Whether the search has notes left to check.
+    var searching: Bool { !hits.isComplete }
 
     /// What the preview pane should show, if it is shown.
     var previewWanted: Note? { layout.showsPreview ? selectedNote : nil }
@@ -133,8 +139,12 @@ struct BrowserState {
         case .pageUp: select(selected - pageSize)
         case .pageDown: select(selected + pageSize)
         case .home: select(0)
-        case .end: select(hits.count - 1)
+        case .end:
+            search.advance()
+            select(hits.count - 1)
         case .enter:
+            // Whether anything matches must be known before Enter creates a note.
+            if selectedNote == nil { search.advance(toFind: 1) }
             if let note = selectedNote { return .edit(note) }
             // Search-or-create, as in Notational Velocity: the query becomes the new note's title.
             let title = query.text.trimmingCharacters(in: .whitespaces)
@@ -173,7 +183,13 @@ struct BrowserState {
     /// The terminal's new size; the selection stays in view.
     mutating func resize(_ size: ScreenSize) {
         self.size = size
+        find(through: top + layout.list.count - 1)
         scroll()
+    }
+
+    /// Finds more of the search's hits (between keys) until `deadline`, or all of them.
+    mutating func continueSearch(before deadline: ContinuousClock.Instant? = nil) {
+        search.advance(before: deadline)
     }
 
     /// A new search (the vault changed): the query runs again, and the note with ID `id` (by
@@ -181,19 +197,35 @@ struct BrowserState {
     mutating func replace(_ search: LiveSearch, selecting id: String? = nil) {
         let kept = id ?? selectedNote?.id
         self.search = search
-        self.search.search(SearchQuery(query.text))
+        self.search.search(SearchQuery(query.text), toFind: top + layout.list.count, before: deadline)
         preview = nil
-        selected = kept.flatMap { hits.rank(ofID: $0) } ?? min(selected, max(0, hits.count - 1))
+        var rank = kept.flatMap { hits.rank(ofID: $0) }
+        if rank == nil && kept != nil && searching {
+            self.search.advance()
+            rank = kept.flatMap { hits.rank(ofID: $0) }
+        }
+        selected = rank ?? min(selected, max(0, hits.count - 1))
+        find(through: selected + layout.list.count)
         scroll()
     }
 
+    /// When the budget for this key runs out.
+    private var deadline: ContinuousClock.Instant? { searchBudget.map { ContinuousClock.now + $0 } }
+
     private mutating func refilter() {
-        search.search(SearchQuery(query.text))
         selected = 0
         top = 0
+        search.search(SearchQuery(query.text), toFind: searchBudget == nil ? .max : layout.list.count,
+                      before: deadline)
+    }
+
+    /// Finds hits (within the budget) until the one at `rank`, if there are that many.
+    private mutating func find(through rank: Int) {
+        if searching && rank >= hits.count { search.advance(toFind: rank + 1, before: deadline) }
     }
 
     private mutating func select(_ rank: Int) {
+        find(through: max(rank, 0) + layout.list.count)
         selected = max(0, min(rank, hits.count - 1))
         scroll()
     }
@@ -204,6 +236,6 @@ struct BrowserState {
         let height = layout.list.count
         if selected < top { top = selected }
         if height > 0 && selected >= top + height { top = selected - height + 1 }
-        top = max(0, min(top, hits.count - height))
+        if !searching { top = max(0, min(top, hits.count - height)) }
     }
 }
