@@ -64,7 +64,8 @@ enum CLI {
     /// What `notes` alone runs (SPEC §4): the browser when both stdin and stdout are a terminal,
     /// else `list`, so that a script or a pipe never gets a full-screen program.
     static var defaultCommand: any NotesCommand.Type {
-        Terminal.isTerminal(STDIN_FILENO) && Terminal.isTerminal(STDOUT_FILENO) ? BrowseCommand.self : ListCommand.self
+        let terminal = Terminal.isTerminal(STDIN_FILENO) && Terminal.isTerminal(STDOUT_FILENO)
+        return terminal ? BrowseCommand.self : ListCommand.self
     }
 
     /// Prints a usage error: the message, the usage line and where to find help; exit 64.

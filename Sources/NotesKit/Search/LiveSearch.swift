@@ -38,8 +38,8 @@ public struct LiveSearch: Sendable {
                 hits = recent.remove(at: seen).reused(as: query)
             } else {
                 var candidates = all
-                for earlier in recent where earlier.potential < candidates.potential && query.narrows(earlier.search) {
-                    candidates = earlier
+                for earlier in recent where earlier.potential < candidates.potential {
+                    if query.narrows(earlier.search) { candidates = earlier }
                 }
                 hits = candidates.narrowed(to: query)
             }

@@ -87,7 +87,8 @@ public struct SearchHits: Sendable {
 
     /// These hits, counted as found without reading anything (a query taken up again).
     func reused(as search: SearchQuery) -> SearchHits {
-        var again = SearchHits(catalog: catalog, search: search, order: order, ordered: ordered, candidates: candidates)
+        var again = SearchHits(
+            catalog: catalog, search: search, order: order, ordered: ordered, candidates: candidates)
         (again.scanned, again.positions) = (scanned, positions)
         return again
     }
@@ -110,7 +111,8 @@ extension Catalog {
             return withID(at: a) { x in withID(at: b) { y in Catalog.precedes(x, y) } }
         }
         let ordered = sorted.map { Int32($0) }
-        return SearchHits(catalog: self, search: SearchQuery(""), order: order, ordered: ordered, candidates: ordered)
+        return SearchHits(
+            catalog: self, search: SearchQuery(""), order: order, ordered: ordered, candidates: ordered)
     }
 }
 

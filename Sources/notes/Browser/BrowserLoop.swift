@@ -56,7 +56,7 @@ enum BrowserLoop {
             let timeout = decoder.hasPending ? escapeWait : session.state.searching ? 0 : 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
-                guard errno == EINTR else { throw Failure("could not wait for keys: " + String(cString: strerror(errno))) }
+                guard errno == EINTR else { throw Failure("could not wait for keys: " + describe(errno)) }
                 continue
             }
             if fds[1].revents != 0 { wake.drain() }
@@ -76,6 +76,7 @@ enum BrowserLoop {
                     return
                 }
             }
+            if !keys.isEmpty { watcher.keyPressed() }
             for key in keys {
                 if key == .control("z") {
                     // Stops like Ctrl-Z in a shell: the handler raw mode installed gives the
@@ -89,6 +90,9 @@ enum BrowserLoop {
         }
     }
 
+    /// `strerror`'s sentence for an `errno`.
+    static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+
     /// Writes a frame's bytes (none when nothing changed) with one `write`, or more only when the
     /// terminal takes fewer at a time.
     static func draw(_ text: String, to fd: Int32) throws {
@@ -96,7 +100,7 @@ enum BrowserLoop {
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if written < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard written > 0 else { throw Failure("could not draw on the terminal: " + String(cString: strerror(errno))) }
+            guard written > 0 else { throw Failure("could not draw on the terminal: " + describe(errno)) }
             bytes = bytes.dropFirst(written)
         }
     }
@@ -110,7 +114,7 @@ struct WakePipe {
 
     init() throws {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw Failure("could not make a pipe: " + String(cString: strerror(errno))) }
+        guard pipe(&ends) == 0 else { throw Failure("could not make a pipe: " + BrowserLoop.describe(errno)) }
         for fd in ends {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -56,7 +56,8 @@ enum BrowserReplay {
     private static func key(named name: Substring) -> Key? {
         let lower = name.lowercased()
         if lower.hasPrefix("c-"), lower.count == 3, let letter = lower.last, ("a"..."z").contains(letter) {
-            return letter == "m" ? .enter : letter == "i" ? .tab : letter == "h" ? .backspace : .control(letter)
+            // Ctrl-M, Ctrl-I and Ctrl-H are the bytes of Enter, Tab and Backspace.
+            return ["m": .enter, "i": .tab, "h": .backspace][letter] ?? .control(letter)
         }
         return names[lower]
     }
@@ -79,7 +80,9 @@ enum BrowserReplay {
     static func run(_ keys: [Key], timing: Bool, store: NoteStore, size: ScreenSize, context: Context) {
         let clock = ContinuousClock()
         var opened: BrowserSession?
-        let start = clock.measure { opened = BrowserSession(context: context, store: store, size: size, replaying: true) }
+        let start = clock.measure {
+            opened = BrowserSession(context: context, store: store, size: size, replaying: true)
+        }
         guard let session = opened else { return }
         var shown: Frame? = session.frame()
         var times: [Double] = []

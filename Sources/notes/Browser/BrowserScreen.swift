@@ -42,7 +42,8 @@ struct Frame: Equatable {
 enum BrowserScreen {
     static let title = "My Notes"
     static let placeholder = "Search your note..."
-    static let keys = "Enter edit  ^N new  ^D delete  Up/Down ^K/^J move  ^T dark  ^S theme  Tab preview  Esc quit"
+    static let keys = "Enter edit  ^N new  ^D delete  Up/Down ^K/^J move  ^T dark  ^S theme  Tab preview  "
+        + "Esc quit"
 
     /// The frame of `state` in `style`'s colours and dates (its theme and width are the state's).
     static func render(_ state: BrowserState, style base: OutputStyle) -> Frame {
@@ -65,7 +66,8 @@ enum BrowserScreen {
         for (offset, row) in layout.list.enumerated() {
             var line = list[offset]
             if layout.showsPreview {
-                line += (style.color ? ANSI.reset + faint : "") + "│" + (style.color ? ANSI.reset : "") + pane[offset]
+                let separator = style.color ? ANSI.reset + faint + "│" + ANSI.reset : "│"
+                line += separator + pane[offset]
             }
             lines[row] = line
         }
@@ -175,7 +177,9 @@ enum BrowserScreen {
     static func previewLines(_ state: BrowserState, layout: BrowserLayout, color: Bool) -> [String] {
         let width = layout.previewWidth
         var lines = [String](repeating: String(repeating: " ", count: width), count: layout.list.count)
-        guard let note = state.selectedNote, let preview = state.preview, preview.id == note.id else { return lines }
+        guard let note = state.selectedNote, let preview = state.preview, preview.id == note.id else {
+            return lines
+        }
         let text = [ANSI.printable(note.id), ""] + preview.lines.map(ANSI.printable)
         for (offset, line) in text.prefix(lines.count).enumerated() {
             let shown = DisplayWidth.truncate(" " + line, to: width)
@@ -214,7 +218,10 @@ enum BrowserScreen {
         var inEscape = false
         for character in line {
             if inEscape {
-                if let ascii = character.asciiValue, (0x40...0x7E).contains(ascii), character != "[" { inEscape = false }
+                // The sequence ends at its final byte (a letter here; `[` only opens it).
+                if let ascii = character.asciiValue, (0x40...0x7E).contains(ascii), character != "[" {
+                    inEscape = false
+                }
             } else if character == "\u{1B}" {
                 inEscape = true
             } else {

@@ -28,8 +28,8 @@ final class BrowserSession {
         self.replaying = replaying
         let catalog = context.catalog(store)
         style = context.style
-        state = BrowserState(
-            search: LiveSearch(catalog: catalog, order: context.settings.order), size: size, theme: style.theme)
+        let search = LiveSearch(catalog: catalog, order: context.settings.order)
+        state = BrowserState(search: search, size: size, theme: style.theme)
         state.searchBudget = BrowserSession.searchBudget
     }
 
@@ -74,7 +74,8 @@ final class BrowserSession {
                 state.message = try save(key)
             }
         } catch {
-            reload()
+            // An editor session or a trash move may have changed the vault before it failed.
+            if case .save = command {} else { reload() }
             state.message = BrowserSession.sentence(error)
         }
         return true
@@ -89,7 +90,8 @@ final class BrowserSession {
         try suspend {
             let session = try context.editor().edit(Content.editable(loaded.body), name: note.id)
             try session.save { text in
-                saved = try store.update(loaded, content: text, now: Date().timeIntervalSince1970, expectUnchanged: true)
+                let now = Date().timeIntervalSince1970
+                saved = try store.update(loaded, content: text, now: now, expectUnchanged: true)
             }
         }
         reload(selecting: note.id)
@@ -102,7 +104,9 @@ final class BrowserSession {
         do {
             try suspend {
                 let session = try context.editor().edit(text, name: "new-note")
-                try session.save { added = try store.add(content: $0, now: Date().timeIntervalSince1970, folder: folder) }
+                try session.save { text in
+                    added = try store.add(content: text, now: Date().timeIntervalSince1970, folder: folder)
+                }
             }
         } catch VaultError.emptyNote {
             reload()

@@ -197,7 +197,8 @@ struct BrowserState {
     mutating func replace(_ search: LiveSearch, selecting id: String? = nil) {
         let kept = id ?? selectedNote?.id
         self.search = search
-        self.search.search(SearchQuery(query.text), toFind: top + layout.list.count, before: deadline)
+        let rows = top + layout.list.count
+        self.search.search(SearchQuery(query.text), toFind: wanted(through: rows), before: deadline)
         preview = nil
         var rank = kept.flatMap { hits.rank(ofID: $0) }
         if rank == nil && kept != nil && searching {
@@ -215,9 +216,11 @@ struct BrowserState {
     private mutating func refilter() {
         selected = 0
         top = 0
-        search.search(SearchQuery(query.text), toFind: searchBudget == nil ? .max : layout.list.count,
-                      before: deadline)
+        search.search(SearchQuery(query.text), toFind: wanted(through: layout.list.count), before: deadline)
     }
+
+    /// How many hits to find before drawing: enough for `rows` rows, or all without a budget.
+    private func wanted(through rows: Int) -> Int { searchBudget == nil ? .max : rows }
 
     /// Finds hits (within the budget) until the one at `rank`, if there are that many.
     private mutating func find(through rank: Int) {

@@ -32,7 +32,8 @@ struct BrowseCommand: NotesCommand {
             switch BrowserReplay.keys(notation) {
             case .success(let keys): replay = keys
             case .failure(let unknown):
-                throw Self.usage("'\(unknown.name)' in --replay is not a key; see 'notes browse --help' for the names.")
+                throw Self.usage(
+                    "'\(unknown.name)' in --replay is not a key; see 'notes browse --help' for the names.")
             }
         } else {
             replay = nil

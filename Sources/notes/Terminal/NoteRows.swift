@@ -32,7 +32,9 @@ enum NoteRows {
     /// whole ID when it fits, tinted when colour is on, matched terms marked; and under a note
     /// with a snippet, the snippet indented, cut to the width. The row at index `selected` (the
     /// browser's selection) is tinted more strongly.
-    static func human(_ rows: [NoteRow], query: SearchQuery?, style: OutputStyle, selected: Int? = nil) -> [String] {
+    static func human(
+        _ rows: [NoteRow], query: SearchQuery?, style: OutputStyle, selected: Int? = nil
+    ) -> [String] {
         let titles = rows.map { ANSI.printable($0.note.title) }
         let ids = rows.map { ANSI.printable($0.note.id) }
         // Too narrow for columns and padding: the start of each ID, the handle users type.

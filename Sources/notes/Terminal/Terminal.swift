@@ -25,9 +25,10 @@ enum Terminal {
 
     /// Switches `fd` to raw mode (no echo, no line editing, no signals from keys, bytes as they
     /// come) and, with `alternateScreen`, to the alternate screen, runs `body`, and restores both
-    /// (and, with the alternate screen, shows the cursor) however `body` ends. A SIGINT, SIGTERM or SIGHUP meanwhile restores them before the
-    /// handler that was there before runs (the temp-file cleanup, which then ends the process);
-    /// SIGTSTP restores them while stopped and raw mode comes back on SIGCONT; `exit` restores them.
+    /// (and, with the alternate screen, shows the cursor) however `body` ends. A SIGINT, SIGTERM
+    /// or SIGHUP meanwhile restores them before the handler that was there before runs (the
+    /// temp-file cleanup, which then ends the process); SIGTSTP restores them while stopped and raw
+    /// mode comes back on SIGCONT; `exit` restores them.
     static func withRawMode<T>(_ fd: Int32, alternateScreen: Bool = false, _ body: () throws -> T) throws -> T {
         try enterRawMode(fd, alternateScreen: alternateScreen)
         defer { restore() }
