@@ -94,3 +94,11 @@ echo "| one \`notes add\`, then search | $add_ms ms | $rg_ms ms | $(ratio "$add_
 echo "| peak RSS, \`search\`, index fresh | $rss_search MB | vault $vault_mb MB | $(ratio "$rss_search" "$vault_mb")× | ≤ 1.2× |"
 echo "| peak RSS, \`search\` after one changed note | $rss_changed MB | vault | $(ratio "$rss_changed" "$vault_mb")× | ≤ 1.2× |"
 echo "| peak RSS, \`list --limit 20\` | $rss_list MB | vault | $(ratio "$rss_list" "$vault_mb")× | ≤ 0.25× |"
+
+# The browser (issue 10): how long a keystroke takes to re-filter and draw, replayed without a
+# terminal (`notes browse --replay KEYS --timing`), index fresh; its own block, after the table.
+browse_keys='creme brulee<BS><BS><BS><BS><BS><BS><BS><C-u>meeting notes<C-w><C-w>tokyo<Down><Down><PgDn><End><Home><C-u>the quick<C-u>東京 旅行<Esc>'
+"$notes" --vault "$vault" index >/dev/null 2>&1
+"$notes" --vault "$vault" browse --replay "$browse_keys" --timing >/dev/null 2>&1
+browse=$("$notes" --vault "$vault" browse --replay "$browse_keys" --timing 2>/dev/null | tail -1)
+echo "| browser keystroke, re-filter and draw (${browse%%:*}) | ${browse#*: } | — | — | ≤ 50 ms |"

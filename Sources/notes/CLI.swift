@@ -10,7 +10,7 @@ enum CLI {
     static let commands: [any CommandDescription.Type] = [
         InitCommand.self, AddCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
         EditCommand.self, DeleteCommand.self, TrashCommand.self, RestoreCommand.self, ConfigCommand.self,
-        PathCommand.self, IndexCommand.self,
+        PathCommand.self, IndexCommand.self, BrowseCommand.self,
     ]
 
     /// Runs the command line and returns the exit code.
@@ -36,7 +36,7 @@ enum CLI {
         do {
             try arguments.bind(to: spec)
             globals = try GlobalValues(arguments)
-            command = try (invocation.command ?? ListCommand.self).init(arguments)
+            command = try (invocation.command ?? defaultCommand).init(arguments)
         } catch {
             return usageFailure(error)
         }
@@ -59,6 +59,13 @@ enum CLI {
             output.err("Error: " + message)
             return 1
         }
+    }
+
+    /// What `notes` alone runs (SPEC §4): the browser when both stdin and stdout are a terminal,
+    /// else `list`, so that a script or a pipe never gets a full-screen program.
+    static var defaultCommand: any NotesCommand.Type {
+        let terminal = Terminal.isTerminal(STDIN_FILENO) && Terminal.isTerminal(STDOUT_FILENO)
+        return terminal ? BrowseCommand.self : ListCommand.self
     }
 
     /// Prints a usage error: the message, the usage line and where to find help; exit 64.

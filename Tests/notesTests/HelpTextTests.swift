@@ -49,9 +49,10 @@ import Testing
               config, settings  Read and write the settings.
               path              Print the vault's path, or a note's file path.
               index             Bring the index cache up to date.
+              browse            Browse, search and edit notes in a full-screen list.
               help              Show help for a subcommand.
 
-              Without a subcommand, notes lists the vault's notes.
+              Without a subcommand, notes opens the browser on a terminal, else lists the notes.
               See 'notes help <subcommand>' for detailed help.
 
             """),
@@ -437,9 +438,48 @@ import Testing
             that changed; this runs that step alone. The cache can be deleted at any time.
 
             """),
+        (["browse"], """
+            OVERVIEW: Browse, search and edit notes in a full-screen list.
+
+            USAGE: notes browse [--replay <keys>] [--timing]
+
+            OPTIONS:
+              --replay <keys>  Replay these keys without a terminal and print the last screen; changes nothing.
+              --timing         With --replay: print how long each key took instead.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Type to search (every keystroke filters, in the 'sort' order). Enter opens the selected
+            note in the editor, or, when nothing matches, creates a note titled with the search.
+            Up/Down or Ctrl-K/Ctrl-J, PgUp/PgDn, Home/End move; Ctrl-U and Ctrl-W erase the search;
+            Ctrl-N adds a note; Ctrl-D deletes (after y); Ctrl-T toggles dark mode and Ctrl-S the
+            theme (both saved); Tab shows a preview (100 columns or more); Esc clears, then quits;
+            Ctrl-C quits.
+
+            --replay keys are text with <Enter>, <Tab>, <BS>, <Del>, <Esc>, <Up>, <Down>, <Left>,
+            <Right>, <PgUp>, <PgDn>, <Home>, <End>, <C-x> (Ctrl-X) and <lt> (a '<'); the screen is
+            COLUMNS x LINES (default 80x24) when not on a terminal.
+
+            """),
     ]
 
     static let errorCases: [([String], String)] = [
+        (["browse", "--timing"], """
+            Error: '--timing' needs '--replay'.
+            Usage: notes browse [--replay <keys>] [--timing]
+              See 'notes browse --help' for more information.
+
+            """),
+        (["browse", "--replay", "cr<Dwon>"], """
+            Error: '<Dwon>' in --replay is not a key; see 'notes browse --help' for the names.
+            Usage: notes browse [--replay <keys>] [--timing]
+              See 'notes browse --help' for more information.
+
+            """),
         (["list", "--frob"], """
             Error: Unknown option '--frob'.
             Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]

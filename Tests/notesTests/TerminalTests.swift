@@ -68,11 +68,11 @@ private func deliver(_ number: Int32) {
             }
         }
         #expect(Modes(fd) == before)
-        // The alternate screen was entered, then left.
+        // The alternate screen was entered, then left with the cursor shown.
         var bytes = [UInt8](repeating: 0, count: 64)
         let count = read(pty.leader, &bytes, bytes.count)
         let written = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
-        #expect(written == Terminal.enterAlternateScreen + Terminal.leaveAlternateScreen)
+        #expect(written == Terminal.enterAlternateScreen + Terminal.showCursor + Terminal.leaveAlternateScreen)
     }
 
     /// A hangup in raw mode restores the terminal, then runs the handler that was there before
@@ -102,6 +102,25 @@ private func deliver(_ number: Int32) {
         deliver(SIGWINCH)
         #expect(Terminal.takeResize())
         #expect(!Terminal.takeResize())
+    }
+
+    /// A loop waiting in `poll` learns of a resize from a byte on its pipe, so it never sleeps
+    /// through one; after `stopWatchingResize` nothing is written there.
+    @Test func aResizeWakesAPollingLoop() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { _ = close($0) } }
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        Terminal.watchResize(notify: ends[1])
+        deliver(SIGWINCH)
+        var byte: UInt8 = 0
+        #expect(read(ends[0], &byte, 1) == 1)
+        #expect(Terminal.takeResize())
+        Terminal.stopWatchingResize()
+        Terminal.watchResize()
+        deliver(SIGWINCH)
+        #expect(read(ends[0], &byte, 1) == -1)
+        Terminal.stopWatchingResize()
     }
 
     @Test func sizeComesFromTheTerminalThenTheEnvironment() throws {

@@ -69,25 +69,9 @@ public struct Catalog: Sendable {
         Trace.mark("scan")
         let total = hits?.count ?? count
         func hit(_ p: Int) -> Int { hits?[p] ?? p }
-        let order = query.order
         // A few of many (`list --limit 20`) are selected in one pass rather than sorted.
         let selecting = query.limit.map { $0 < total / 8 } ?? false
-        // A sort reads each date many times, so it reads them once first; a selection reads them in place.
-        let dates = selecting || order == .title ? [] : (0..<total).map { date(at: hit($0), order: order) }
-        let titles = order == .title ? (0..<total).map { note(at: hit($0)).title } : []
-        // Whether the hit at position a comes before the one at b in the order (before `reverse`).
-        func precedes(_ a: Int, _ b: Int) -> Bool {
-            if order == .title {
-                let compared = titles[a].localizedStandardCompare(titles[b])
-                if compared != .orderedSame { return compared == .orderedAscending }
-            } else {
-                let (x, y) = selecting ? (date(at: hit(a), order: order), date(at: hit(b), order: order)) : (dates[a], dates[b])
-                if x != y { return x > y }
-            }
-            // Ties by ID in code-point order (which UTF-8 byte order is): IDs are unique, so the
-            // order is total and a reversed order is the same list backwards.
-            return withID(at: hit(a)) { x in withID(at: hit(b)) { y in Catalog.precedes(x, y) } }
-        }
+        let precedes = ordering(query.order, of: hits, readingDatesOnce: !selecting)
         let first = query.reverse ? { (a: Int, b: Int) in precedes(b, a) } : precedes
         var positions: [Int]
         if selecting, let limit = query.limit {
@@ -112,6 +96,29 @@ public struct Catalog: Sendable {
         // kernel would map whole runs of the page cache around each (megabytes for 20 notes).
         let reading = query.once && positions.count <= 64
         return positions.map { note(at: hit($0), reading: reading) }
+    }
+
+    /// Whether the note at position `hits[a]` comes before the one at `hits[b]` in `order`
+    /// (`updated` and `created` newest first, `title` in localized standard order; ties by ID in
+    /// code-point order, which UTF-8 byte order is). IDs are unique, so the order is total and a
+    /// reversed order is the same list backwards. `hits` nil means every position. A sort reads
+    /// each date many times, so `readingDatesOnce` reads them all first; a selection reads them
+    /// in place. The one order of `run` and of the browser's `hits(order:)`.
+    func ordering(_ order: SortOrder, of hits: [Int]?, readingDatesOnce: Bool) -> (Int, Int) -> Bool {
+        let total = hits?.count ?? count
+        func hit(_ p: Int) -> Int { hits?[p] ?? p }
+        let dates = readingDatesOnce && order != .title ? (0..<total).map { date(at: hit($0), order: order) } : []
+        let titles = order == .title ? (0..<total).map { note(at: hit($0)).title } : []
+        return { a, b in
+            if order == .title {
+                let compared = titles[a].localizedStandardCompare(titles[b])
+                if compared != .orderedSame { return compared == .orderedAscending }
+            } else {
+                let (x, y) = dates.isEmpty ? (date(at: hit(a), order: order), date(at: hit(b), order: order)) : (dates[a], dates[b])
+                if x != y { return x > y }
+            }
+            return withID(at: hit(a)) { x in withID(at: hit(b)) { y in Catalog.precedes(x, y) } }
+        }
     }
 
     /// Whether bytes `x` come before `y` in lexicographic byte order.

@@ -41,7 +41,7 @@ enum Help {
         out += "\nOPTIONS:\n" + table(GlobalOptions.all.map { ($0.label, $0.help) })
         out += "\nSUBCOMMANDS:\n"
         out += table(commands.map { names($0.spec) } + [("help", "Show help for a subcommand.")])
-        out += "\n  Without a subcommand, notes lists the vault's notes.\n"
+        out += "\n  Without a subcommand, notes opens the browser on a terminal, else lists the notes.\n"
         out += "  See 'notes help <subcommand>' for detailed help.\n"
         return out
     }

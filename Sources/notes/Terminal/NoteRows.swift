@@ -30,8 +30,11 @@ enum NoteRows {
 
     /// One line per note, never wider than the terminal: the title, a dimmer local date and the
     /// whole ID when it fits, tinted when colour is on, matched terms marked; and under a note
-    /// with a snippet, the snippet indented, cut to the width.
-    static func human(_ rows: [NoteRow], query: SearchQuery?, style: OutputStyle) -> [String] {
+    /// with a snippet, the snippet indented, cut to the width. The row at index `selected` (the
+    /// browser's selection) is tinted more strongly.
+    static func human(
+        _ rows: [NoteRow], query: SearchQuery?, style: OutputStyle, selected: Int? = nil
+    ) -> [String] {
         let titles = rows.map { ANSI.printable($0.note.title) }
         let ids = rows.map { ANSI.printable($0.note.id) }
         // Too narrow for columns and padding: the start of each ID, the handle users type.
@@ -43,9 +46,10 @@ enum NoteRows {
             fullDate: fullDates.map(DisplayWidth.of).max() ?? 0,
             compactDate: compactDates.map(DisplayWidth.of).max() ?? 0,
             id: ids.map(DisplayWidth.of).max() ?? 0)
-        let codes = RowCodes(style)
+        let plainCodes = RowCodes(style), selectedCodes = RowCodes(style, selected: true)
         var lines: [String] = []
         for (i, row) in rows.enumerated() {
+            let codes = i == selected ? selectedCodes : plainCodes
             let marks = query.map { merged($0.highlights(in: titles[i])) } ?? []
             var date: String? = switch layout.date {
             case .full: fullDates[i]
@@ -178,10 +182,12 @@ struct RowCodes {
     /// A match in an untinted snippet line.
     var snippetMark = "", snippetMarkOff = ""
 
-    init(_ style: OutputStyle) {
+    /// The codes of `style`; a `selected` row is tinted with the theme's stronger highlight colour.
+    init(_ style: OutputStyle, selected: Bool = false) {
         guard style.color else { return }
         let theme = style.theme
-        tint = ANSI.background(theme.tint, code: theme.tintCode, trueColor: style.trueColor)
+        tint = selected ? ANSI.background(theme.highlight, trueColor: style.trueColor)
+            : ANSI.background(theme.tint, code: theme.tintCode, trueColor: style.trueColor)
         text = ANSI.foreground(theme.text, trueColor: style.trueColor)
         dim = ANSI.foreground(theme.dim, trueColor: style.trueColor)
         bold = ANSI.bold

@@ -25,9 +25,10 @@ enum Terminal {
 
     /// Switches `fd` to raw mode (no echo, no line editing, no signals from keys, bytes as they
     /// come) and, with `alternateScreen`, to the alternate screen, runs `body`, and restores both
-    /// however `body` ends. A SIGINT, SIGTERM or SIGHUP meanwhile restores them before the
-    /// handler that was there before runs (the temp-file cleanup, which then ends the process);
-    /// SIGTSTP restores them while stopped and raw mode comes back on SIGCONT; `exit` restores them.
+    /// (and, with the alternate screen, shows the cursor) however `body` ends. A SIGINT, SIGTERM
+    /// or SIGHUP meanwhile restores them before the handler that was there before runs (the
+    /// temp-file cleanup, which then ends the process); SIGTSTP restores them while stopped and raw
+    /// mode comes back on SIGCONT; `exit` restores them.
     static func withRawMode<T>(_ fd: Int32, alternateScreen: Bool = false, _ body: () throws -> T) throws -> T {
         try enterRawMode(fd, alternateScreen: alternateScreen)
         defer { restore() }
@@ -61,8 +62,8 @@ enum Terminal {
         if alternateScreen { writeAll(fd, enterAlternateScreen) }
     }
 
-    /// Leaves the alternate screen and raw mode, and puts the signal handlers back as they were.
-    /// Does nothing outside raw mode.
+    /// Shows the cursor and leaves the alternate screen (when raw mode entered it), leaves raw
+    /// mode, and puts the signal handlers back as they were. Does nothing outside raw mode.
     static func restore() {
         restoreSaved()
         uninstallHandlers()
@@ -71,12 +72,15 @@ enum Terminal {
     /// The alternate screen: the shell's screen comes back untouched when it is left.
     static let enterAlternateScreen = "\u{1B}[?1049h"
     static let leaveAlternateScreen = "\u{1B}[?1049l"
+    /// A full-screen program may hide the cursor while it draws; leaving shows it again.
+    static let showCursor = "\u{1B}[?25h"
 
-    /// Async-signal-safe: leaves the alternate screen and sets the saved modes back, then forgets them.
+    /// Async-signal-safe: shows the cursor and leaves the alternate screen, sets the saved modes
+    /// back, then forgets them.
     fileprivate static func restoreSaved() {
         let fd = SavedTerminal.fd.pointee
         guard fd >= 0 else { return }
-        if SavedTerminal.alternateScreen.pointee != 0 { writeStatic(fd, "\u{1B}[?1049l") }
+        if SavedTerminal.alternateScreen.pointee != 0 { writeStatic(fd, "\u{1B}[?25h\u{1B}[?1049l") }
         tcsetattr(fd, TCSAFLUSH, SavedTerminal.original)
         SavedTerminal.fd.pointee = -1
     }
@@ -145,10 +149,19 @@ enum Terminal {
 
     // MARK: Resize
 
-    /// Starts noting SIGWINCH, for `takeResize()`.
-    static func watchResize() {
-        _ = SavedTerminal.resized
+    /// Starts noting SIGWINCH, for `takeResize()`; with `notify`, each one (and each SIGCONT in raw
+    /// mode, after which the screen must be drawn again) also writes a byte there, so that a loop
+    /// waiting in `poll` on the other end of a pipe wakes up.
+    static func watchResize(notify: Int32 = -1) {
+        _ = (SavedTerminal.resized, SavedTerminal.wakeFD)
+        SavedTerminal.wakeFD.pointee = notify
         signal(SIGWINCH, resizeHandler)
+    }
+
+    /// Stops noting SIGWINCH and writing to the descriptor given to `watchResize`.
+    static func stopWatchingResize() {
+        signal(SIGWINCH, SIG_DFL)
+        SavedTerminal.wakeFD.pointee = -1
     }
 
     /// Whether the terminal was resized since the last call.
@@ -170,6 +183,8 @@ private enum SavedTerminal {
     /// 1 while our signal handlers are installed.
     nonisolated(unsafe) static let installed = cell(Int32(0))
     nonisolated(unsafe) static let resized = cell(sig_atomic_t(0))
+    /// Where a resize (or a continue) is announced with a byte, or -1.
+    nonisolated(unsafe) static let wakeFD = cell(Int32(-1))
     /// The handler each signal had before ours, by signal number.
     nonisolated(unsafe) static let previous: UnsafeMutablePointer<SignalHandler?> = {
         let table = UnsafeMutablePointer<SignalHandler?>.allocate(capacity: 65)
@@ -202,19 +217,21 @@ private func fatalHandler(_ number: Int32) {
 private func suspendHandler(_ number: Int32) {
     let fd = SavedTerminal.fd.pointee
     guard fd >= 0 else { return }
-    if SavedTerminal.alternateScreen.pointee != 0 { writeStatic(fd, "\u{1B}[?1049l") }
+    if SavedTerminal.alternateScreen.pointee != 0 { writeStatic(fd, "\u{1B}[?25h\u{1B}[?1049l") }
     tcsetattr(fd, TCSAFLUSH, SavedTerminal.original)
     signal(SIGTSTP, SIG_DFL)
     raise(SIGTSTP)
 }
 
-/// SIGCONT after a stop: raw mode (and the alternate screen) again, and the SIGTSTP handler back.
+/// SIGCONT after a stop: raw mode (and the alternate screen) again, and the SIGTSTP handler back;
+/// noted as a resize, since what was on the screen is gone.
 private func continueHandler(_ number: Int32) {
     let fd = SavedTerminal.fd.pointee
     guard fd >= 0 else { return }
     tcsetattr(fd, TCSAFLUSH, SavedTerminal.raw)
     if SavedTerminal.alternateScreen.pointee != 0 { writeStatic(fd, "\u{1B}[?1049h") }
     signal(SIGTSTP, suspendHandler)
+    resizeHandler(number)
 }
 
 /// Async-signal-safe: writes constant bytes, no allocation.
@@ -222,7 +239,13 @@ private func writeStatic(_ fd: Int32, _ text: StaticString) {
     _ = text.withUTF8Buffer { write(fd, $0.baseAddress, $0.count) }
 }
 
-/// SIGWINCH: note it; the loop that draws reads it with `Terminal.takeResize()`.
+/// SIGWINCH: note it, and wake the loop that draws; it reads the note with `Terminal.takeResize()`.
 private func resizeHandler(_ number: Int32) {
     SavedTerminal.resized.pointee = 1
+    let fd = SavedTerminal.wakeFD.pointee
+    guard fd >= 0 else { return }
+    // The interrupted code may be about to read errno.
+    let saved = errno
+    writeStatic(fd, "w")
+    errno = saved
 }

@@ -1,0 +1,115 @@
+/// The notes of one catalog that match a search, in an order, kept as positions in the catalog:
+/// a longer query re-checks only these (`LiveSearch`), and a note's strings are made only when a
+/// row shows it. The order is the one `Catalog.run` sorts by, worked out once per catalog and
+/// shared by every search of it, so a keystroke filters and never sorts.
+///
+/// The hits are found in order, as far as they are needed: `advance` checks the candidates from
+/// the first, a chunk at a time, and can stop once enough hits are found to fill a screen or a
+/// deadline passes; it is called again to go on. The hits found so far are always the first ones
+/// in the order.
+public struct SearchHits: Sendable {
+    /// The catalog the positions belong to.
+    public let catalog: Catalog
+    /// The search these are the hits of.
+    public let search: SearchQuery
+    /// The order of the hits.
+    public let order: SortOrder
+    /// Every note of the catalog in `order` (the hits of the empty search), shared by all hits of it.
+    let ordered: [Int32]
+    /// The notes that may match, in order: every note, or what a broader query left.
+    let candidates: [Int32]
+    /// How many candidates have been checked, from the first.
+    private(set) var scanned: Int
+    /// The positions of the checked candidates that match, in `order`.
+    private(set) var positions: [Int32]
+    /// How many notes' folded texts were read for this search since it was made or taken again.
+    public private(set) var checked = 0
+
+    /// The hits of `search` among `candidates`, none checked yet (an empty search matches all).
+    init(catalog: Catalog, search: SearchQuery, order: SortOrder, ordered: [Int32], candidates: [Int32]) {
+        self.catalog = catalog
+        self.search = search
+        self.order = order
+        self.ordered = ordered
+        self.candidates = candidates
+        (scanned, positions) = search.isEmpty ? (candidates.count, candidates) : (0, [])
+    }
+
+    /// The number of hits found so far (all of them once `isComplete`).
+    public var count: Int { positions.count }
+
+    /// Whether every candidate has been checked.
+    public var isComplete: Bool { scanned == candidates.count }
+
+    /// How many notes might still be hits: the hits found and the candidates not checked yet.
+    var potential: Int { positions.count + candidates.count - scanned }
+
+    /// The hit at `rank` (0 is the first in the order), among those found.
+    public func note(at rank: Int) -> Note { catalog.note(at: Int(positions[rank])) }
+
+    /// The rank of the note with this ID among the hits found, comparing bytes (no strings are made).
+    public func rank(ofID id: String) -> Int? {
+        var id = id
+        return id.withUTF8 { wanted -> Int? in
+            let key = UnsafeRawBufferPointer(wanted)
+            return positions.firstIndex { position in
+                catalog.withID(at: Int(position)) { $0.count == key.count && !Catalog.precedes($0, key)
+                    && !Catalog.precedes(key, $0) }
+            }
+        }
+    }
+
+    /// Checks candidates, in order and on all cores, until at least `wanted` hits are found, all
+    /// are checked, or `deadline` has passed (after one chunk at least). Chunks start small when
+    /// few hits are wanted, so that a screenful of common hits costs little, and grow.
+    public mutating func advance(toFind wanted: Int = .max, before deadline: ContinuousClock.Instant? = nil) {
+        var chunk = wanted >= 128 ? 512 : max(16, wanted * 4)
+        while scanned < candidates.count && positions.count < wanted {
+            let slice = Array(candidates[scanned..<min(candidates.count, scanned + chunk)])
+            let (catalog, search) = (self.catalog, self.search)
+            let keep = Parallel.map(count: slice.count, chunk: 256) { i, _ in
+                catalog.withFolded(at: Int(slice[i])) { search.matches(folded: $0) }
+            }
+            for (i, position) in slice.enumerated() where keep[i] { positions.append(position) }
+            scanned += slice.count
+            checked += slice.count
+            if let deadline, ContinuousClock.now >= deadline { break }
+            chunk = min(chunk * 2, 16_384)
+        }
+    }
+
+    /// The hits of `narrower`, a search whose every hit is one of these (see `SearchQuery.narrows`):
+    /// its candidates are the hits found so far and the candidates not checked yet, in order.
+    func narrowed(to narrower: SearchQuery) -> SearchHits {
+        let left = isComplete ? positions : positions + candidates[scanned...]
+        return SearchHits(catalog: catalog, search: narrower, order: order, ordered: ordered, candidates: left)
+    }
+
+    /// These hits, counted as found without reading anything (a query taken up again).
+    func reused(as search: SearchQuery) -> SearchHits {
+        var again = SearchHits(
+            catalog: catalog, search: search, order: order, ordered: ordered, candidates: candidates)
+        (again.scanned, again.positions) = (scanned, positions)
+        return again
+    }
+}
+
+extension Catalog {
+    /// Every note in `order`, sorted as `run` sorts (see `ordering`): the hits of the empty search,
+    /// from which any search of this catalog filters.
+    public func hits(order: SortOrder) -> SearchHits {
+        let ordered = (0..<count).sorted(by: ordering(order, of: nil, readingDatesOnce: true)).map { Int32($0) }
+        return SearchHits(
+            catalog: self, search: SearchQuery(""), order: order, ordered: ordered, candidates: ordered)
+    }
+}
+
+extension SearchQuery {
+    /// Whether every note this query matches is sure to match `broader` too: each of `broader`'s
+    /// folded terms occurs inside one of this query's folded terms (a term typed on, or a term
+    /// added). Compared after folding, so a keystroke that changes how the text before it folds
+    /// (`ﾃ` then `ﾞ` makes `デ`) does not count as narrowing.
+    public func narrows(_ broader: SearchQuery) -> Bool {
+        broader.foldedTerms.allSatisfy { term in foldedTerms.contains { TextFolding.contains($0, term) } }
+    }
+}
