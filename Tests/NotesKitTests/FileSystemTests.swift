@@ -115,3 +115,36 @@ import Testing
         }
     }
 }
+
+@Suite struct PendingFileTests {
+    /// Pieces of every size around the megabyte gathering buffer, appended, with a placeholder
+    /// filled in at offset 0 at the end (as the index writer does): the file holds exactly the
+    /// pieces in order.
+    @Test(arguments: [
+        [0, 1, 700_000, 700_000, 400_000, 2_500_000, 10, (1 << 20) - 1, 1 << 20, 3, 1 << 20],
+        [10, 3],
+        [],
+    ])
+    func piecesOfAnySizeLandInOrder(_ sizes: [Int]) throws {
+        var rng = NoteDocumentTests.SplitMix(state: 11)
+        var expected: [UInt8] = Array(repeating: 0, count: 8)
+        try Playground([]).test { root in
+            let file = try PendingFile(beside: root + "/out")
+            expected.withUnsafeBytes(file.append)
+            for size in sizes {
+                let piece = (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                piece.withUnsafeBytes(file.append)
+                expected += piece
+            }
+            let header: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+            header.withUnsafeBytes { file.write($0, at: 0) }
+            expected.replaceSubrange(0..<8, with: header)
+            #expect(file.length == expected.count)
+            try file.commit(mode: 0o600)
+            let written = try #require(Disk.bytes(root + "/out"))
+            #expect(written.count == expected.count)
+            let same = written == expected  // a Bool, so a failure does not print megabytes
+            #expect(same, "first difference at \(String(describing: zip(written, expected).enumerated().first { $1.0 != $1.1 }?.offset))")
+        }
+    }
+}

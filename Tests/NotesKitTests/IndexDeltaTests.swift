@@ -165,3 +165,27 @@ import Testing
         #expect(NoteDate.format(-.infinity) == "0001-01-01T00:00:00Z")
     }
 }
+
+@Suite struct IndexStreamTests {
+    /// A fresh index streams its texts out while the files are read, a megabyte at a time: with
+    /// more than a megabyte of notes, every note is still found by a word only it has, from the
+    /// index just written and from the index read back by the next command.
+    @Test func aStreamedIndexFindsEveryNote() throws {
+        let filler = String(repeating: "lorem ipsum dolor sit amet ", count: 300)
+        let files: [PlaygroundItem] = [.directory(".notes", [])] + (0..<160).map { n in
+            .file("n\(n).md", "# Note \(n)\n\n\(filler)\nmarker\(n)x\n")
+        }
+        try Playground([.directory("v", files)]).test { root in
+            let vault = try Vault(root: root + "/v")
+            let fresh = store(vault).refresh()
+            #expect(fresh.indexWritten && fresh.filesRead == 160)
+            let again = store(vault).refresh()
+            #expect(again.filesRead == 0)
+            for catalog in [fresh, again] {
+                for n in stride(from: 0, to: 160, by: 13) {
+                    #expect(catalog.run(NoteQuery(search: SearchQuery("marker\(n)x"))).map(\.id) == ["n\(n)"])
+                }
+            }
+        }
+    }
+}

@@ -177,13 +177,24 @@ import Testing
         #expect(decoded[1].note == nil && decoded[1].folded.count == 0)
     }
 
+    /// Where the slots and the strings of an encoded index start, from its header.
+    static func regions(of bytes: [UInt8]) -> (slots: Int, strings: Int) {
+        func number(at offset: Int, _ width: Int) -> Int {
+            (0..<width).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+        }
+        let (count, slotCount) = (number(at: 28, 4), number(at: 32, 4))
+        let (text, paths) = (number(at: 36, 8), number(at: 44, 8))
+        let slots = IndexLayout.headerSize + text + count * IndexLayout.recordSize
+        return (slots, slots + slotCount * 4 + paths)
+    }
+
     /// The path table is read from the file, so a damaged one must still end every lookup: here
     /// every slot names the one record, and a path the index does not have is looked up.
     @Test func aDamagedPathTableNeverLoops() throws {
         let record = IndexRecord(path: "a.md", size: 1, mtime: 1, inode: 1, note: nil, warnings: [], folded: FoldedText([]))
         var bytes = NoteIndexFile.encode(read: [record])
         let slotCount = Int(bytes[32]) | Int(bytes[33]) << 8
-        let slots = IndexLayout.headerSize + IndexLayout.recordSize
+        let slots = Self.regions(of: bytes).slots
         for slot in 0..<slotCount { bytes.replaceSubrange((slots + slot * 4)..<(slots + slot * 4 + 4), with: [1, 0, 0, 0]) }
         let mapped = try #require(NoteIndexFile.map(TextStorage(bytes)))
         #expect(mapped.find("a.md") == 0)
@@ -197,7 +208,7 @@ import Testing
         var bytes = NoteIndexFile.encode(read: [IndexRecord(path: "n.md", size: 1, mtime: 1, inode: 1, note: note,
                                                             warnings: [], folded: FoldedText(Array("title".utf8)))])
         // The title's length, first in the strings region: far beyond the file.
-        let strings = IndexLayout.headerSize + IndexLayout.recordSize + 16 * 4 + "n.md".utf8.count
+        let strings = Self.regions(of: bytes).strings
         bytes.replaceSubrange(strings..<(strings + 4), with: [0xFF, 0xFF, 0xFF, 0x7F])
         let mapped = try #require(NoteIndexFile.map(TextStorage(bytes)))
         #expect(mapped.note(at: 0).title == "" && mapped.note(at: 0).id == "n")
@@ -227,7 +238,7 @@ import Testing
         }
         // A title length far past the end: empty, as when read in place, and the reads end.
         var bytes = NoteIndexFile.encode(read: Array(records.prefix(1)))
-        let strings = IndexLayout.headerSize + IndexLayout.recordSize + 16 * 4 + "a.md".utf8.count
+        let strings = Self.regions(of: bytes).strings
         bytes.replaceSubrange(strings..<(strings + 4), with: [0xFF, 0xFF, 0xFF, 0x7F])
         try Playground([]).test { root in
             try FileSystem.writeAtomically(bytes, to: root + "/index")

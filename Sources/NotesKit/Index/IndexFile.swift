@@ -24,20 +24,22 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 4), all little-endian. Everything a command needs to check
+/// The layout of an index file (version 5), all little-endian. Everything a command needs to check
 /// the index against the files and to sort sits in fixed-width columns read in place; the strings
 /// a command shows and the folded texts a search reads sit in regions of their own, so that a
-/// `list` pages in the record table, the path table and the paths, and nothing else.
+/// `list` pages in the record table, the path table and the paths, and nothing else. The texts
+/// come first, so a writer can stream them out while it is still reading files, and write the
+/// tables and then the header last.
 ///
 ///     header   64 bytes: magic, version, title source, kind, generation, count, slot count,
-///              and the lengths of the paths, strings and text regions
+///              and the lengths of the text, paths and strings regions
+///     text     the folded searchable texts
 ///     records  count × 64 bytes (`Column`)
 ///     slots    slot count × u32: an open-addressing table of record number + 1 (0 is empty),
 ///              by the FNV-1a hash of the path, so a lookup needs no table built at load
 ///     paths    each record's vault-relative path, UTF-8
 ///     strings  per record: title, preview (u32 length + bytes each), then the warnings
 ///              (u32 count, then u32 line and u32 length + message bytes each)
-///     text     the folded searchable texts
 enum IndexLayout {
     static let headerSize = 64
     static let recordSize = 64
@@ -66,11 +68,12 @@ final class MappedIndex: @unchecked Sendable {
     let count: Int
     private let bytes: UnsafeRawBufferPointer
     private let slotCount: Int
-    private let slotsStart: Int, pathsStart: Int, stringsStart: Int, textStart: Int
+    private let textStart = IndexLayout.headerSize
+    private let recordsStart: Int, slotsStart: Int, pathsStart: Int, stringsStart: Int
     private let stringsLength: Int
 
     private init(storage: TextStorage, kind: IndexKind, generation: UInt64, count: Int, slotCount: Int,
-                 pathsLength: Int, stringsLength: Int) {
+                 textLength: Int, pathsLength: Int, stringsLength: Int) {
         self.storage = storage
         self.kind = kind
         self.generation = generation
@@ -78,10 +81,10 @@ final class MappedIndex: @unchecked Sendable {
         self.slotCount = slotCount
         self.stringsLength = stringsLength
         bytes = storage.bytes
-        slotsStart = IndexLayout.headerSize + count * IndexLayout.recordSize
+        recordsStart = IndexLayout.headerSize + textLength
+        slotsStart = recordsStart + count * IndexLayout.recordSize
         pathsStart = slotsStart + slotCount * 4
         stringsStart = pathsStart + pathsLength
-        textStart = stringsStart + stringsLength
     }
 
     /// The index in `storage`; nil when it is damaged, of another version, or made with another
@@ -97,14 +100,14 @@ final class MappedIndex: @unchecked Sendable {
               let kindByte = reader.byte(), let kind = IndexKind(rawValue: kindByte),
               let generation = reader.u64(), let count = reader.u32().map(Int.init),
               let slotCount = reader.u32().map(Int.init),
-              let pathsLength = reader.u64(), let stringsLength = reader.u64(), let textLength = reader.u64(),
+              let textLength = reader.u64(), let pathsLength = reader.u64(), let stringsLength = reader.u64(),
               slotCount > count, slotCount & (slotCount - 1) == 0,
               pathsLength < UInt64(UInt32.max), stringsLength < UInt64(UInt32.max), textLength < UInt64(Int.max / 2)
         else { return nil }
         let fixed = IndexLayout.headerSize + count * IndexLayout.recordSize + slotCount * 4
-        guard UInt64(bytes.count) == UInt64(fixed) + pathsLength + stringsLength + textLength else { return nil }
+        guard UInt64(bytes.count) == UInt64(fixed) + textLength + pathsLength + stringsLength else { return nil }
         let index = MappedIndex(storage: storage, kind: kind, generation: generation, count: count, slotCount: slotCount,
-                                pathsLength: Int(pathsLength), stringsLength: Int(stringsLength))
+                                textLength: Int(textLength), pathsLength: Int(pathsLength), stringsLength: Int(stringsLength))
         let text = UInt64(textLength), paths = UInt64(pathsLength), strings = UInt64(stringsLength)
         for number in 0..<count {
             let flags = index.flags(number)
@@ -126,20 +129,20 @@ final class MappedIndex: @unchecked Sendable {
     // MARK: Columns
 
     private func u64(_ number: Int, _ column: Int) -> UInt64 {
-        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: IndexLayout.headerSize + number * IndexLayout.recordSize + column, as: UInt64.self))
+        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: recordsStart + number * IndexLayout.recordSize + column, as: UInt64.self))
     }
 
     private func u32(_ number: Int, _ column: Int) -> UInt32 {
-        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: IndexLayout.headerSize + number * IndexLayout.recordSize + column, as: UInt32.self))
+        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: recordsStart + number * IndexLayout.recordSize + column, as: UInt32.self))
     }
 
     private func u16(_ number: Int, _ column: Int) -> UInt16 {
-        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: IndexLayout.headerSize + number * IndexLayout.recordSize + column, as: UInt16.self))
+        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: recordsStart + number * IndexLayout.recordSize + column, as: UInt16.self))
     }
 
     private func double(_ number: Int, _ column: Int) -> Double { Double(bitPattern: u64(number, column)) }
 
-    func flags(_ number: Int) -> UInt8 { bytes[IndexLayout.headerSize + number * IndexLayout.recordSize + IndexLayout.Column.flags] }
+    func flags(_ number: Int) -> UInt8 { bytes[recordsStart + number * IndexLayout.recordSize + IndexLayout.Column.flags] }
     func isNote(_ number: Int) -> Bool { flags(number) & IndexLayout.isNote != 0 }
     func isRemoved(_ number: Int) -> Bool { flags(number) & IndexLayout.removed != 0 }
     func size(_ number: Int) -> Int64 { Int64(bitPattern: u64(number, IndexLayout.Column.size)) }
@@ -477,7 +480,7 @@ final class TextStorage: @unchecked Sendable {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 4
+    static let version: UInt32 = 5
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and
@@ -503,59 +506,40 @@ enum NoteIndexFile {
         return out
     }
 
-    /// The index file's bytes (see `encode`) handed to `emit` in chunks: the header and tables
-    /// first, then each folded text straight from where it is (the old index's mapping, or the
-    /// tables of the files just read), so the texts are never gathered in memory. A kept record
-    /// whose strings are damaged is left out (its file is read again next time).
+    /// The index file's bytes (see `encode`) handed to `emit` in chunks, in file order: the
+    /// header, each folded text straight from where it is (the old index's mapping, or the tables
+    /// of the files just read, so the texts are never gathered in memory), then the tables.
     static func write(
         kept: [Int], of index: IndexView?, read: [IndexTable], removed: [String],
         titleSource: TitleSource, kind: IndexKind, generation: UInt64,
         emit: (UnsafeRawBufferPointer) -> Void
     ) {
         var table = IndexTable(capacity: kept.count + read.reduce(0) { $0 + $1.count } + removed.count)
-        var texts: [UnsafeRawBufferPointer] = []
-        for (file, numbers) in index?.split(kept) ?? [] {
-            for number in numbers {
-                guard let strings = file.stringsBytes(number) else { continue }
-                let text = file.textBytes(number)
-                table.add(path: file.pathBytes(number), size: file.size(number), mtime: file.mtime(number),
-                          inode: file.inode(number), createdAt: file.createdAt(number),
-                          updatedAt: file.updatedAt(number), flags: file.flags(number), textLength: text.count) {
-                    $0.append(contentsOf: strings)
-                }
-                texts.append(text)
-            }
-        }
+        let keptTexts = table.addKept(kept, of: index)
         for chunk in read { table.appendRecords(of: chunk) }
-        // A path the base knows that the vault no longer has: no note, no text.
-        for path in removed {
-            var path = path
-            path.withUTF8 { path in
-                table.add(path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0, updatedAt: nil,
-                          flags: IndexLayout.removed, textLength: 0) { strings in
-                    strings.append(contentsOf: [UInt8](repeating: 0, count: 12))
-                }
-            }
-        }
+        table.addRemoved(removed)
+        let slots = table.slots()
+        header(of: table, slots: slots.count, titleSource: titleSource, kind: kind, generation: generation).withUnsafeBytes(emit)
+        keptTexts.forEach(emit)
+        for chunk in read { chunk.texts.withUnsafeBytes(emit) }
+        table.emitTables(slots: slots, emit)
+    }
+
+    /// The 64-byte header of an index file holding `table`.
+    static func header(
+        of table: IndexTable, slots: Int, titleSource: TitleSource, kind: IndexKind, generation: UInt64
+    ) -> [UInt8] {
         var header = magic
         append(version, to: &header)
         header.append(titleSource == .filename ? 1 : 0)
         header.append(kind.rawValue)
         append(generation, to: &header)
         append(UInt32(table.count), to: &header)
-        let slots = table.slots()
-        append(UInt32(slots.count), to: &header)
+        append(UInt32(slots), to: &header)
+        append(table.textLength, to: &header)
         append(UInt64(table.paths.count), to: &header)
         append(UInt64(table.strings.count), to: &header)
-        append(table.textLength, to: &header)
-        header += [UInt8](repeating: 0, count: IndexLayout.headerSize - header.count)
-        header.withUnsafeBytes(emit)
-        table.records.withUnsafeBytes(emit)
-        slots.withUnsafeBytes(emit)
-        table.paths.withUnsafeBytes(emit)
-        table.strings.withUnsafeBytes(emit)
-        texts.forEach(emit)
-        for chunk in read { chunk.texts.withUnsafeBytes(emit) }
+        return header + [UInt8](repeating: 0, count: IndexLayout.headerSize - header.count)
     }
 
     /// The index in `storage`, read in place; nil when it is damaged, of another version, or made
@@ -571,6 +555,46 @@ enum NoteIndexFile {
     static func append(_ string: String, to out: inout [UInt8]) {
         append(UInt32(string.utf8.count), to: &out)
         out.append(contentsOf: string.utf8)
+    }
+}
+
+/// An index file written while the files it records are still being read: the header's place
+/// and the kept records' texts first, then each batch's texts as soon as it is read (on a queue of
+/// their own, beside the readers, with the disk writing them back early), then the tables and the
+/// header; then it is put in place atomically. The same layout `NoteIndexFile.write` makes.
+final class IndexStream: @unchecked Sendable {
+    private let file: PendingFile
+    private let queue = DispatchQueue(label: "notes.index-writer")
+    private var table: IndexTable
+    private var chunks: [IndexTable] = []
+
+    /// Starts the file that will become `path`, with the records `kept` of `index`.
+    init(path: String, kept: [Int], of index: IndexView?, capacity: Int) throws(VaultError) {
+        file = try PendingFile(beside: path)
+        table = IndexTable(capacity: capacity)
+        [UInt8](repeating: 0, count: IndexLayout.headerSize).withUnsafeBytes(file.append)
+        table.addKept(kept, of: index).forEach(file.append)
+    }
+
+    /// Adds the records of `read` (just read, in order); their texts are written out meanwhile.
+    func add(_ read: [IndexTable]) {
+        chunks += read
+        queue.async { [file] in
+            for chunk in read { chunk.texts.withUnsafeBytes(file.append) }
+            file.startWriteback()
+        }
+    }
+
+    /// Writes the tables (with the tombstones `removed`) and the header, and puts the file in place.
+    func commit(removed: [String], titleSource: TitleSource, kind: IndexKind, generation: UInt64, mode: mode_t) throws(VaultError) {
+        queue.sync {}
+        for chunk in chunks { table.appendRecords(of: chunk) }
+        table.addRemoved(removed)
+        let slots = table.slots()
+        table.emitTables(slots: slots, file.append)
+        NoteIndexFile.header(of: table, slots: slots.count, titleSource: titleSource, kind: kind, generation: generation)
+            .withUnsafeBytes { file.write($0, at: 0) }
+        try file.commit(mode: mode)
     }
 }
 
@@ -710,6 +734,47 @@ struct IndexTable {
         strings += other.strings
         hashes += other.hashes
         textLength += other.textLength
+    }
+
+    /// Adds the records `kept` of `index` (view-wide numbers), copied as they are, and returns their
+    /// texts in order, for the writer to put first. A kept record whose strings are damaged is left
+    /// out (its file is read again next time).
+    mutating func addKept(_ kept: [Int], of index: IndexView?) -> [UnsafeRawBufferPointer] {
+        var texts: [UnsafeRawBufferPointer] = []
+        for (file, numbers) in index?.split(kept) ?? [] {
+            for number in numbers {
+                guard let strings = file.stringsBytes(number) else { continue }
+                let text = file.textBytes(number)
+                add(path: file.pathBytes(number), size: file.size(number), mtime: file.mtime(number),
+                    inode: file.inode(number), createdAt: file.createdAt(number),
+                    updatedAt: file.updatedAt(number), flags: file.flags(number), textLength: text.count) {
+                    $0.append(contentsOf: strings)
+                }
+                texts.append(text)
+            }
+        }
+        return texts
+    }
+
+    /// Adds a delta's tombstones: paths the base knows that the vault no longer has (no note, no text).
+    mutating func addRemoved(_ removed: [String]) {
+        for path in removed {
+            var path = path
+            path.withUTF8 { path in
+                add(path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0, updatedAt: nil,
+                    flags: IndexLayout.removed, textLength: 0) { strings in
+                    strings.append(contentsOf: [UInt8](repeating: 0, count: 12))
+                }
+            }
+        }
+    }
+
+    /// Hands the regions after the texts to `emit`: records, `slots`, paths, strings.
+    func emitTables(slots: [UInt32], _ emit: (UnsafeRawBufferPointer) -> Void) {
+        records.withUnsafeBytes(emit)
+        slots.withUnsafeBytes(emit)
+        paths.withUnsafeBytes(emit)
+        strings.withUnsafeBytes(emit)
     }
 
     /// Calls `body` with the bytes of each record's path, in order.

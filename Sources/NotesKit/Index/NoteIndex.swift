@@ -156,8 +156,9 @@ extension Vault {
         // group and other bits that the vault folder and all notes grant; the owner keeps read
         // and write. (A vault at 0700, or one note at 0600, makes it 0600.)
         let indexMode = FileSystem.newFileMode(within: 0o600 | survey.sharedMode)
-        // A note made private since an index file was written (even when nothing else changed): make both files as private (only
-        // ever narrowing a mode, so a writer that chose a stricter one is never undone).
+        // A note made private since an index file was written (even when nothing else changed):
+        // make both files as private (only ever narrowing a mode, so a writer that chose a
+        // stricter one is never undone).
         for path in [indexPath, deltaPath] {
             if let current = FileSystem.status(path), current.kind == .regular, current.mode & ~indexMode != 0 {
                 chmod(path, current.mode & indexMode)
@@ -169,29 +170,38 @@ extension Vault {
             return Catalog(index: index, mapped: kept.filter { index?.isNote($0) == true }.map { Int32($0) },
                            diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil)
         }
-        let (read, readDiagnostics) = readRecords(survey.stale, progress: progress)
-        Trace.mark("read")
-        let plan = planWrite(kept: kept, of: index, read: read)
+        let plan = planWrite(kept: kept, of: index, reading: survey.stale.map(\.path))
+        let path = plan.kind == .base ? indexPath : deltaPath
         var view: IndexView?
         var indexError: VaultError?
-        // Only a cache: a vault we cannot write to still works, just without it.
+        // Only a cache: a vault we cannot write to still works, just without it. When another
+        // process holds the lock, this one leaves the writing to it.
+        var lock: VaultLock?
+        var stream: IndexStream?
         do {
-            if let lock = try VaultLock(path: lockPath, wait: false) {
-                defer { lock.release() }
-                let path = plan.kind == .base ? indexPath : deltaPath
-                try FileSystem.writeAtomically(to: path, mode: indexMode, keepExistingMode: false) { emit in
-                    NoteIndexFile.write(kept: plan.kept, of: index, read: read, removed: plan.removed,
-                                        titleSource: titleSource, kind: plan.kind, generation: plan.generation, emit: emit)
-                }
+            lock = try VaultLock(path: lockPath, wait: false)
+            if lock != nil {
+                stream = try IndexStream(path: path, kept: plan.kept, of: index, capacity: kept.count + survey.stale.count)
+            }
+        } catch {
+            indexError = .indexNotWritten(path: indexPath, reason: error.brief)
+        }
+        let (read, readDiagnostics) = readRecords(survey.stale, into: stream, progress: progress)
+        Trace.mark("read")
+        if let stream {
+            do {
+                try stream.commit(removed: plan.removed, titleSource: titleSource, kind: plan.kind,
+                                  generation: plan.generation, mode: indexMode)
                 // The base is written before the old delta goes, and a delta of another generation
                 // is never read, so a crash between the two loses nothing.
                 if plan.kind == .base, FileSystem.status(deltaPath) != nil { try? FileSystem.remove(deltaPath) }
                 // Read back while the lock is held, so it is the file just written.
                 view = plan.view(of: index, written: mapIndex(path))
+            } catch {
+                indexError = .indexNotWritten(path: indexPath, reason: error.brief)
             }
-        } catch {
-            indexError = .indexNotWritten(path: indexPath, reason: error.brief)
         }
+        lock?.release()
         let written = view != nil
         if view == nil {
             // Not written (another process is writing it, or it cannot be): the same records,
@@ -214,8 +224,8 @@ extension Vault {
     /// What to write for the changes since `index`: a delta beside the base while the changes are
     /// few (a small change costs a small write), else a new base with a new generation, merging
     /// the delta in.
-    private func planWrite(kept: [Int], of index: IndexView?, read: [IndexTable]) -> IndexWritePlan {
-        let readCount = read.reduce(0) { $0 + $1.count }
+    private func planWrite(kept: [Int], of index: IndexView?, reading: [String]) -> IndexWritePlan {
+        let readCount = reading.count
         if let index {
             let baseCount = index.base.count
             var keptInBase = [Bool](repeating: false, count: baseCount)
@@ -226,8 +236,7 @@ extension Vault {
             // Paths of the base that no record of the new delta stands for: the files are gone.
             // Compared as bytes, as paths are everywhere else: Swift's String equality would take a
             // name in NFC and the same name in NFD (two files) for one.
-            var covered = Set<[UInt8]>()
-            for table in read { table.forEachPath { covered.insert(Array($0)) } }
+            var covered = Set(reading.map { Array($0.utf8) })
             for number in keptInDelta { covered.insert(Array(index.path(at: number).utf8)) }
             let removed = (0..<baseCount).filter { !keptInBase[$0] }.map(index.base.path(at:))
                 .filter { !covered.contains(Array($0.utf8)) }
@@ -242,8 +251,9 @@ extension Vault {
 
     /// Reads and folds files, on all cores, in batches so progress can be reported between them.
     /// Each worker encodes its files straight into an index table: no note is kept as strings.
+    /// Each batch is handed to `stream` as soon as it is read.
     private func readRecords(
-        _ files: [(path: String, status: FileStatus)], progress: ((Int, Int) -> Void)?
+        _ files: [(path: String, status: FileStatus)], into stream: IndexStream?, progress: ((Int, Int) -> Void)?
     ) -> ([IndexTable], [Diagnostic]) {
         var tables: [IndexTable] = []
         var diagnostics: [Diagnostic] = []
@@ -262,6 +272,7 @@ extension Vault {
                 }
                 return (table, diagnostics)
             }
+            stream?.add(chunks.map(\.0))
             for (table, found) in chunks {
                 tables.append(table)
                 diagnostics += found
