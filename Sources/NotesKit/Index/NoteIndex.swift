@@ -258,6 +258,10 @@ extension Vault {
         var tables: [IndexTable] = []
         var diagnostics: [Diagnostic] = []
         let batch = 2048, chunk = 32
+        // Files are opened relative to the vault folder, open, sparing the kernel the walk above it.
+        let rootFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if rootFD >= 0 { close(rootFD) } }
+        let relativeTo = rootFD >= 0 ? rootFD : nil
         var start = 0
         while start < files.count {
             let (first, end) = (start, min(files.count, start + batch))
@@ -268,7 +272,7 @@ extension Vault {
                 table.texts.reserveCapacity(files.reduce(0) { $0 + Int(max(0, $1.status.size)) } + 64)
                 var diagnostics: [Diagnostic] = []
                 for file in files {
-                    diagnostics += encode(file.path, walked: file.status, into: &table, folder: &folder)
+                    diagnostics += encode(file.path, walked: file.status, relativeTo: relativeTo, into: &table, folder: &folder)
                 }
                 return (table, diagnostics)
             }
@@ -286,10 +290,12 @@ extension Vault {
     /// Reads one file and adds its record to `table`, its searchable text folded straight into
     /// the table's texts; returns its warnings. A file that cannot be read is remembered (with its
     /// warning, and the status the walk saw) so that it is not read again until it changes.
-    private func encode(_ path: String, walked: FileStatus, into table: inout IndexTable, folder: inout TextFolder) -> [Diagnostic] {
+    private func encode(
+        _ path: String, walked: FileStatus, relativeTo root: Int32?, into table: inout IndexTable, folder: inout TextFolder
+    ) -> [Diagnostic] {
         let start = table.texts.count
         do {
-            let loaded = try load(path: path)
+            let loaded = try load(path: path, relativeTo: root)
             // The searchable text (SPEC §5): a title that is not a body line, then the body.
             if loaded.note.titleFromFrontMatter {
                 folder.appendFolded(loaded.note.title, to: &table.texts)

@@ -50,8 +50,14 @@ public enum FileSystem {
 
     /// Reads a whole regular file; also returns its status. Notes are read without following a
     /// final symlink (a link is never a note); `followSymlinks` is for files like the settings.
-    public static func read(_ path: String, followSymlinks: Bool = false) throws(VaultError) -> ([UInt8], FileStatus) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (followSymlinks ? 0 : O_NOFOLLOW))
+    /// `relativeTo` opens `path` relative to that open folder (a vault's, say), sparing the kernel
+    /// the walk of the folders above it; errors still name `named`, the full path.
+    public static func read(
+        _ path: String, followSymlinks: Bool = false, relativeTo directory: Int32? = nil, named: String? = nil
+    ) throws(VaultError) -> ([UInt8], FileStatus) {
+        let flags = O_RDONLY | O_CLOEXEC | (followSymlinks ? 0 : O_NOFOLLOW)
+        let fd = directory.map { openat($0, path, flags) } ?? open(path, flags)
+        let path = named ?? path
         guard fd >= 0 else { throw .io(path: path, reason: lastError()) }
         defer { close(fd) }
         var st = stat()
@@ -75,6 +81,10 @@ public enum FileSystem {
                     }
                     if n == 0 { return }
                     count += n
+                    // All the bytes fstat counted: done, without one more read that only finds the
+                    // end (the status says this size; a file growing meanwhile shows a new status
+                    // next time, and an edit compares the file with these bytes before writing).
+                    if count == capacity - 1 && bytes.isEmpty { return }
                 }
             }
             if failure != 0 { throw .io(path: path, reason: String(cString: strerror(failure))) }

@@ -64,10 +64,11 @@ public struct Vault: Sendable {
         name.hasSuffix(".md") || name.hasSuffix(".markdown")
     }
 
-    /// Reads and parses the note at a vault-relative path.
-    public func load(path relative: String) throws(VaultError) -> LoadedNote {
+    /// Reads and parses the note at a vault-relative path (opened relative to `root`, the vault
+    /// folder open, when given).
+    public func load(path relative: String, relativeTo root: Int32? = nil) throws(VaultError) -> LoadedNote {
         let full = fullPath(relative)
-        let (bytes, status) = try FileSystem.read(full)
+        let (bytes, status) = try FileSystem.read(root == nil ? full : relative, relativeTo: root, named: full)
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8(full) }
         let document = NoteDocument(parsing: text)
         let note = Note(path: relative, document: document, mtime: status.mtime, titleFrom: titleSource)
