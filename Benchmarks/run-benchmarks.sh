@@ -37,8 +37,8 @@ swift run "${swift_flags[@]}" fold-bench "${fold_args[@]}"
 
 python=${PYTHON:-python3}
 bench=$package/../shared/bench
-if ! command -v "$python" >/dev/null || [[ ! -f $bench/make-vault.py || ! -f $bench/ref-search.py ]]; then
-    echo "== search benchmark skipped: needs $python and $bench/{make-vault,ref-search}.py"
+if ! command -v "$python" >/dev/null || [[ ! -f $bench/ref-search.py ]]; then
+    echo "== search benchmark skipped: needs $python and $bench/ref-search.py"
     exit 0
 fi
 
@@ -48,7 +48,7 @@ notes=$(swift build "${swift_flags[@]}" --show-bin-path)/notes
 work=$(mktemp -d "${TMPDIR:-/tmp}/notes-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 vault=$work/vault
-"$python" "$bench/make-vault.py" --notes "$notes_count" --out "$vault" --seed 1 \
+"$python" "$package/Benchmarks/make-vault.py" --notes "$notes_count" --out "$vault" --seed 1 \
     --manifest "$work/manifest.json" --needle "Crème Brûlée" --needle-count 25 --decoys 6
 mkdir -p "$work/home" "$vault/.notes"
 export TZ=UTC HOME=$work/home XDG_CONFIG_HOME=$work/home NOTES_VAULT=$vault

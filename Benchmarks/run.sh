@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The speed table of issue 9, measured side by side in one run (ratios, since the machine is
-# shared and noisy): builds `notes` in release, makes a vault with ../shared/bench/make-vault.py
+# shared and noisy): builds `notes` in release, makes a vault with Benchmarks/make-vault.py
 # (seeded, so every run measures the same files), and times each piece of work next to its anchor.
 # Anchors (`rg`, `ls`, `grep`) are used only when installed. Not part of `swift test`.
 #
@@ -15,8 +15,7 @@ runs=${RUNS:-7}
 cd "$(dirname "$0")/.."
 package=$PWD
 python=${PYTHON:-python3}
-generator=$package/../shared/bench/make-vault.py
-[[ -f $generator ]] || { echo "run.sh: $generator is missing (shared/ must sit beside the checkout)" >&2; exit 1; }
+generator=$package/Benchmarks/make-vault.py
 
 swift_flags=(-c release)
 [[ -n ${SCRATCH_PATH:-} ]] && swift_flags+=(--scratch-path "$SCRATCH_PATH")
