@@ -79,6 +79,22 @@ import Testing
         #expect(mode(s.vault + "/.notes/index") == 0o600)
     }
 
+    /// A first index is built without a walk that stats each file (reading stats it): the modes
+    /// the reads found must still narrow the index, and a rebuild must too.
+    @Test func aFirstIndexIsNoMoreReadableThanItsMostPrivateNote() throws {
+        let s = try Sandbox()
+        chmod(s.vault, 0o755)
+        try s.write("a.md", "# A\n")
+        try s.write("b.md", "# B\n")
+        chmod(s.vault + "/a.md", 0o644)
+        chmod(s.vault + "/b.md", 0o640)
+        #expect(try Child.run(s, ["index"], umask: "022").status == 0)
+        #expect(mode(s.vault + "/.notes/index") == 0o640)
+        chmod(s.vault + "/b.md", 0o600)
+        #expect(try Child.run(s, ["index", "--rebuild"], umask: "022").status == 0)
+        #expect(mode(s.vault + "/.notes/index") == 0o600)
+    }
+
     @Test func theIndexIsNoMoreReadableThanItsMostPrivateNote() throws {
         let s = try Sandbox()
         chmod(s.vault, 0o755)

@@ -149,13 +149,14 @@ extension Vault {
         // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
         FileSystem.sweepStaleTemps(in: stateFolder)
         Trace.mark("map")
-        let survey = survey(against: index)
+        // Without an index every file is read, and reading stats it: the walk need not.
+        let survey = survey(against: index, statting: index != nil)
         Trace.mark("survey")
         // The index holds the text of every note, so nobody may read it who could not read the
         // vault folder and every note: it gets what a new file gets under the umask, within the
         // group and other bits that the vault folder and all notes grant; the owner keeps read
         // and write. (A vault at 0700, or one note at 0600, makes it 0600.)
-        let indexMode = FileSystem.newFileMode(within: 0o600 | survey.sharedMode)
+        var indexMode = FileSystem.newFileMode(within: 0o600 | survey.sharedMode)
         // A note made private since an index file was written (even when nothing else changed):
         // make both files as private (only ever narrowing a mode, so a writer that chose a
         // stricter one is never undone).
@@ -186,7 +187,9 @@ extension Vault {
         } catch {
             indexError = .indexNotWritten(path: indexPath, reason: error.brief)
         }
-        let (read, readDiagnostics) = readRecords(survey.stale, into: stream, progress: progress)
+        let (read, readDiagnostics, readMode) = readRecords(survey.stale, into: stream, progress: progress)
+        // The modes of files the walk did not stat, as reading found them.
+        indexMode &= readMode
         Trace.mark("read")
         if let stream {
             do {
@@ -252,11 +255,14 @@ extension Vault {
     /// Reads and folds files, on all cores, in batches so progress can be reported between them.
     /// Each worker encodes its files straight into an index table: no note is kept as strings.
     /// Each batch is handed to `stream` as soon as it is read.
+    /// Also returns the group and other permission bits that every file read grants (with the
+    /// owner's read and write), for the index's mode.
     private func readRecords(
-        _ files: [(path: String, status: FileStatus)], into stream: IndexStream?, progress: ((Int, Int) -> Void)?
-    ) -> ([IndexTable], [Diagnostic]) {
+        _ files: [(path: String, status: FileStatus?)], into stream: IndexStream?, progress: ((Int, Int) -> Void)?
+    ) -> ([IndexTable], [Diagnostic], mode_t) {
         var tables: [IndexTable] = []
         var diagnostics: [Diagnostic] = []
+        var mode: mode_t = 0o666
         let batch = 2048, chunk = 32
         // Files are opened relative to the vault folder, open, sparing the kernel the walk above it.
         let rootFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -269,33 +275,38 @@ extension Vault {
                 let files = files[(first + c * chunk)..<min(end, first + (c + 1) * chunk)]
                 var table = IndexTable(capacity: files.count)
                 // Folded text is about as long as the file: one buffer for the chunk, no regrowth.
-                table.texts.reserveCapacity(files.reduce(0) { $0 + Int(max(0, $1.status.size)) } + 64)
+                table.texts.reserveCapacity(files.reduce(0) { $0 + Int(max(0, $1.status?.size ?? 2048)) } + 64)
                 var diagnostics: [Diagnostic] = []
+                var mode: mode_t = 0o666
                 for file in files {
-                    diagnostics += encode(file.path, walked: file.status, relativeTo: relativeTo, into: &table, folder: &folder)
+                    diagnostics += encode(file.path, walked: file.status, relativeTo: relativeTo, into: &table,
+                                          mode: &mode, folder: &folder)
                 }
-                return (table, diagnostics)
+                return (table, diagnostics, mode)
             }
             stream?.add(chunks.map(\.0))
-            for (table, found) in chunks {
+            for (table, found, chunkMode) in chunks {
                 tables.append(table)
                 diagnostics += found
+                mode &= chunkMode
             }
             start = end
             progress?(start, files.count)
         }
-        return (tables, diagnostics)
+        return (tables, diagnostics, 0o600 | mode)
     }
 
     /// Reads one file and adds its record to `table`, its searchable text folded straight into
     /// the table's texts; returns its warnings. A file that cannot be read is remembered (with its
     /// warning, and the status the walk saw) so that it is not read again until it changes.
     private func encode(
-        _ path: String, walked: FileStatus, relativeTo root: Int32?, into table: inout IndexTable, folder: inout TextFolder
+        _ path: String, walked: FileStatus?, relativeTo root: Int32?, into table: inout IndexTable,
+        mode: inout mode_t, folder: inout TextFolder
     ) -> [Diagnostic] {
         let start = table.texts.count
         do {
             let loaded = try load(path: path, relativeTo: root)
+            mode &= loaded.status.mode
             // The searchable text (SPEC §5): a title that is not a body line, then the body.
             if loaded.note.titleFromFrontMatter {
                 folder.appendFolded(loaded.note.title, to: &table.texts)
@@ -308,8 +319,12 @@ extension Vault {
             return loaded.diagnostics.map { Diagnostic(path: $0.path, line: ($0.line ?? 0) > 0 ? $0.line : nil, message: $0.message) }
         } catch {
             let message = error.brief + "; skipped"
-            table.add(path: path, size: walked.size, mtime: walked.mtime, inode: walked.inode, note: nil,
-                      warnings: [ParseWarning(line: 0, message: message)], textFrom: start)
+            // Remembered with the status the walk saw (or sees now), so it is not read again until it changes.
+            if let status = walked ?? FileSystem.status(fullPath(path)) {
+                mode &= status.mode
+                table.add(path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: nil,
+                          warnings: [ParseWarning(line: 0, message: message)], textFrom: start)
+            }
             return [Diagnostic(path: fullPath(path), line: nil, message: message)]
         }
     }

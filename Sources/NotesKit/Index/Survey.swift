@@ -5,8 +5,9 @@ import Foundation
 struct Survey {
     /// View-wide numbers of the index records that describe their files as they are.
     var current: [Int] = []
-    /// The files the index does not know as they are (new or changed), with their status.
-    var stale: [(path: String, status: FileStatus)] = []
+    /// The files the index does not know as they are (new or changed), with their status (nil
+    /// when the survey did not stat them: reading a file stats it anyway).
+    var stale: [(path: String, status: FileStatus?)] = []
     /// The group and other permission bits that the vault folder and every note grant.
     var sharedMode: mode_t = 0o066
     /// Folders that could not be read.
@@ -24,8 +25,12 @@ extension Vault {
     /// batches as they are read, so one core checks while another still reads a large folder,
     /// and folders are read side by side. The result does not depend on who did what: folders
     /// come in byte order of their paths, each folder's files in the order it listed them.
-    func survey(against index: IndexView?) -> Survey {
-        let work = SurveyWork(root: root, index: index)
+    ///
+    /// `statting` false (a build without an index, where every file will be read and reading
+    /// stats it) lists the note files without a `fstatat` each; their mode is then not in
+    /// `sharedMode`, which the reader must narrow.
+    func survey(against index: IndexView?, statting: Bool = true) -> Survey {
+        let work = SurveyWork(root: root, index: index, statting: statting)
         let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in work.run() }
 
@@ -46,7 +51,7 @@ extension Vault {
                 case .stale(let status):
                     // A name that is not UTF-8 cannot be a note's ID: it is left alone.
                     guard let name = String(validating: batch.name(i), as: UTF8.self) else { continue }
-                    survey.sharedMode &= status.mode
+                    if let status { survey.sharedMode &= status.mode }
                     let directory = batch.folder.relative
                     survey.stale.append((directory.isEmpty ? name : directory + "/" + name, status))
                 }
@@ -71,8 +76,9 @@ private enum Checked {
     case gone
     /// The index's record describes it as it is.
     case current(Int, mode: mode_t)
-    /// It must be read (boxed: the other cases are the common ones, and stay small).
-    indirect case stale(FileStatus)
+    /// It must be read (boxed: the other cases are the common ones, and stay small); no status
+    /// when the survey does not stat.
+    indirect case stale(FileStatus?)
 }
 
 /// A folder being surveyed: open while batches of its names wait to be checked.
@@ -115,8 +121,13 @@ private final class NameBatch: @unchecked Sendable {
         names[starts[i]..<(i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1)]
     }
 
-    /// Stats each name on the open folder and looks it up in `index`.
-    func check(against index: IndexView?) {
+    /// Stats each name on the open folder and looks it up in `index`; without `statting`, every
+    /// name is stale, with no status.
+    func check(against index: IndexView?, statting: Bool) {
+        guard statting else {
+            checked = Array(repeating: .stale(nil), count: starts.count)
+            return
+        }
         let prefix = folder.prefix, fd = folder.fd
         checked = names.withUnsafeBytes { names in
             prefix.withUnsafeBytes { prefix in
@@ -156,6 +167,7 @@ private final class SurveyWork: @unchecked Sendable {
 
     let root: String
     let index: IndexView?
+    let statting: Bool
     private let condition = NSCondition()
     private var pending: [Item] = [.folder("")]
     private var busy = 0
@@ -164,9 +176,10 @@ private final class SurveyWork: @unchecked Sendable {
     /// Folders that could not be read (under `condition`).
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(root: String, index: IndexView?) {
+    init(root: String, index: IndexView?, statting: Bool) {
         self.root = root
         self.index = index
+        self.statting = statting
     }
 
     /// Takes and does work until there is none left anywhere.
@@ -174,7 +187,7 @@ private final class SurveyWork: @unchecked Sendable {
         while let item = take() {
             switch item {
             case .folder(let relative): read(relative)
-            case .batch(let batch): batch.check(against: index)
+            case .batch(let batch): batch.check(against: index, statting: statting)
             }
             condition.lock()
             busy -= 1

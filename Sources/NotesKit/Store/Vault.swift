@@ -56,7 +56,7 @@ public struct Vault: Sendable {
     /// for each folder that could not be read.
     public func walk() -> (notes: [(path: String, status: FileStatus)], diagnostics: [Diagnostic]) {
         let survey = survey(against: nil)
-        return (survey.stale, survey.diagnostics)
+        return (survey.stale.compactMap { file in file.status.map { (file.path, $0) } }, survey.diagnostics)
     }
 
     /// Whether a file name is a note's (`.md` or `.markdown`).
