@@ -55,7 +55,9 @@ public enum FileSystem {
     public static func read(
         _ path: String, followSymlinks: Bool = false, relativeTo directory: Int32? = nil, named: String? = nil
     ) throws(VaultError) -> ([UInt8], FileStatus) {
-        let flags = O_RDONLY | O_CLOEXEC | (followSymlinks ? 0 : O_NOFOLLOW)
+        // Non-blocking, so a FIFO (or a device) put where a file was expected is refused below
+        // rather than waiting forever for a writer; it changes nothing for a regular file.
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW)
         let fd = directory.map { openat($0, path, flags) } ?? open(path, flags)
         let path = named ?? path
         guard fd >= 0 else { throw .io(path: path, reason: lastError()) }
@@ -283,7 +285,8 @@ public enum FileSystem {
     /// and the open descriptor (for `pread`; the caller closes it); nil when it cannot. Only for
     /// files that are replaced by rename, never rewritten in place (the index).
     public static func map(_ path: String) -> (bytes: UnsafeRawBufferPointer, fd: Int32)? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // Non-blocking: an index replaced by a FIFO must not wait for a writer (it is refused below).
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         var st = stat()
         guard fstat(fd, &st) == 0, makeStatus(st).kind == .regular, st.st_size > 0,
