@@ -2,8 +2,10 @@ import Foundation
 
 /// What a mutation did to the vault's note files: the record a later sink (git auto-commit) takes.
 public enum Change: Equatable, Sendable {
-    /// A note file was created (added, or restored from the trash) at this vault-relative path.
+    /// A note file was created at this vault-relative path.
     case added(String)
+    /// A trashed note was put back at this vault-relative path.
+    case restored(String)
     /// A note file was rewritten.
     case modified(String)
     /// A note file left the vault (moved to the trash).
@@ -14,7 +16,7 @@ public enum Change: Equatable, Sendable {
     /// The vault-relative paths the change touched.
     public var paths: [String] {
         switch self {
-        case .added(let path), .modified(let path), .removed(let path): return [path]
+        case .added(let path), .restored(let path), .modified(let path), .removed(let path): return [path]
         case .moved(let from, let to): return [from, to]
         }
     }
@@ -64,6 +66,7 @@ public final class NoteStore {
         self.vault = vault
         if FileSystem.status(vault.stateDirectory)?.kind == .directory {
             stateFolder = vault.stateDirectory
+            keepStateIgnored()
         } else {
             stateFolder = cacheDirectory + "/" + NoteStore.cacheName(for: vault.canonicalRoot)
         }
@@ -128,6 +131,13 @@ public final class NoteStore {
         current = catalog
         unreported += catalog.diagnostics
         return catalog
+    }
+
+    /// A `.notes/` made by hand or by an older version may have no `.gitignore`: the index and the
+    /// lock written there must not show up in `git status` (SPEC §11), so it gets one. One `stat`.
+    private func keepStateIgnored() {
+        let ignore = stateFolder + "/.gitignore"
+        if FileSystem.status(ignore) == nil { try? FileSystem.writeAtomically(Array("*\n".utf8), to: ignore) }
     }
 
     /// The problems found in files and folders since this was last asked, to be reported once: a
@@ -215,7 +225,7 @@ public final class NoteStore {
     @discardableResult
     public func restore(_ entry: TrashEntry) throws(VaultError) -> String {
         let path = try withLock { () throws(VaultError) in try vault.restore(entry) }
-        record(.added(path))
+        record(.restored(path))
         return path
     }
 
