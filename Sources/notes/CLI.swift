@@ -43,13 +43,21 @@ enum CLI {
         let output = Output(quiet: globals.quiet)
         let context = Context(globals: globals, environment: environment, cwd: cwd, output: output)
         defer { output.flush() }
+        // What the command changed is committed (with gitAutoCommit) even when it failed halfway:
+        // the notes it changed are changed.
+        func commit() {
+            for warning in context.commitChanges() { output.err("warning: " + warning) }
+        }
         do {
             try command.run(context)
+            commit()
             return 0
         } catch let error as UsageError {
+            commit()
             output.flush()
             return usageFailure(error)
         } catch {
+            commit()
             let message: String
             switch error {
             case let failure as Failure: message = failure.message
