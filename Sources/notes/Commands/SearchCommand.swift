@@ -28,6 +28,6 @@ struct SearchCommand: NotesCommand {
             if options.json { context.output.out("[]\n") }
             return
         }
-        options.print(store, context: context, search: query)
+        try options.print(store, context: context, search: query)
     }
 }
