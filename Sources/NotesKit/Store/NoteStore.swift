@@ -66,7 +66,6 @@ public final class NoteStore {
         self.vault = vault
         if FileSystem.status(vault.stateDirectory)?.kind == .directory {
             stateFolder = vault.stateDirectory
-            keepStateIgnored()
         } else {
             stateFolder = cacheDirectory + "/" + NoteStore.cacheName(for: vault.canonicalRoot)
         }
@@ -127,6 +126,7 @@ public final class NoteStore {
     /// Brings the catalog up to date with the files now (after a change, or to rebuild the index).
     @discardableResult
     public func refresh(rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil) -> Catalog {
+        keepStateIgnored()
         let catalog = vault.catalog(indexPath: indexPath, lockPath: lockPath, rebuild: rebuild, progress: progress)
         current = catalog
         unreported += catalog.diagnostics
@@ -136,6 +136,7 @@ public final class NoteStore {
     /// A `.notes/` made by hand or by an older version may have no `.gitignore`: the index and the
     /// lock written there must not show up in `git status` (SPEC §11), so it gets one. One `stat`.
     private func keepStateIgnored() {
+        guard stateFolder == vault.stateDirectory else { return }
         let ignore = stateFolder + "/.gitignore"
         if FileSystem.status(ignore) == nil { try? FileSystem.writeAtomically(Array("*\n".utf8), to: ignore) }
     }
@@ -243,6 +244,7 @@ public final class NoteStore {
 
     /// Runs `body` holding the lock of the vault's state folder, waiting for another writer.
     private func withLock<T>(_ body: () throws(VaultError) -> T) throws(VaultError) -> T {
+        keepStateIgnored()
         let lock = try VaultLock(path: lockPath, wait: true)
         defer { lock?.release() }
         return try body()
