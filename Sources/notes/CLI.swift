@@ -10,7 +10,8 @@ enum CLI {
     static let commands: [any CommandDescription.Type] = [
         InitCommand.self, AddCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
         EditCommand.self, DeleteCommand.self, TrashCommand.self, RestoreCommand.self, ConfigCommand.self,
-        PathCommand.self, IndexCommand.self, BrowseCommand.self, ConflictsCommand.self,
+        PathCommand.self, IndexCommand.self, BrowseCommand.self, HistoryCommand.self, SyncCommand.self,
+        ConflictsCommand.self,
     ]
 
     /// Runs the command line and returns the exit code.
