@@ -16,6 +16,8 @@ struct CommandSpec: Sendable {
     var unexpected: @Sendable (String) -> String = { "Unexpected argument '\($0)'." }
     /// Extra paragraphs shown after the options.
     var discussion: String?
+    /// A command for the tool's own use (`__complete`): left out of help, completions and the man page.
+    var hidden = false
 
     /// The words after `notes` that run it (`config set`).
     var fullName: String { parent.map { $0 + " " + name } ?? name }
