@@ -43,7 +43,11 @@ enum CLI {
         }
         let output = Output(quiet: globals.quiet)
         let context = Context(globals: globals, environment: environment, cwd: cwd, output: output)
-        defer { output.flush() }
+        if (invocation.command ?? defaultCommand).spec.pages, output.stdoutIsTTY, !globals.noPager,
+           let pager = Pager.command(environment: environment) {
+            output.usePager(pager, environment: environment, rows: Terminal.size(environment: environment).rows)
+        }
+        defer { output.finish() }
         // What the command changed is committed (with gitAutoCommit) even when it failed halfway:
         // the notes it changed are changed.
         func commit() {

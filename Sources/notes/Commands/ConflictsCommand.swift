@@ -14,7 +14,7 @@ struct ConflictsCommand: NotesCommand {
         Dropbox's 'name (… conflicted copy …).md', Nextcloud's 'name (conflicted copy DATE TIME).md'
         and MyNotes' own id.conflict-DATE-TIME.md. Keep what you want in the original, then delete
         the copy ('notes delete ID').
-        """)
+        """, pages: true)
 
     let json: Bool
     let diff: Bool

@@ -12,7 +12,7 @@ struct HistoryCommand: NotesCommand {
         name: "history", aliases: ["log"], overview: "Show a note's git history.",
         arguments: [idArgument.spec], options: [patchFlag.spec, jsonFlag.spec],
         unexpected: { _ in "Give one note." },
-        discussion: "Newest first, following the note through renames (git log --follow).")
+        discussion: "Newest first, following the note through renames (git log --follow).", pages: true)
 
     let id: String
     let patch: Bool

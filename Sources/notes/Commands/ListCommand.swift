@@ -72,7 +72,7 @@ struct ListCommand: NotesCommand {
         ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC. Marks before a title: '!' the note
         holds conflict markers, '=' it has conflict copies (see 'notes conflicts'), '*' git has
         changes to it not committed yet (with --git).
-        """)
+        """, pages: true)
 
     let options: ListOptions
 
