@@ -1,3 +1,5 @@
+import Foundation
+
 /// A copy of a note made when two changes met (SPEC §11): by Syncthing
 /// (`<name>.sync-conflict-<date>-<time>-<device>.md`), Dropbox (`<name> (… conflicted copy …).md`),
 /// Nextcloud (`<name> (conflicted copy <date> <time>).md`) or MyNotes itself
@@ -80,10 +82,14 @@ public struct ConflictCopy: Equatable, Sendable {
     /// Whether a note path can be a copy at all: a cheap test of the bytes before parsing (every
     /// form holds `onflict`).
     public static func mayBeCopy(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let needle: [UInt8] = Array("onflict".utf8)
-        guard bytes.count >= needle.count else { return false }
-        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-            if (1..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
+        guard let base = bytes.baseAddress, bytes.count >= 7 else { return false }
+        var start = 0
+        // Each `o` found with memchr, then the six bytes after it.
+        while start <= bytes.count - 7, let found = memchr(base + start, 0x6F, bytes.count - 6 - start) {
+            let at = base.distance(to: UnsafeRawPointer(found))
+            if bytes[at + 1] == 0x6E, bytes[at + 2] == 0x66, bytes[at + 3] == 0x6C, bytes[at + 4] == 0x69,
+               bytes[at + 5] == 0x63, bytes[at + 6] == 0x74 { return true }
+            start = at + 1
         }
         return false
     }

@@ -1,3 +1,4 @@
+import Foundation
 import NotesKit
 
 /// `notes completions bash|zsh|fish`: prints a shell completion script (SPEC §4).
@@ -58,8 +59,13 @@ struct CompleteCommand: NotesCommand {
         var words: [String]
         switch what {
         case .ids:
-            words = store.indexedIDs(prefix: prefix)
-                ?? store.catalog.notes.map(\.id).filter { $0.hasPrefix(prefix) }.sorted()
+            // The common case, as bytes straight from the index (control characters can only come
+            // from a file name, and a completion list shows them as they are).
+            if let lines = store.indexedIDLines(prefix: prefix) {
+                FileHandle.standardOutput.write(Data(lines))
+                return
+            }
+            words = store.catalog.notes.map(\.id).filter { $0.hasPrefix(prefix) }.sorted()
         case .trashed:
             var seen = Set<String>()
             words = store.trashEntries().entries.map(\.note.id).filter { $0.hasPrefix(prefix) && seen.insert($0).inserted }

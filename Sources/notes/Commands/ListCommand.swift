@@ -34,6 +34,7 @@ struct ListOptions {
         let dirty = try git ? GitRepository.open(at: store.vault.root, environment: context.environment).status().dirtyPaths : nil
         var copies: [String: [String]] = [:]
         for copy in catalog.conflictCopies { copies[copy.original, default: []].append(Note.id(forPath: copy.path)) }
+        Trace.mark("conflict copies")
         var query = NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit)
         query.once = true
         let notes = store.query(query)
