@@ -11,7 +11,7 @@ enum CLI {
         InitCommand.self, AddCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
         EditCommand.self, DeleteCommand.self, TrashCommand.self, RestoreCommand.self, ConfigCommand.self,
         PathCommand.self, IndexCommand.self, BrowseCommand.self, HistoryCommand.self, SyncCommand.self,
-        ConflictsCommand.self, CompletionsCommand.self, CompleteCommand.self,
+        ConflictsCommand.self, CompletionsCommand.self, CompleteCommand.self, ManCommand.self,
     ]
 
     /// Runs the command line and returns the exit code.
