@@ -20,6 +20,22 @@ import Testing
         let note = Note(path: "a.md", document: NoteDocument(parsing: "# A\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> b\n"), mtime: 0)
         #expect(note.conflicted)
         #expect(!Note(path: "b.md", document: NoteDocument(parsing: "# B\n"), mtime: 0).conflicted)
+        // Two edits of one note both change updatedAt: git's markers are then in the front matter.
+        let merged = """
+            ---
+            createdAt: 2026-11-30T10:00:00Z
+            <<<<<<< HEAD
+            updatedAt: 2026-11-30T11:00:00Z
+            =======
+            updatedAt: 2026-11-30T12:00:00Z
+            >>>>>>> theirs
+            ---
+            # Plan
+
+            """
+        #expect(Note(path: "c.md", document: NoteDocument(parsing: merged), mtime: 0).conflicted)
+        let spanning = "---\ncreatedAt: 2026-11-30\n<<<<<<< HEAD\n---\n# A\n=======\n# B\n>>>>>>> theirs\n"
+        #expect(Note(path: "d.md", document: NoteDocument(parsing: spanning), mtime: 0).conflicted)
     }
 
     @Test(arguments: [

@@ -5,15 +5,22 @@ import Foundation
 public enum ConflictMarkers {
     /// Whether `text` holds a `<<<<<<<` line followed, later, by a `>>>>>>>` line. One pass over
     /// the bytes that looks only at the starts of lines, so it costs little beside parsing.
-    public static func present(in text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { present(in: UnsafeRawBufferPointer($0)) }
+    public static func present(in text: String) -> Bool { present(in: [text]) }
+
+    /// `present(in:)` over texts that follow each other, each ending at the end of a line (a
+    /// note's front matter and its body: when both sides changed `updatedAt`, git's markers are
+    /// in the front matter).
+    public static func present(in parts: [String]) -> Bool {
+        var opened = false
+        for var part in parts {
+            if part.withUTF8({ scan(UnsafeRawBufferPointer($0), opened: &opened) }) { return true }
+        }
+        return false
     }
 
-    /// `present(in:)` over UTF-8 bytes.
-    public static func present(in bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Scans bytes for the markers, `opened` saying whether a `<<<<<<<` line came before.
+    private static func scan(_ bytes: UnsafeRawBufferPointer, opened: inout Bool) -> Bool {
         let open = UInt8(ascii: "<"), close = UInt8(ascii: ">"), newline = UInt8(ascii: "\n")
-        var opened = false
         var start = 0
         let count = bytes.count
         while start + 7 <= count {

@@ -75,7 +75,7 @@ public struct Note: Equatable, Sendable {
             return false
         }
         preview = firstOther ?? ""
-        conflicted = ConflictMarkers.present(in: body)
+        conflicted = ConflictMarkers.present(in: [document.frontMatter?.text ?? "", body])
     }
 
     /// The date the `updated` order uses: `updatedAt`, else `createdAt`.
