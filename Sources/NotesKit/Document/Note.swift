@@ -24,7 +24,8 @@ public struct Note: Equatable, Sendable {
     public var updatedAt: Double?
     /// The first non-empty body line other than the title line, heading marks stripped.
     public var preview: String
-    /// Whether the body holds merge conflict markers (`<<<<<<<` … `>>>>>>>` lines, SPEC §11).
+    /// Whether the file holds merge conflict markers (`<<<<<<<` … `>>>>>>>` lines, SPEC §11), in its
+    /// body or its front matter.
     public var conflicted: Bool
 
     /// Creates a note from its parts.
