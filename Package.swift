@@ -10,7 +10,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "NotesKit"),
-        .executableTarget(name: "notes", dependencies: ["NotesKit"]),
+        // notes.1 is the generated manual page kept beside the code it comes from (README: install).
+        .executableTarget(name: "notes", dependencies: ["NotesKit"], exclude: ["notes.1"]),
         .executableTarget(name: "fold-bench", dependencies: ["NotesKit"], path: "Benchmarks/FoldBench"),
         .testTarget(name: "NotesKitTests", dependencies: ["NotesKit"]),
         .testTarget(name: "notesTests", dependencies: ["notes", "NotesKit"]),

@@ -10,7 +10,8 @@ enum CLI {
     static let commands: [any CommandDescription.Type] = [
         InitCommand.self, AddCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
         EditCommand.self, DeleteCommand.self, TrashCommand.self, RestoreCommand.self, ConfigCommand.self,
-        PathCommand.self, IndexCommand.self, BrowseCommand.self,
+        PathCommand.self, IndexCommand.self, BrowseCommand.self, HistoryCommand.self, SyncCommand.self,
+        ConflictsCommand.self, CompletionsCommand.self, CompleteCommand.self, ManCommand.self,
     ]
 
     /// Runs the command line and returns the exit code.
@@ -42,14 +43,26 @@ enum CLI {
         }
         let output = Output(quiet: globals.quiet)
         let context = Context(globals: globals, environment: environment, cwd: cwd, output: output)
-        defer { output.flush() }
+        if (invocation.command ?? defaultCommand).spec.pages, output.stdoutIsTTY, !globals.noPager,
+           let pager = Pager.command(environment: environment) {
+            output.usePager(pager, environment: environment, rows: Terminal.size(environment: environment).rows)
+        }
+        defer { output.finish() }
+        // What the command changed is committed (with gitAutoCommit) even when it failed halfway:
+        // the notes it changed are changed.
+        func commit() {
+            for warning in context.commitChanges() { output.err("warning: " + warning) }
+        }
         do {
             try command.run(context)
+            commit()
             return 0
         } catch let error as UsageError {
+            commit()
             output.flush()
             return usageFailure(error)
         } catch {
+            commit()
             let message: String
             switch error {
             case let failure as Failure: message = failure.message

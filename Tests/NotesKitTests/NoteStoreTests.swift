@@ -50,7 +50,7 @@ import Testing
             try notes.delete(loaded.note, now: 300)
             let restored = try notes.restore(try notes.trashed("plan"))
             #expect(notes.changes == [
-                .added("work/plan.md"), .modified("work/plan.md"), .removed("work/plan.md"), .added(restored),
+                .added("work/plan.md"), .modified("work/plan.md"), .removed("work/plan.md"), .restored(restored),
             ])
             // Each change is seen by the next read: the catalog is refreshed after it.
             #expect(notes.catalog.notes.map(\.id) == ["work/plan"])

@@ -51,6 +51,7 @@ func encodedText(_ settings: Settings) -> String {
         try settings.set(.titleFrom, text: "filename")
         try settings.set(.editor, text: "nano -w")
         try settings.set(.vault, text: "~/Notes/work")
+        try settings.set(.gitAutoCommit, text: "true")
         let decoded = try Settings.decode(settings.encoded(), path: "p")
         #expect(decoded == settings)
         #expect(Settings.Key.allCases.allSatisfy { decoded.isSet($0) })

@@ -19,12 +19,13 @@ import Testing
         let r = try s.run(["config"])
         #expect(r.status == 0)
         #expect(r.stdout == """
-            isDarkOn   false       default
-            scheme     default     default
-            sort       updated     default
-            titleFrom  content     default
-            editor     (unset)     default
-            vault      (unset)     default
+            isDarkOn       false       default
+            scheme         default     default
+            sort           updated     default
+            titleFrom      content     default
+            editor         (unset)     default
+            vault          (unset)     default
+            gitAutoCommit  false       default
 
             """)
         #expect(try s.run(["config", "set", "scheme", "blue"]).status == 0)

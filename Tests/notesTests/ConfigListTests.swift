@@ -19,14 +19,15 @@ import Testing
         let r = try s.run(["config"])
         #expect(r.status == 0)
         #expect(r.stdout == """
-            isDarkOn   false        default (file value "yes" is invalid)
-            scheme     default      default (file value "purple" is invalid)
-            sort       updated      default (file value 3 is invalid)
-            titleFrom  content      default
-            editor     code --wait  file
-            vault      (unset)      default
-            plugins    {"a":[1,2]}  file (not used by notes)
-            zz         x            file (not used by notes)
+            isDarkOn       false        default (file value "yes" is invalid)
+            scheme         default      default (file value "purple" is invalid)
+            sort           updated      default (file value 3 is invalid)
+            titleFrom      content      default
+            editor         code --wait  file
+            vault          (unset)      default
+            gitAutoCommit  false        default
+            plugins        {"a":[1,2]}  file (not used by notes)
+            zz             x            file (not used by notes)
 
             """)
         let json = try #require(try JSONSerialization.jsonObject(
@@ -42,12 +43,13 @@ import Testing
         let long = String(repeating: "x", count: 60)
         let (s, _) = try sandbox(#"{"editor": "\#(long)", "sort": "title"}"#)
         #expect(try s.run(["config"]).stdout == """
-            isDarkOn   false                                     default
-            scheme     default                                   default
-            sort       title                                     file
-            titleFrom  content                                   default
-            editor     \(long)  file
-            vault      (unset)                                   default
+            isDarkOn       false                                     default
+            scheme         default                                   default
+            sort           title                                     file
+            titleFrom      content                                   default
+            editor         \(long)  file
+            vault          (unset)                                   default
+            gitAutoCommit  false                                     default
 
             """)
     }

@@ -33,6 +33,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -50,6 +51,10 @@ import Testing
               path              Print the vault's path, or a note's file path.
               index             Bring the index cache up to date.
               browse            Browse, search and edit notes in a full-screen list.
+              history, log      Show a note's git history.
+              sync              Commit the notes changed here, then pull and push with git.
+              conflicts         List conflict copies of notes, each with its original.
+              completions       Print a shell completion script (bash, zsh or fish).
               help              Show help for a subcommand.
 
               Without a subcommand, notes opens the browser on a terminal, else lists the notes.
@@ -69,6 +74,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -90,6 +96,7 @@ import Testing
               --config <file>        The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>         Colour output: auto, always or never (default: auto).
               -q, --quiet            Print no warnings about the vault's files or the settings.
+              --no-pager             Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help             Show help information.
               --version              Show the version.
 
@@ -101,7 +108,7 @@ import Testing
         (["list"], """
             OVERVIEW: List notes, newest first.
 
-            USAGE: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+            USAGE: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
 
             ALIASES: ls
 
@@ -110,21 +117,25 @@ import Testing
               -r, --reverse       Reverse the order.
               -n, --limit <n>     Show at most n notes.
               --json              Print a JSON array.
+              --git               Mark notes with changes git has not committed ('*', "dirty" in JSON).
               --vault <dir>       The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
               --config <file>     The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>      Colour output: auto, always or never (default: auto).
               -q, --quiet         Print no warnings about the vault's files or the settings.
+              --no-pager          Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help          Show help information.
               --version           Show the version.
 
             On a terminal each note is a row: title, date and ID. Piped, each line is
-            ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC.
+            ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC. Marks before a title: '!' the note
+            holds conflict markers, '=' it has conflict copies (see 'notes conflicts'), '*' git has
+            changes to it not committed yet (with --git).
 
             """),
         (["search"], """
             OVERVIEW: Find notes containing every term of a query.
 
-            USAGE: notes search [--sort <order>] [--reverse] [--limit <n>] [--json] [<query> ...]
+            USAGE: notes search [--sort <order>] [--reverse] [--limit <n>] [--json] [--git] [<query> ...]
 
             ALIASES: find
 
@@ -136,10 +147,12 @@ import Testing
               -r, --reverse       Reverse the order.
               -n, --limit <n>     Show at most n notes.
               --json              Print a JSON array.
+              --git               Mark notes with changes git has not committed ('*', "dirty" in JSON).
               --vault <dir>       The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
               --config <file>     The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>      Colour output: auto, always or never (default: auto).
               -q, --quiet         Print no warnings about the vault's files or the settings.
+              --no-pager          Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help          Show help information.
               --version           Show the version.
 
@@ -164,6 +177,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -184,6 +198,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -208,6 +223,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -227,6 +243,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -244,6 +261,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -260,6 +278,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -276,12 +295,13 @@ import Testing
             Without a subcommand, config lists every key.
 
             KEYS:
-              isDarkOn   dark palette (true or false)
-              scheme     colour theme: default, blue, orange, yellow, green, indigo
-              sort       default order: updated, created, title
-              titleFrom  where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor     editor command, e.g. 'code --wait'
-              vault      default vault folder ('~' expanded)
+              isDarkOn       dark palette (true or false)
+              scheme         colour theme: default, blue, orange, yellow, green, indigo
+              sort           default order: updated, created, title
+              titleFrom      where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor         editor command, e.g. 'code --wait'
+              vault          default vault folder ('~' expanded)
+              gitAutoCommit  commit each change to notes with git (true or false)
 
             """),
         (["config", "list"], """
@@ -295,6 +315,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -312,16 +333,18 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
             KEYS:
-              isDarkOn   dark palette (true or false)
-              scheme     colour theme: default, blue, orange, yellow, green, indigo
-              sort       default order: updated, created, title
-              titleFrom  where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor     editor command, e.g. 'code --wait'
-              vault      default vault folder ('~' expanded)
+              isDarkOn       dark palette (true or false)
+              scheme         colour theme: default, blue, orange, yellow, green, indigo
+              sort           default order: updated, created, title
+              titleFrom      where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor         editor command, e.g. 'code --wait'
+              vault          default vault folder ('~' expanded)
+              gitAutoCommit  commit each change to notes with git (true or false)
 
             """),
         (["config", "set"], """
@@ -338,16 +361,18 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
             KEYS:
-              isDarkOn   dark palette (true or false)
-              scheme     colour theme: default, blue, orange, yellow, green, indigo
-              sort       default order: updated, created, title
-              titleFrom  where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor     editor command, e.g. 'code --wait'
-              vault      default vault folder ('~' expanded)
+              isDarkOn       dark palette (true or false)
+              scheme         colour theme: default, blue, orange, yellow, green, indigo
+              sort           default order: updated, created, title
+              titleFrom      where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor         editor command, e.g. 'code --wait'
+              vault          default vault folder ('~' expanded)
+              gitAutoCommit  commit each change to notes with git (true or false)
 
             """),
         (["config", "unset"], """
@@ -363,16 +388,18 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
             KEYS:
-              isDarkOn   dark palette (true or false)
-              scheme     colour theme: default, blue, orange, yellow, green, indigo
-              sort       default order: updated, created, title
-              titleFrom  where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor     editor command, e.g. 'code --wait'
-              vault      default vault folder ('~' expanded)
+              isDarkOn       dark palette (true or false)
+              scheme         colour theme: default, blue, orange, yellow, green, indigo
+              sort           default order: updated, created, title
+              titleFrom      where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor         editor command, e.g. 'code --wait'
+              vault          default vault folder ('~' expanded)
+              gitAutoCommit  commit each change to notes with git (true or false)
 
             """),
         (["config", "reset"], """
@@ -385,6 +412,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -399,6 +427,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -416,6 +445,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -431,6 +461,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -450,6 +481,7 @@ import Testing
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
               -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
               -h, --help       Show help information.
               --version        Show the version.
 
@@ -463,6 +495,95 @@ import Testing
             --replay keys are text with <Enter>, <Tab>, <BS>, <Del>, <Esc>, <Up>, <Down>, <Left>,
             <Right>, <PgUp>, <PgDn>, <Home>, <End>, <C-x> (Ctrl-X) and <lt> (a '<'); the screen is
             COLUMNS x LINES (default 80x24) when not on a terminal.
+
+            """),
+        (["history"], """
+            OVERVIEW: Show a note's git history.
+
+            USAGE: notes history [--patch] [--json] <id>
+
+            ALIASES: log
+
+            ARGUMENTS:
+              <id>  A note: ID, path, unique ID prefix or title (or the ID of a deleted one).
+
+            OPTIONS:
+              -p, --patch      Show each commit's changes to the note.
+              --json           Print a JSON array.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Newest first, following the note through renames (git log --follow).
+
+            """),
+        (["sync"], """
+            OVERVIEW: Commit the notes changed here, then pull and push with git.
+
+            USAGE: notes sync
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Commits the vault's changed notes (and only them) as gitAutoCommit would, then runs
+            'git pull --rebase --autostash' and 'git push' when the branch has an upstream, and says
+            which notes came in. A conflict stops the rebase with the notes named and the repository
+            left as git left it: resolve it with git ('git rebase --continue' or '--abort').
+
+            """),
+        (["conflicts"], """
+            OVERVIEW: List conflict copies of notes, each with its original.
+
+            USAGE: notes conflicts [--json] [--diff]
+
+            OPTIONS:
+              --json           Print a JSON array.
+              --diff           Show how each copy differs from its original (a unified diff).
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Copies are recognised by their names: Syncthing's name.sync-conflict-DATE-TIME-DEVICE.md,
+            Dropbox's 'name (… conflicted copy …).md', Nextcloud's 'name (conflicted copy DATE TIME).md'
+            and MyNotes' own id.conflict-DATE-TIME.md. Keep what you want in the original, then delete
+            the copy ('notes delete ID').
+
+            """),
+        (["completions"], """
+            OVERVIEW: Print a shell completion script (bash, zsh or fish).
+
+            USAGE: notes completions <shell>
+
+            ARGUMENTS:
+              <shell>  The shell: bash, zsh or fish.
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            It completes commands, options, their values and note IDs (from the index). Install:
+              bash  notes completions bash > ~/.local/share/bash-completion/completions/notes
+              zsh   notes completions zsh > ~/.zfunc/_notes  (with fpath+=(~/.zfunc) before compinit)
+              fish  notes completions fish > ~/.config/fish/completions/notes.fish
 
             """),
     ]
@@ -482,7 +603,7 @@ import Testing
             """),
         (["list", "--frob"], """
             Error: Unknown option '--frob'.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
               See 'notes list --help' for more information.
 
             """),
@@ -500,13 +621,13 @@ import Testing
             """),
         (["list", "--sort", "sideways"], """
             Error: 'sideways' is not a sort order; use updated, created or title.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
               See 'notes list --help' for more information.
 
             """),
         (["list", "--color=sometimes"], """
             Error: 'sometimes' is not a colour mode; use auto, always or never.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
               See 'notes list --help' for more information.
 
             """),
@@ -518,13 +639,13 @@ import Testing
             """),
         (["list", "extra"], """
             Error: Unexpected argument 'extra'. To search, use: notes search extra
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
               See 'notes list --help' for more information.
 
             """),
         (["list", "-n"], """
             Error: Missing value for '-n, --limit <n>'.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
               See 'notes list --help' for more information.
 
             """),
@@ -556,6 +677,24 @@ import Testing
             Error: Missing the value for 'editor'.
             Usage: notes config set <key> <value>
               See 'notes config set --help' for more information.
+
+            """),
+        (["completions", "tcsh"], """
+            Error: 'tcsh' is not a shell; use bash, zsh or fish.
+            Usage: notes completions <shell>
+              See 'notes completions --help' for more information.
+
+            """),
+        (["history"], """
+            Error: Missing the note whose history to show.
+            Usage: notes history [--patch] [--json] <id>
+              See 'notes history --help' for more information.
+
+            """),
+        (["__complete", "nothing"], """
+            Error: 'nothing' is not a completion kind; use ids, trashed or folders.
+            Usage: notes __complete <what> [<prefix>]
+              See 'notes __complete --help' for more information.
 
             """),
     ]

@@ -33,7 +33,11 @@ final class Sandbox {
         try fm.createDirectory(atPath: root.path + "/home", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: root.path + "/config", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: root.path + "/vault", withIntermediateDirectories: true)
-        if initVault { try fm.createDirectory(atPath: root.path + "/vault/.notes", withIntermediateDirectories: true) }
+        if initVault {
+            // As `notes init` makes it.
+            try fm.createDirectory(atPath: root.path + "/vault/.notes", withIntermediateDirectories: true)
+            try Data("*\n".utf8).write(to: URL(fileURLWithPath: root.path + "/vault/.notes/.gitignore"))
+        }
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }

@@ -24,11 +24,14 @@ public struct Note: Equatable, Sendable {
     public var updatedAt: Double?
     /// The first non-empty body line other than the title line, heading marks stripped.
     public var preview: String
+    /// Whether the file holds merge conflict markers (`<<<<<<<` … `>>>>>>>` lines, SPEC §11), in its
+    /// body or its front matter.
+    public var conflicted: Bool
 
     /// Creates a note from its parts.
     public init(
         id: String, path: String, title: String, titleFromFrontMatter: Bool, createdAt: Double,
-        updatedAt: Double?, preview: String
+        updatedAt: Double?, preview: String, conflicted: Bool = false
     ) {
         self.id = id
         self.path = path
@@ -37,6 +40,7 @@ public struct Note: Equatable, Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.preview = preview
+        self.conflicted = conflicted
     }
 
     /// Derives a note from a parsed file. `mtime` is the creation fallback.
@@ -72,6 +76,7 @@ public struct Note: Equatable, Sendable {
             return false
         }
         preview = firstOther ?? ""
+        conflicted = ConflictMarkers.present(in: [document.frontMatter?.text ?? "", body])
     }
 
     /// The date the `updated` order uses: `updatedAt`, else `createdAt`.

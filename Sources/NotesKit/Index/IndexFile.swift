@@ -51,9 +51,10 @@ enum IndexLayout {
         static let pathLength = 60, flags = 62
     }
 
-    /// Flags: a readable note; its title is not a body line; it has `updatedAt`; (in a delta) its
-    /// file is gone.
-    static let isNote: UInt8 = 1, titleFromFrontMatter: UInt8 = 2, hasUpdatedAt: UInt8 = 4, removed: UInt8 = 0x80
+    /// Flags: a readable note; its title is not a body line; it has `updatedAt`; its body holds
+    /// conflict markers; (in a delta) its file is gone.
+    static let isNote: UInt8 = 1, titleFromFrontMatter: UInt8 = 2, hasUpdatedAt: UInt8 = 4, conflicted: UInt8 = 8
+    static let removed: UInt8 = 0x80
 }
 
 /// An index file mapped in memory, read in place: numbers come from fixed-width columns, strings
@@ -263,7 +264,7 @@ final class MappedIndex: @unchecked Sendable {
         return Note(
             id: Note.id(forPath: path), path: path, title: title,
             titleFromFrontMatter: flags(number) & IndexLayout.titleFromFrontMatter != 0, createdAt: createdAt(number),
-            updatedAt: updatedAt(number), preview: preview)
+            updatedAt: updatedAt(number), preview: preview, conflicted: flags(number) & IndexLayout.conflicted != 0)
     }
 
     /// The date `order` sorts record `number` by.
@@ -697,6 +698,7 @@ struct IndexTable {
         }
         let flags: UInt8 = note.map { note in
             IndexLayout.isNote | (note.titleFromFrontMatter ? IndexLayout.titleFromFrontMatter : 0)
+                | (note.conflicted ? IndexLayout.conflicted : 0)
         } ?? 0
         path.withUTF8 { path in
             add(path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,

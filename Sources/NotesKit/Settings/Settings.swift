@@ -61,7 +61,7 @@ public enum Scheme: String, CaseIterable, Codable, Sendable {
 public struct Settings: Codable, Equatable, Sendable {
     /// One settings key with how to check and show its value.
     public enum Key: String, CaseIterable, Sendable {
-        case isDarkOn, scheme, sort, titleFrom, editor, vault
+        case isDarkOn, scheme, sort, titleFrom, editor, vault, gitAutoCommit
 
         /// What the key means, for `notes config` help.
         public var summary: String {
@@ -72,13 +72,14 @@ public struct Settings: Codable, Equatable, Sendable {
             case .titleFrom: return "where titles come from: content (heading or first line) or filename (as Obsidian)"
             case .editor: return "editor command, e.g. 'code --wait'"
             case .vault: return "default vault folder ('~' expanded)"
+            case .gitAutoCommit: return "commit each change to notes with git (true or false)"
             }
         }
 
         /// The valid values, when there is a fixed set.
         public var validValues: [String]? {
             switch self {
-            case .isDarkOn: return ["true", "false"]
+            case .isDarkOn, .gitAutoCommit: return ["true", "false"]
             case .scheme: return Scheme.allCases.map(\.rawValue)
             case .sort: return SortOrder.allCases.map(\.rawValue)
             case .titleFrom: return TitleSource.allCases.map(\.rawValue)
@@ -93,6 +94,7 @@ public struct Settings: Codable, Equatable, Sendable {
         public static let scheme = Scheme.default
         public static let sort = SortOrder.updated
         public static let titleFrom = TitleSource.content
+        public static let gitAutoCommit = false
     }
 
     /// Dark palette, if set.
@@ -107,6 +109,8 @@ public struct Settings: Codable, Equatable, Sendable {
     public var editor: String?
     /// Default vault path, if set.
     public var vault: String?
+    /// Whether write commands commit their changes with git, if set.
+    public var gitAutoCommit: Bool?
     /// Keys the tool does not know (and known keys with values it cannot read), kept as they were.
     public var other: [String: JSONValue] = [:]
     /// Problems with individual values (wrong type or unknown name); those keys fall back to defaults.
@@ -123,6 +127,8 @@ public struct Settings: Codable, Equatable, Sendable {
     public var order: SortOrder { sort ?? Defaults.sort }
     /// The title source, with the default applied.
     public var titleSource: TitleSource { titleFrom ?? Defaults.titleFrom }
+    /// Auto-commit, with the default applied.
+    public var autoCommit: Bool { gitAutoCommit ?? Defaults.gitAutoCommit }
 
     private struct AnyKey: CodingKey {
         var stringValue: String
@@ -165,6 +171,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case .titleFrom: return titleFrom.map { .string($0.rawValue) }
         case .editor: return editor.map { .string($0) }
         case .vault: return vault.map { .string($0) }
+        case .gitAutoCommit: return gitAutoCommit.map { .bool($0) }
         case nil: return nil
         }
     }
@@ -178,6 +185,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case .titleFrom: return titleSource.rawValue
         case .editor: return editor
         case .vault: return vault
+        case .gitAutoCommit: return String(autoCommit)
         }
     }
 
@@ -188,6 +196,7 @@ public struct Settings: Codable, Equatable, Sendable {
         }
         switch (key, json) {
         case (.isDarkOn, .bool(let b)): isDarkOn = b
+        case (.gitAutoCommit, .bool(let b)): gitAutoCommit = b
         case (.editor, .string(let s)): editor = s
         case (.vault, .string(let s)): vault = s
         case (.scheme, .string(let s)), (.sort, .string(let s)), (.titleFrom, .string(let s)):
@@ -200,12 +209,14 @@ public struct Settings: Codable, Equatable, Sendable {
     /// Sets a known key from text as typed on the command line, validating it.
     public mutating func set(_ key: Key, text: String) throws(SettingsError) {
         switch key {
-        case .isDarkOn:
+        case .isDarkOn, .gitAutoCommit:
+            let value: Bool
             switch text.lowercased() {
-            case "true", "yes", "on", "1": isDarkOn = true
-            case "false", "no", "off", "0": isDarkOn = false
+            case "true", "yes", "on", "1": value = true
+            case "false", "no", "off", "0": value = false
             default: throw .invalidValue(key: key.rawValue, value: text, valid: key.validValues)
             }
+            if key == .isDarkOn { isDarkOn = value } else { gitAutoCommit = value }
         case .scheme:
             guard let s = Scheme(rawValue: text.lowercased()) else {
                 throw .invalidValue(key: key.rawValue, value: text, valid: key.validValues)
@@ -242,6 +253,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case .titleFrom: titleFrom = nil
         case .editor: editor = nil
         case .vault: vault = nil
+        case .gitAutoCommit: gitAutoCommit = nil
         }
         other[key.rawValue] = nil
     }

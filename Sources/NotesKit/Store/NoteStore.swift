@@ -2,8 +2,10 @@ import Foundation
 
 /// What a mutation did to the vault's note files: the record a later sink (git auto-commit) takes.
 public enum Change: Equatable, Sendable {
-    /// A note file was created (added, or restored from the trash) at this vault-relative path.
+    /// A note file was created at this vault-relative path.
     case added(String)
+    /// A trashed note was put back at this vault-relative path.
+    case restored(String)
     /// A note file was rewritten.
     case modified(String)
     /// A note file left the vault (moved to the trash).
@@ -14,7 +16,7 @@ public enum Change: Equatable, Sendable {
     /// The vault-relative paths the change touched.
     public var paths: [String] {
         switch self {
-        case .added(let path), .modified(let path), .removed(let path): return [path]
+        case .added(let path), .restored(let path), .modified(let path), .removed(let path): return [path]
         case .moved(let from, let to): return [from, to]
         }
     }
@@ -124,10 +126,19 @@ public final class NoteStore {
     /// Brings the catalog up to date with the files now (after a change, or to rebuild the index).
     @discardableResult
     public func refresh(rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil) -> Catalog {
+        keepStateIgnored()
         let catalog = vault.catalog(indexPath: indexPath, lockPath: lockPath, rebuild: rebuild, progress: progress)
         current = catalog
         unreported += catalog.diagnostics
         return catalog
+    }
+
+    /// A `.notes/` made by hand or by an older version may have no `.gitignore`: the index and the
+    /// lock written there must not show up in `git status` (SPEC §11), so it gets one. One `stat`.
+    private func keepStateIgnored() {
+        guard stateFolder == vault.stateDirectory else { return }
+        let ignore = stateFolder + "/.gitignore"
+        if FileSystem.status(ignore) == nil { try? FileSystem.writeAtomically(Array("*\n".utf8), to: ignore) }
     }
 
     /// The problems found in files and folders since this was last asked, to be reported once: a
@@ -215,7 +226,7 @@ public final class NoteStore {
     @discardableResult
     public func restore(_ entry: TrashEntry) throws(VaultError) -> String {
         let path = try withLock { () throws(VaultError) in try vault.restore(entry) }
-        record(.added(path))
+        record(.restored(path))
         return path
     }
 
@@ -233,6 +244,7 @@ public final class NoteStore {
 
     /// Runs `body` holding the lock of the vault's state folder, waiting for another writer.
     private func withLock<T>(_ body: () throws(VaultError) -> T) throws(VaultError) -> T {
+        keepStateIgnored()
         let lock = try VaultLock(path: lockPath, wait: true)
         defer { lock?.release() }
         return try body()

@@ -26,7 +26,9 @@ public struct Vault: Sendable {
     /// The trash folder.
     public var trashDirectory: String { stateDirectory + "/trash" }
 
-    /// Makes `path` a vault: creates it and `.notes/` with a `.gitignore` of `*`.
+    /// Makes `path` a vault: creates it and `.notes/` with a `.gitignore` of `*`, so that none
+    /// of the tool's state is ever committed (SPEC §3, §11). A `.gitignore` there that does not
+    /// ignore everything (edited, or brought by a clone) gets its `*` line back.
     /// Returns false when it already was one.
     @discardableResult
     public static func initialize(at path: String) throws(VaultError) -> Bool {
@@ -39,6 +41,10 @@ public struct Vault: Sendable {
         let ignore = state + "/.gitignore"
         if FileSystem.status(ignore) == nil {
             try FileSystem.writeAtomically(Array("*\n".utf8), to: ignore)
+        } else if let (bytes, _) = try? FileSystem.read(ignore), let text = String(validating: bytes, as: UTF8.self),
+                  !text.split(whereSeparator: \.isNewline).contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            let separator = text.isEmpty || text.hasSuffix("\n") ? "" : "\n"
+            try FileSystem.writeAtomically(Array((text + separator + "*\n").utf8), to: ignore)
         }
         return !existed
     }

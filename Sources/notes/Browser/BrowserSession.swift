@@ -78,6 +78,12 @@ final class BrowserSession {
             if case .save = command {} else { reload() }
             state.message = BrowserSession.sentence(error)
         }
+        // Each change made here is a command of its own for gitAutoCommit (SPEC §11).
+        let problems = context.commitChanges()
+        if !problems.isEmpty {
+            warnings += problems
+            state.message = (state.message.map { $0 + " " } ?? "") + "Not committed to git (see the warning on quitting)."
+        }
         return true
     }
 

@@ -123,7 +123,7 @@ enum ArgumentParser {
         }
         let word = tokens[i]
         guard let found = commands.first(where: { $0.spec.name == word || $0.spec.aliases.contains(word) }) else {
-            let names = commands.flatMap { [$0.spec.name] + $0.spec.aliases } + ["help"]
+            let names = commands.filter { !$0.spec.hidden }.flatMap { [$0.spec.name] + $0.spec.aliases } + ["help"]
             throw UsageError(
                 message: "Unknown command '\(word)'." + Suggestions.didYouMean(Suggestions.closest(to: word, among: names)),
                 command: nil)

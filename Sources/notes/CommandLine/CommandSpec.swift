@@ -16,6 +16,10 @@ struct CommandSpec: Sendable {
     var unexpected: @Sendable (String) -> String = { "Unexpected argument '\($0)'." }
     /// Extra paragraphs shown after the options.
     var discussion: String?
+    /// A command for the tool's own use (`__complete`): left out of help, completions and the man page.
+    var hidden = false
+    /// Whether its output on a terminal goes through the pager when longer than the screen.
+    var pages = false
 
     /// The words after `notes` that run it (`config set`).
     var fullName: String { parent.map { $0 + " " + name } ?? name }
@@ -40,9 +44,11 @@ enum GlobalOptions {
         "quiet", short: "q", help: "Print no warnings about the vault's files or the settings.", inUsage: false)
     static let help = Flag("help", short: "h", help: "Show help information.", inUsage: false)
     static let version = Flag("version", help: "Show the version.", inUsage: false)
+    static let noPager = Flag(
+        "no-pager", help: "Do not send long output through the pager (also: NOTES_PAGER=).", inUsage: false)
 
     /// All of them, in help order.
-    static let all = [vault.spec, config.spec, color.spec, quiet.spec, help.spec, version.spec]
+    static let all = [vault.spec, config.spec, color.spec, quiet.spec, noPager.spec, help.spec, version.spec]
 }
 
 /// The global options' values for one run.
@@ -51,12 +57,14 @@ struct GlobalValues: Sendable {
     var config: String?
     var color: ColorMode = .auto
     var quiet = false
+    var noPager = false
 
-    init(vault: String? = nil, config: String? = nil, color: ColorMode = .auto, quiet: Bool = false) {
+    init(vault: String? = nil, config: String? = nil, color: ColorMode = .auto, quiet: Bool = false, noPager: Bool = false) {
         self.vault = vault
         self.config = config
         self.color = color
         self.quiet = quiet
+        self.noPager = noPager
     }
 
     /// The values given on a checked command line. An empty `--vault` or `--config` (an unset
@@ -66,6 +74,7 @@ struct GlobalValues: Sendable {
             throw UsageError(message: "'--\(option.spec.long)' needs a value; it was empty.", command: nil)
         }
         self.init(vault: arguments.value(GlobalOptions.vault), config: arguments.value(GlobalOptions.config),
-                  color: try arguments.value(GlobalOptions.color) ?? .auto, quiet: arguments.flag(GlobalOptions.quiet))
+                  color: try arguments.value(GlobalOptions.color) ?? .auto, quiet: arguments.flag(GlobalOptions.quiet),
+                  noPager: arguments.flag(GlobalOptions.noPager))
     }
 }

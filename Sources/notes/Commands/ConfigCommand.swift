@@ -89,6 +89,7 @@ struct ConfigListCommand: NotesCommand {
             let value: JSONText
             switch key {
             case .isDarkOn: value = .bool(settings.darkMode)
+            case .gitAutoCommit: value = .bool(settings.autoCommit)
             default: value = .optional(settings.effective(key))
             }
             let source = settings.value(key) != nil ? "file" : "default"

@@ -7,14 +7,17 @@ struct ListOptions {
     static let reverseFlag = Flag("reverse", short: "r", help: "Reverse the order.")
     static let limitOption = Option<PositiveCount>("limit", short: "n", value: "n", help: "Show at most n notes.")
     static let jsonFlag = Flag("json", help: "Print a JSON array.")
-    static let specs = [sortOption.spec, reverseFlag.spec, limitOption.spec, jsonFlag.spec]
+    static let gitFlag = Flag("git", help: "Mark notes with changes git has not committed ('*', \"dirty\" in JSON).")
+    static let specs = [sortOption.spec, reverseFlag.spec, limitOption.spec, jsonFlag.spec, gitFlag.spec]
 
     var sort: SortOrder?
     var reverse: Bool
     var limit: Int?
     var json: Bool
+    var git: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
+        git = arguments.flag(Self.gitFlag)
         sort = try arguments.value(Self.sortOption)
         limit = try arguments.value(Self.limitOption)?.value
         reverse = arguments.flag(Self.reverseFlag)
@@ -23,10 +26,15 @@ struct ListOptions {
 
     /// Runs the listing through the store's query API — filter, order, limit — reads snippets for
     /// the shown hits only, renders them, and writes the text. `search` is nil for `list`.
-    func print(_ store: NoteStore, context: Context, search: SearchQuery? = nil) {
+    func print(_ store: NoteStore, context: Context, search: SearchQuery? = nil) throws {
         let style = context.style
         let order = sort ?? context.settings.order
-        _ = context.catalog(store)
+        let catalog = context.catalog(store)
+        // Only when asked: one `git status` for the whole vault, never on the plain list's path.
+        let dirty = try git ? GitRepository.open(at: store.vault.root, environment: context.environment).status().dirtyPaths : nil
+        var copies: [String: [String]] = [:]
+        for copy in catalog.conflictCopies { copies[copy.original, default: []].append(Note.id(forPath: copy.path)) }
+        Trace.mark("conflict copies")
         var query = NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit)
         query.once = true
         let notes = store.query(query)
@@ -34,6 +42,8 @@ struct ListOptions {
             : json ? .all : style.human ? .unlessTitleMatches : .none
         let rows = notes.map { note in
             var row = NoteRow(note: note, date: order.date(of: note))
+            row.conflictCopies = copies[note.path] ?? []
+            row.dirty = dirty.map { $0.contains(note.path) }
             guard let search, snippets != .none else { return row }
             // On a terminal, a note whose title shows a match gets no snippet line (SPEC §4).
             if snippets == .unlessTitleMatches && !search.highlights(in: ANSI.printable(note.title)).isEmpty { return row }
@@ -60,8 +70,10 @@ struct ListCommand: NotesCommand {
         unexpected: { "Unexpected argument '\($0)'. To search, use: " + Shell.notes("search", argument: $0) },
         discussion: """
         On a terminal each note is a row: title, date and ID. Piped, each line is
-        ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC.
-        """)
+        ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC. Marks before a title: '!' the note
+        holds conflict markers, '=' it has conflict copies (see 'notes conflicts'), '*' git has
+        changes to it not committed yet (with --git).
+        """, pages: true)
 
     let options: ListOptions
 
@@ -74,6 +86,6 @@ struct ListCommand: NotesCommand {
             if options.json { context.output.out("[]\n") }
             return
         }
-        options.print(store, context: context)
+        try options.print(store, context: context)
     }
 }

@@ -9,7 +9,7 @@ struct SearchCommand: NotesCommand {
         discussion: """
         Matching ignores case, accents and width: 'creme' finds 'Crème', 'strasse' finds
         'Straße'. A note matches when its title or body holds every term.
-        """)
+        """, pages: true)
 
     static let queryArgument = Positional<String>(
         "query", arity: .variadic(atLeastOne: false),
@@ -28,6 +28,6 @@ struct SearchCommand: NotesCommand {
             if options.json { context.output.out("[]\n") }
             return
         }
-        options.print(store, context: context, search: query)
+        try options.print(store, context: context, search: query)
     }
 }

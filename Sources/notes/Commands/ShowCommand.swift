@@ -6,7 +6,7 @@ struct ShowCommand: NotesCommand {
         name: "show", aliases: ["cat"], overview: "Print a note.",
         arguments: [idArgument.spec],
         options: [rawFlag.spec, jsonFlag.spec],
-        unexpected: { _ in "Give one note to show." })
+        unexpected: { _ in "Give one note to show." }, pages: true)
 
     static let idArgument = Positional<String>(
         "id", kind: .noteID, help: "A note: ID, path, unique ID prefix or title.", missing: "Missing the note to show.")

@@ -4,7 +4,7 @@ import NotesKit
 struct TrashCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "trash", overview: "List the notes in the trash, or empty it.",
-        options: [jsonFlag.spec, emptyFlag.spec, yesFlag.spec])
+        options: [jsonFlag.spec, emptyFlag.spec, yesFlag.spec], pages: true)
 
     static let jsonFlag = Flag("json", help: "Print a JSON array (with deletedAt).")
     static let emptyFlag = Flag("empty", help: "Remove every trashed note for good.")

@@ -15,6 +15,9 @@ enum ListView {
             let items = rows.map { row -> JSONText in
                 var fields = JSONText.noteFields(row.note)
                 if query != nil { fields.append(("snippet", .optional(row.snippet))) }
+                fields.append(("conflicted", .bool(row.note.conflicted)))
+                fields.append(("conflictCopies", .array(row.conflictCopies.map { .string($0) })))
+                if let dirty = row.dirty { fields.append(("dirty", .bool(dirty))) }
                 return .object(fields)
             }
             return Text(stdout: JSONText.array(items).rendered)

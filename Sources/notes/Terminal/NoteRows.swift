@@ -8,6 +8,16 @@ struct NoteRow {
     var date: Double
     /// The first matching line, for search; shown only when set.
     var snippet: String?
+    /// The IDs of the note's conflict copies (SPEC §11).
+    var conflictCopies: [String] = []
+    /// Whether git has uncommitted changes to it; nil when not asked (`--git`).
+    var dirty: Bool?
+
+    /// The marks before the title in human rows: `!` conflict markers in the note, `=` conflict
+    /// copies beside it, `*` uncommitted changes.
+    var marks: String {
+        (note.conflicted ? "!" : "") + (conflictCopies.isEmpty ? "" : "=") + (dirty == true ? "*" : "")
+    }
 }
 
 /// Renders rows for a TTY (tinted capsules, SPEC §4 and §7) or for pipes (`ID<TAB>DATE<TAB>TITLE`).
@@ -39,10 +49,14 @@ enum NoteRows {
         let ids = rows.map { ANSI.printable($0.note.id) }
         // Too narrow for columns and padding: the start of each ID, the handle users type.
         if style.width < RowLayout.narrowest { return ids.map { DisplayWidth.truncate($0, to: style.width) } }
+        // A column of marks (`!`, `=`, `*`) before the titles, when a row has any.
+        let rowMarks = rows.map(\.marks)
+        let markWidth = rowMarks.map(\.count).max() ?? 0
+        let markColumn = markWidth == 0 ? 0 : markWidth + 1
         let fullDates = rows.map { style.dates.full($0.date) }
         let compactDates = rows.map { style.dates.compact($0.date) }
         let layout = RowLayout(
-            width: style.width, title: titles.map(DisplayWidth.of).max() ?? 0,
+            width: style.width - markColumn, title: titles.map(DisplayWidth.of).max() ?? 0,
             fullDate: fullDates.map(DisplayWidth.of).max() ?? 0,
             compactDate: compactDates.map(DisplayWidth.of).max() ?? 0,
             id: ids.map(DisplayWidth.of).max() ?? 0)
@@ -71,7 +85,8 @@ enum NoteRows {
                 titleWidth -= extra
                 idWidth += extra
             }
-            var line = codes.tint + codes.text + codes.bold + " "
+            let mark = markColumn == 0 ? "" : rowMarks[i].padding(toLength: markWidth, withPad: " ", startingAt: 0) + " "
+            var line = codes.tint + codes.text + codes.bold + " " + mark
                 + cell(titles[i], width: titleWidth, marks: marks, on: codes.mark, off: codes.markOff)
                 + codes.boldOff
             if let date { line += "  " + codes.dim + DisplayWidth.pad(date, to: layout.dateWidth) + codes.text }

@@ -10,6 +10,11 @@ final class Output {
     /// `--quiet`: no warnings.
     let quiet: Bool
     private var stdoutBuffer = ""
+    /// Where output goes through a pager once it is longer than the terminal (`usePager`).
+    private var paging: (command: String, environment: [String: String], rows: Int)?
+    private var pager: Pager?
+    /// The lines held while a pager may still be needed.
+    private var heldLines = 0
 
     init(quiet: Bool, stdinIsTTY: Bool = Terminal.isTerminal(0), stdoutIsTTY: Bool = Terminal.isTerminal(1)) {
         self.quiet = quiet
@@ -20,14 +25,38 @@ final class Output {
     /// Queues text for stdout (flushed at exit, or now with `flush()`).
     func out(_ text: String) {
         stdoutBuffer += text
-        if stdoutBuffer.utf8.count > 1 << 16 { flush() }
+        if paging != nil && pager == nil { heldLines += text.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+        if let paging, pager == nil, stdoutBuffer.utf8.count > 1 << 16 || heldLines >= paging.rows {
+            pager = try? Pager(command: paging.command, environment: paging.environment)
+            if pager == nil { self.paging = nil }
+        }
+        if pager != nil || stdoutBuffer.utf8.count > 1 << 16 { flush() }
     }
 
-    /// Writes queued stdout text.
+    /// Sends this command's output through `command` when it turns out longer than `rows` lines
+    /// (SPEC §4: git's way); until then it is held, so short output never meets the pager.
+    func usePager(_ command: String, environment: [String: String], rows: Int) {
+        paging = (command, environment, max(1, rows))
+    }
+
+    /// Writes queued stdout text. While output may still go to a pager, it is held back.
     func flush() {
-        guard !stdoutBuffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(stdoutBuffer.utf8))
+        guard !stdoutBuffer.isEmpty, paging == nil || pager != nil else { return }
+        if let pager {
+            if !pager.write(stdoutBuffer) { paging = nil }
+        } else {
+            FileHandle.standardOutput.write(Data(stdoutBuffer.utf8))
+        }
         stdoutBuffer = ""
+    }
+
+    /// The end of the command: what is held is written, and a pager is waited for.
+    func finish() {
+        if pager == nil { paging = nil }
+        flush()
+        pager?.finish()
+        pager = nil
+        paging = nil
     }
 
     /// Writes a line to stderr, after what stdout has queued. Messages quote file names, IDs and

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Merge conflict markers left in a note (SPEC §11): a line starting with `<<<<<<<` and, after
+/// it, a line starting with `>>>>>>>`, as git, Mercurial and diff3 write them.
+public enum ConflictMarkers {
+    /// Whether `text` holds a `<<<<<<<` line followed, later, by a `>>>>>>>` line. One pass over
+    /// the bytes that looks only at the starts of lines, so it costs little beside parsing.
+    public static func present(in text: String) -> Bool { present(in: [text]) }
+
+    /// `present(in:)` over texts that follow each other, each ending at the end of a line (a
+    /// note's front matter and its body: when both sides changed `updatedAt`, git's markers are
+    /// in the front matter).
+    public static func present(in parts: [String]) -> Bool {
+        var opened = false
+        for var part in parts {
+            if part.withUTF8({ scan(UnsafeRawBufferPointer($0), opened: &opened) }) { return true }
+        }
+        return false
+    }
+
+    /// Scans bytes for the markers, `opened` saying whether a `<<<<<<<` line came before.
+    private static func scan(_ bytes: UnsafeRawBufferPointer, opened: inout Bool) -> Bool {
+        let open = UInt8(ascii: "<"), close = UInt8(ascii: ">"), newline = UInt8(ascii: "\n")
+        var start = 0
+        let count = bytes.count
+        while start + 7 <= count {
+            let wanted = opened ? close : open
+            if bytes[start] == wanted {
+                var run = 1
+                while run < 7 && bytes[start + run] == wanted { run += 1 }
+                if run == 7 {
+                    if opened { return true }
+                    opened = true
+                }
+            }
+            // On to the next line.
+            guard let base = bytes.baseAddress, let found = memchr(base + start, Int32(newline), count - start)
+            else { return false }
+            start = base.distance(to: UnsafeRawPointer(found)) + 1
+        }
+        return false
+    }
+}

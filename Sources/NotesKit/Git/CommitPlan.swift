@@ -1,0 +1,50 @@
+/// A commit of note files: exactly these vault-relative paths, with this message (SPEC §11).
+public struct CommitPlan: Equatable, Sendable {
+    /// `notes: add shopping-list`, `notes: delete a, b`, …; a list of the changes follows the
+    /// subject when there are several.
+    public var message: String
+    /// The vault-relative paths the changes touched, each once, in order.
+    public var paths: [String]
+
+    /// The commit for the change records of one command (or the pending changes `sync` finds);
+    /// nil when there are none.
+    public init?(_ changes: [Change]) {
+        guard !changes.isEmpty else { return nil }
+        var paths: [String] = []
+        for path in changes.flatMap(\.paths) where !paths.contains(path) { paths.append(path) }
+        self.paths = paths
+        let verbs = changes.map(CommitPlan.verb)
+        let subjects = changes.map(CommitPlan.subject)
+        if changes.count == 1 {
+            message = "notes: " + verbs[0] + " " + subjects[0]
+        } else if Set(verbs).count == 1 {
+            let list = subjects.count <= 3 ? subjects.joined(separator: ", ") : "\(subjects.count) notes"
+            message = "notes: " + verbs[0] + " " + list
+            if subjects.count > 3 { message += "\n\n" + subjects.map { "- " + $0 }.joined(separator: "\n") }
+        } else {
+            message = "notes: \(changes.count) changes\n\n"
+                + zip(verbs, subjects).map { "- " + $0 + " " + $1 }.joined(separator: "\n")
+        }
+    }
+
+    /// What a change did, as a verb of the command line.
+    static func verb(_ change: Change) -> String {
+        switch change {
+        case .added: "add"
+        case .modified: "edit"
+        case .removed: "delete"
+        case .restored: "restore"
+        case .moved: "move"
+        }
+    }
+
+    /// The notes a change is about, by ID.
+    static func subject(_ change: Change) -> String {
+        switch change {
+        case .added(let path), .modified(let path), .removed(let path), .restored(let path):
+            Note.id(forPath: path)
+        case .moved(let from, let to):
+            Note.id(forPath: from) + " to " + Note.id(forPath: to)
+        }
+    }
+}

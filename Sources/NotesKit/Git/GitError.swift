@@ -1,0 +1,50 @@
+import Foundation
+
+/// Everything that can go wrong while driving git (SPEC §11); each message says what to do.
+public enum GitError: LocalizedError, Equatable, Sendable {
+    /// No `git` executable on `PATH`.
+    case notInstalled
+    /// The vault is not inside a git work tree.
+    case notARepository(String)
+    /// A git command failed; `message` is what git said.
+    case failed(command: String, message: String)
+    /// The repository has no remote to pull from or push to.
+    case noRemote
+    /// The branch has no upstream branch, so there is nothing to pull from or push to.
+    case noUpstream(branch: String, remote: String)
+    /// HEAD is not on a branch.
+    case detachedHead
+    /// A rebase or merge was left unfinished; it must be completed or aborted first.
+    case unfinished(String)
+    /// `git pull --rebase` stopped on conflicts in these vault-relative note paths (and in these
+    /// other files of the work tree); the repository is left as git left it.
+    case rebaseConflict(notes: [String], others: [String])
+
+    public var errorDescription: String? {
+        switch self {
+        case .notInstalled:
+            return "git is not installed (or not on PATH); install it to version and sync the vault"
+        case .notARepository(let folder):
+            return "'\(folder)' is not in a git repository; make it one with: git -C "
+                + Shell.quote(folder) + " init"
+        case .failed(let command, let message):
+            let said = message.isEmpty ? "" : ":\n" + message.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+            return "'\(command)' failed" + said
+        case .noRemote:
+            return "the repository has no remote to sync with; add one with: git remote add origin URL"
+        case .noUpstream(let branch, let remote):
+            return "the branch '\(branch)' has no upstream, so nothing was pulled or pushed; set one with: "
+                + "git push -u " + Shell.quote(remote) + " " + Shell.quote(branch)
+        case .detachedHead:
+            return "HEAD is not on a branch; check out the branch to sync (git switch BRANCH)"
+        case .unfinished(let what):
+            return "a \(what) is in progress; finish it (git status says how) or abort it, then sync again"
+        case .rebaseConflict(let notes, let others):
+            let names = notes.map { "  " + Note.id(forPath: $0) } + others.map { "  " + $0 + " (not a note)" }
+            return "the pull stopped on conflicting changes in:\n" + names.joined(separator: "\n")
+                + "\nNothing was resolved for you and no line is lost: edit the files to keep what you want "
+                + "(the conflict is between the <<<<<<< and >>>>>>> lines), then run 'git add FILE' and "
+                + "'git rebase --continue' — or 'git rebase --abort' to go back to before the pull"
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// What `notes sync` did (SPEC §11).
+public struct SyncReport: Equatable, Sendable {
+    /// One note that came in with the pull.
+    public struct Incoming: Equatable, Sendable {
+        public enum Kind: String, Sendable { case added, changed, deleted }
+        public var kind: Kind
+        /// The vault-relative path.
+        public var path: String
+        /// Its title (as it is now; as it was, for a deleted note).
+        public var title: String
+    }
+
+    /// The commit of the notes changed here, if there were any.
+    public var committed: CommitPlan?
+    /// The upstream branch (`origin/main`).
+    public var upstream: String = ""
+    /// The notes the pull brought, in path order.
+    public var incoming: [Incoming] = []
+    /// How many commits were pushed.
+    public var pushed = 0
+}
+
+extension GitRepository {
+    /// `notes sync`: commits the vault's pending note changes as auto-commit would, then
+    /// `git pull --rebase --autostash` and `git push`, and says which notes came in. A rebase
+    /// that stops on a conflict throws `rebaseConflict` and leaves the repository exactly as git
+    /// left it. `committed` is called as soon as the local commit is made, so a sync that fails
+    /// after it can still say so. `title` reads a note's title from its text.
+    public func sync(
+        title: (String, String) -> String, committed: (CommitPlan) -> Void = { _ in }
+    ) throws(GitError) -> SyncReport {
+        for (marker, what) in [("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge")]
+        where FileSystem.status(gitDirectory + "/" + marker) != nil {
+            throw .unfinished(what)
+        }
+        let status = try status()
+        if !status.unmergedPaths.isEmpty { throw .unfinished("merge") }
+        let remotes = try check(["remote"]).output.split(separator: "\n")
+        guard let firstRemote = remotes.first.map(String.init) else { throw .noRemote }
+        let branchResult = try run(["symbolic-ref", "--quiet", "--short", "HEAD"])
+        guard branchResult.status == 0 else { throw .detachedHead }
+        let branch = branchResult.output.trimmingCharacters(in: .newlines)
+
+        var report = SyncReport()
+        if let plan = CommitPlan(status.noteChanges(exists: { FileSystem.status(folder + "/" + $0) != nil })),
+           try commit(plan) == .committed {
+            report.committed = plan
+            committed(plan)
+        }
+        let upstream = try run(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"])
+        guard upstream.status == 0 else {
+            let remote = try run(["config", "--get", "branch.\(branch).pushRemote"]).output.trimmingCharacters(in: .newlines)
+            throw .noUpstream(branch: branch, remote: remote.isEmpty ? firstRemote : remote)
+        }
+        report.upstream = upstream.output.trimmingCharacters(in: .newlines)
+        let before = try hasHead() ? try check(["rev-parse", "HEAD"]).output.trimmingCharacters(in: .newlines) : nil
+
+        let pull = try run(["pull", "--rebase", "--autostash"])
+        guard pull.status == 0 else {
+            let conflicted = try check(["diff", "--name-only", "-z", "--diff-filter=U"]).stdout.split(separator: 0)
+                .map { String(decoding: $0, as: UTF8.self) }
+            guard !conflicted.isEmpty else { throw .failed(command: "git pull", message: pull.errorText) }
+            let notes = conflicted.compactMap(vaultPath).filter(Vault.isNoteName)
+            throw .rebaseConflict(notes: notes, others: conflicted.filter { vaultPath($0).map { !notes.contains($0) } ?? true })
+        }
+        let tip = try check(["rev-parse", "@{upstream}"]).output.trimmingCharacters(in: .newlines)
+        report.incoming = try incoming(since: before, to: tip, title: title)
+
+        let ahead = Int(try check(["rev-list", "--count", "@{upstream}..HEAD"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        if ahead > 0 {
+            let push = try run(["push"])
+            guard push.status == 0 else { throw .failed(command: "git push", message: push.errorText) }
+            report.pushed = ahead
+        }
+        return report
+    }
+
+    /// The notes of the vault that `tip` changed since the last commit it shares with `before`
+    /// (all of them when there was no commit before).
+    private func incoming(
+        since before: String?, to tip: String, title: (String, String) -> String
+    ) throws(GitError) -> [SyncReport.Incoming] {
+        let base: String
+        if let before {
+            base = try check(["merge-base", before, tip]).output.trimmingCharacters(in: .newlines)
+        } else {
+            // The empty tree, in whatever hash the repository uses.
+            base = try check(["hash-object", "-t", "tree", "--stdin"], input: []).output.trimmingCharacters(in: .newlines)
+        }
+        guard base != tip else { return [] }
+        let fields = try check(["diff", "--name-status", "--no-renames", "-z", base, tip, "--", "."]).stdout
+            .split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        var changes: [(SyncReport.Incoming.Kind, String, String)] = []
+        var i = 0
+        while i + 1 < fields.count {
+            let (letter, treePath) = (fields[i], fields[i + 1])
+            i += 2
+            guard let path = vaultPath(treePath), Vault.isNoteName(path),
+                  !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+            let kind: SyncReport.Incoming.Kind = letter == "A" ? .added : letter == "D" ? .deleted : .changed
+            changes.append((kind, path, treePath))
+        }
+        // Deleted notes are read as they were, all in one `git cat-file --batch`.
+        let deleted = changes.filter { $0.0 == .deleted && !$0.2.contains("\n") }
+        var oldTexts: [String: String] = [:]
+        if !deleted.isEmpty {
+            let input = deleted.map { base + ":" + $0.2 + "\n" }.joined()
+            let out = try check(["cat-file", "--batch"], input: Array(input.utf8)).stdout
+            var cursor = out.startIndex
+            for (_, path, _) in deleted {
+                guard let newline = out[cursor...].firstIndex(of: 0x0A) else { break }
+                let header = String(decoding: out[cursor..<newline], as: UTF8.self).split(separator: " ")
+                cursor = newline + 1
+                guard header.count == 3, header[1] == "blob", let size = Int(header[2]),
+                      cursor + size <= out.endIndex else { continue }
+                oldTexts[path] = String(decoding: out[cursor..<(cursor + size)], as: UTF8.self)
+                cursor += size + 1
+            }
+        }
+        return changes.map { kind, path, _ in
+            let text = kind == .deleted ? oldTexts[path] ?? ""
+                : (try? FileSystem.read(folder + "/" + path)).map { String(decoding: $0.0, as: UTF8.self) } ?? ""
+            return SyncReport.Incoming(kind: kind, path: path, title: title(path, text))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+/// A unified diff of two texts (`diff -u`), for when neither `git diff --no-index` nor `diff` is
+/// there to ask (SPEC §11: `notes conflicts --diff`).
+public enum UnifiedDiff {
+    /// The diff from `old` to `new` with `context` lines around each change, headed
+    /// `--- oldLabel` / `+++ newLabel`; "" when the texts are equal.
+    public static func make(_ old: String, _ new: String, oldLabel: String, newLabel: String, context: Int = 3) -> String {
+        let a = lines(old), b = lines(new)
+        guard a != b else { return "" }
+        let script = edits(a, b)
+        var out = "--- \(oldLabel)\n+++ \(newLabel)\n"
+        // Group the changes that are within 2×context lines of each other into hunks.
+        var i = 0
+        while i < script.count {
+            guard script[i].kind != .same else { i += 1; continue }
+            var start = i, end = i
+            start = max(0, i - context)
+            while end < script.count {
+                if script[end].kind != .same { end += 1; continue }
+                var run = end
+                while run < script.count && script[run].kind == .same { run += 1 }
+                if run == script.count || run - end > 2 * context { break }
+                end = run
+            }
+            let stop = min(script.count, end + context)
+            let hunk = script[start..<stop]
+            let oldStart = hunk.first?.oldLine ?? 0, newStart = hunk.first?.newLine ?? 0
+            let oldCount = hunk.filter { $0.kind != .insert }.count, newCount = hunk.filter { $0.kind != .delete }.count
+            out += "@@ -\(range(oldStart, oldCount)) +\(range(newStart, newCount)) @@\n"
+            for edit in hunk {
+                switch edit.kind {
+                case .same: out += " " + edit.text + "\n"
+                case .delete: out += "-" + edit.text + "\n"
+                case .insert: out += "+" + edit.text + "\n"
+                }
+            }
+            i = stop
+        }
+        return out
+    }
+
+    /// `start,count` as diff writes a hunk's range (1-based; `start-1,0` for an empty one).
+    private static func range(_ start: Int, _ count: Int) -> String {
+        count == 0 ? "\(start),0" : count == 1 ? "\(start + 1)" : "\(start + 1),\(count)"
+    }
+
+    private static func lines(_ text: String) -> [String] {
+        var parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if parts.last == "" { parts.removeLast() }
+        return parts
+    }
+
+    private enum Kind { case same, delete, insert }
+
+    private struct Edit {
+        var kind: Kind
+        var text: String
+        /// The 0-based line before which this edit stands in each text.
+        var oldLine: Int
+        var newLine: Int
+    }
+
+    /// The shortest edit script from `a` to `b` by a longest common subsequence. Texts too long
+    /// for the table (notes are short) become one change: still a correct diff, only a coarse one.
+    private static func edits(_ a: [String], _ b: [String]) -> [Edit] {
+        var out: [Edit] = []
+        // Common lines at both ends never need the table.
+        var head = 0
+        while head < a.count && head < b.count && a[head] == b[head] { head += 1 }
+        var tail = 0
+        while tail < a.count - head && tail < b.count - head && a[a.count - 1 - tail] == b[b.count - 1 - tail] { tail += 1 }
+        for k in 0..<head { out.append(Edit(kind: .same, text: a[k], oldLine: k, newLine: k)) }
+        let x = Array(a[head..<(a.count - tail)]), y = Array(b[head..<(b.count - tail)])
+        var i = 0, j = 0
+        if x.count * y.count <= 4_000_000 {
+            // lengths[i][j]: the LCS of x[i...] and y[j...].
+            var lengths = [[Int32]](repeating: [Int32](repeating: 0, count: y.count + 1), count: x.count + 1)
+            for p in stride(from: x.count - 1, through: 0, by: -1) {
+                for q in stride(from: y.count - 1, through: 0, by: -1) {
+                    lengths[p][q] = x[p] == y[q] ? lengths[p + 1][q + 1] + 1 : max(lengths[p + 1][q], lengths[p][q + 1])
+                }
+            }
+            while i < x.count && j < y.count {
+                if x[i] == y[j] {
+                    out.append(Edit(kind: .same, text: x[i], oldLine: head + i, newLine: head + j))
+                    i += 1; j += 1
+                } else if lengths[i + 1][j] >= lengths[i][j + 1] {
+                    out.append(Edit(kind: .delete, text: x[i], oldLine: head + i, newLine: head + j))
+                    i += 1
+                } else {
+                    out.append(Edit(kind: .insert, text: y[j], oldLine: head + i, newLine: head + j))
+                    j += 1
+                }
+            }
+        }
+        for p in i..<x.count { out.append(Edit(kind: .delete, text: x[p], oldLine: head + p, newLine: head + j)) }
+        for q in j..<y.count { out.append(Edit(kind: .insert, text: y[q], oldLine: head + x.count, newLine: head + q)) }
+        for k in 0..<tail {
+            out.append(Edit(kind: .same, text: a[a.count - tail + k], oldLine: a.count - tail + k, newLine: b.count - tail + k))
+        }
+        return out
+    }
+}
+
+extension UnifiedDiff {
+    /// The unified diff of two files of the vault (vault-relative paths), from `git diff
+    /// --no-index` when git is there, else `diff -u`, else `make`; "" when they are the same.
+    public static func files(_ old: String, _ new: String, in vault: String, environment: [String: String]) -> String {
+        let path = environment["PATH"]
+        if let git = ProcessRunner.find("git", path: path),
+           let result = try? ProcessRunner.run(
+            git, ["-C", vault, "diff", "--no-index", "--no-color", "--no-ext-diff", "--", old, new], environment: environment),
+           result.status <= 1 {
+            return result.output
+        }
+        if let diff = ProcessRunner.find("diff", path: path),
+           let result = try? ProcessRunner.run(
+            diff, ["-u", "--label", old, "--label", new, "--", vault + "/" + old, vault + "/" + new], environment: environment),
+           result.status <= 1 {
+            return result.output
+        }
+        let read = { (relative: String) -> String in
+            ((try? FileSystem.read(vault + "/" + relative)).map { String(decoding: $0.0, as: UTF8.self) }) ?? ""
+        }
+        return make(read(old), read(new), oldLabel: old, newLabel: new)
+    }
+}

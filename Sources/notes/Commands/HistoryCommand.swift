@@ -1,0 +1,74 @@
+import NotesKit
+
+/// `notes history ID`: the note's commits, following renames (SPEC §11).
+struct HistoryCommand: NotesCommand {
+    static let idArgument = Positional<String>(
+        "id", kind: .noteID, help: "A note: ID, path, unique ID prefix or title (or the ID of a deleted one).",
+        missing: "Missing the note whose history to show.")
+    static let patchFlag = Flag("patch", short: "p", help: "Show each commit's changes to the note.")
+    static let jsonFlag = Flag("json", help: "Print a JSON array.")
+
+    static let spec = CommandSpec(
+        name: "history", aliases: ["log"], overview: "Show a note's git history.",
+        arguments: [idArgument.spec], options: [patchFlag.spec, jsonFlag.spec],
+        unexpected: { _ in "Give one note." },
+        discussion: "Newest first, following the note through renames (git log --follow).", pages: true)
+
+    let id: String
+    let patch: Bool
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        id = try arguments.argument(Self.idArgument)
+        patch = arguments.flag(Self.patchFlag)
+        json = arguments.flag(Self.jsonFlag)
+    }
+
+    func run(_ context: Context) throws {
+        guard let store = try context.store(forWriting: false) else { throw VaultError.noMatch(id) }
+        let repository = try GitRepository.open(at: store.vault.root, environment: context.environment)
+        let path: String
+        do {
+            path = try context.note(id, in: store).note.path
+        } catch VaultError.noMatch(let argument) {
+            // A deleted note is no longer in the vault, but git still has its history.
+            let deleted = Vault.isNoteName(argument) ? argument : argument + ".md"
+            guard !argument.hasPrefix("/"), !argument.split(separator: "/").contains(".."),
+                  try !repository.history(of: deleted, patch: false).isEmpty
+            else { throw VaultError.noMatch(argument) }
+            path = deleted
+        }
+        let commits = try repository.history(of: path, patch: patch)
+        let style = context.style
+        if json {
+            context.output.out(JSONText.array(commits.map { commit in
+                var fields: [(String, JSONText)] = [
+                    ("commit", .string(commit.hash)), ("date", .string(NoteDate.format(commit.date))),
+                    ("author", .string(commit.author)), ("subject", .string(commit.subject)),
+                ]
+                if let patch = commit.patch { fields.append(("patch", .string(patch))) }
+                return .object(fields)
+            }).rendered)
+            return
+        }
+        if commits.isEmpty {
+            context.output.err("'\(Note.id(forPath: path))' has no commits yet.")
+            return
+        }
+        for commit in commits {
+            let short = String(commit.hash.prefix(7))
+            if style.human {
+                let date = style.dates.full(commit.date)
+                let line = (style.color ? "\u{1B}[33m" + short + ANSI.reset : short) + "  " + date + "  "
+                    + ANSI.printable(commit.subject) + "  (" + ANSI.printable(commit.author) + ")"
+                context.output.out(line + "\n")
+            } else {
+                context.output.out(commit.hash + "\t" + NoteDate.format(commit.date) + "\t" + ANSI.printable(commit.author)
+                    + "\t" + ANSI.printable(commit.subject) + "\n")
+            }
+            if let patch = commit.patch, !patch.isEmpty {
+                context.output.out("\n" + DiffView.render(patch, style: style) + "\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import NotesKit
+
+/// `notes sync`: commit, pull, push with git (SPEC §11).
+struct SyncCommand: NotesCommand {
+    static let spec = CommandSpec(
+        name: "sync", overview: "Commit the notes changed here, then pull and push with git.",
+        discussion: """
+        Commits the vault's changed notes (and only them) as gitAutoCommit would, then runs
+        'git pull --rebase --autostash' and 'git push' when the branch has an upstream, and says
+        which notes came in. A conflict stops the rebase with the notes named and the repository
+        left as git left it: resolve it with git ('git rebase --continue' or '--abort').
+        """)
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {}
+
+    func run(_ context: Context) throws {
+        guard let store = try context.store(forWriting: false) else {
+            throw Failure("there is no vault to sync; create one with 'notes init DIR'")
+        }
+        let repository = try GitRepository.open(at: store.vault.root, environment: context.environment)
+        let source = store.vault.titleSource
+        let output = context.output
+        let report = try repository.sync(
+            title: { path, text in Note(path: path, document: NoteDocument(parsing: text), mtime: 0, titleFrom: source).title },
+            committed: { plan in
+                output.out("Committed " + (plan.message.split(separator: "\n").first.map(String.init) ?? "") + "\n")
+                output.flush()
+            })
+        let upstream = ANSI.printable(report.upstream)
+        if report.incoming.isEmpty {
+            output.out("Nothing new from \(upstream).\n")
+        } else {
+            let count = report.incoming.count == 1 ? "1 note" : "\(report.incoming.count) notes"
+            output.out("From \(upstream), \(count):\n")
+            for note in report.incoming {
+                output.out("  " + note.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
+                    + ANSI.printable(note.title) + " (" + ANSI.printable(Note.id(forPath: note.path)) + ")\n")
+            }
+        }
+        switch report.pushed {
+        case 0: output.out("Nothing to push.\n")
+        case 1: output.out("Pushed 1 commit to \(upstream).\n")
+        default: output.out("Pushed \(report.pushed) commits to \(upstream).\n")
+        }
+    }
+}

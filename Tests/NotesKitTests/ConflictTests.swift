@@ -1,0 +1,89 @@
+import NotesKit
+import Testing
+
+/// Conflict markers and conflict copies (SPEC §11), and the unified diff used when no diff tool is there.
+@Suite struct ConflictTests {
+    @Test(arguments: [
+        ("<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> origin/main\n", true),
+        ("intro\n<<<<<<< ours\na\n||||||| base\n=======\nb\n>>>>>>> theirs", true),
+        ("<<<<<<< HEAD\nan opening only\n", false),
+        (">>>>>>> a closing first\n<<<<<<< then an opening\n", false),
+        ("text with <<<<<<< inside a line\nand >>>>>>> too\n", false),
+        ("<<<<<< six\n>>>>>> six\n", false),
+        ("", false),
+    ])
+    func markers(text: String, present: Bool) {
+        #expect(ConflictMarkers.present(in: text) == present)
+    }
+
+    @Test func aNoteWithMarkersIsConflicted() {
+        let note = Note(path: "a.md", document: NoteDocument(parsing: "# A\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> b\n"), mtime: 0)
+        #expect(note.conflicted)
+        #expect(!Note(path: "b.md", document: NoteDocument(parsing: "# B\n"), mtime: 0).conflicted)
+        // Two edits of one note both change updatedAt: git's markers are then in the front matter.
+        let merged = """
+            ---
+            createdAt: 2026-11-30T10:00:00Z
+            <<<<<<< HEAD
+            updatedAt: 2026-11-30T11:00:00Z
+            =======
+            updatedAt: 2026-11-30T12:00:00Z
+            >>>>>>> theirs
+            ---
+            # Plan
+
+            """
+        #expect(Note(path: "c.md", document: NoteDocument(parsing: merged), mtime: 0).conflicted)
+        let spanning = "---\ncreatedAt: 2026-11-30\n<<<<<<< HEAD\n---\n# A\n=======\n# B\n>>>>>>> theirs\n"
+        #expect(Note(path: "d.md", document: NoteDocument(parsing: spanning), mtime: 0).conflicted)
+    }
+
+    @Test(arguments: [
+        ("groceries.sync-conflict-20261130-101500-ABCDEFG.md", "groceries.md", ConflictCopy.Source.syncthing),
+        ("work/plan.sync-conflict-20261130-101500-7XQ2ZZA.markdown", "work/plan.markdown", .syncthing),
+        ("plan (Ann's conflicted copy 2026-11-30).md", "plan.md", .dropbox),
+        ("plan (conflicted copy).md", "plan.md", .dropbox),
+        ("a (b) (Ann's MacBook's conflicted copy 2026-11-30).md", "a (b).md", .dropbox),
+        ("old (conflicted copy 2026-11-30 101500).md", "old.md", .nextcloud),
+        ("work/standup.conflict-20261130-101500.md", "work/standup.md", .notes),
+        ("standup.conflict-20261130-101500-2.md", "standup.md", .notes),
+        ("old.markdown.conflict-20261130-101500.md", "old.markdown", .notes),
+    ])
+    func copies(path: String, original: String, source: ConflictCopy.Source) {
+        let copy = ConflictCopy(path: path)
+        #expect(copy == ConflictCopy(path: path))
+        #expect(copy?.original == original)
+        #expect(copy?.source == source)
+    }
+
+    @Test(arguments: [
+        "groceries.md", "conflict-resolution.md", "a.sync-conflict-2026-ABC.md", "x.conflict-2026.md",
+        "notes (my copy).md", "y.conflict-20261130-101500.txt", "z.conflict-20261130-101500.markdown",
+        ".sync-conflict-20261130-101500-ABCDEFG.md",
+    ])
+    func notCopies(path: String) {
+        #expect(ConflictCopy(path: path) == nil)
+    }
+
+    @Test func unifiedDiffLikeDiffU() {
+        let old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
+        let new = "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk\n"
+        #expect(UnifiedDiff.make(old, new, oldLabel: "x.md", newLabel: "y.md", context: 2) == """
+            --- x.md
+            +++ y.md
+            @@ -1,4 +1,4 @@
+             a
+            -b
+            +B
+             c
+             d
+            @@ -9,2 +9,3 @@
+             i
+             j
+            +k
+
+            """)
+        #expect(UnifiedDiff.make("same\n", "same\n", oldLabel: "a", newLabel: "b") == "")
+        #expect(UnifiedDiff.make("", "new\n", oldLabel: "a", newLabel: "b") == "--- a\n+++ b\n@@ -0,0 +1 @@\n+new\n")
+    }
+}

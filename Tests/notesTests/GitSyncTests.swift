@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+
+/// `notes sync` between two clones of one bare repository, and `notes history` (SPEC §11).
+@Suite struct GitSyncTests {
+    /// A sandbox whose vault is a clone of `remote.git`, with a second clone at `other`; both hold
+    /// the notes `groceries` and `plan`, committed and pushed.
+    static func clones() throws -> (Sandbox, other: String) {
+        let s = try Sandbox()
+        try s.useGit()
+        let remote = s.root.path + "/remote.git"
+        try s.gitOK(["init", "-q", "--bare", remote], in: s.root.path)
+        try s.write("groceries.md", "# Groceries\n\n- milk\n- bread\n")
+        try s.write("plan.md", "# Plan\n\nfirst\n")
+        try s.gitOK(["init", "-q"])
+        try s.gitOK(["add", "groceries.md", "plan.md"])
+        try s.gitOK(["commit", "-q", "-m", "start"])
+        try s.gitOK(["remote", "add", "origin", remote])
+        try s.gitOK(["push", "-q", "-u", "origin", "main"])
+        let other = s.root.path + "/other"
+        try s.gitOK(["clone", "-q", remote, other], in: s.root.path)
+        return (s, other)
+    }
+
+    @Test func aFastForwardReportsWhatCameIn() throws {
+        let (s, other) = try Self.clones()
+        var r = try s.run(["add", "Call the plumber"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == """
+            Committed notes: add call-the-plumber
+            Nothing new from origin/main.
+            Pushed 1 commit to origin/main.
+
+            """)
+        r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == """
+            From origin/main, 1 note:
+              added    Call the plumber (call-the-plumber)
+            Nothing to push.
+
+            """)
+        #expect(try s.read("call-the-plumber.md").contains("Call the plumber"))
+        #expect(try s.gitStatus() == "")
+    }
+
+    @Test func aRebaseOverIndependentNotesKeepsBothAndAHandEditedFile() throws {
+        let (s, other) = try Self.clones()
+        // Here: a note edited and a note deleted, not committed, and a file that is not a note.
+        try s.write("groceries.md", "# Groceries\n\n- milk\n- bread\n- eggs\n")
+        try s.write("todo.txt", "not a note\n")
+        // There: another note edited, one added and the deleted one's neighbour removed; pushed.
+        try s.run(["edit", "plan", "# Plan\n\nfirst\nsecond"], env: ["NOTES_VAULT": other])
+        try s.run(["add", "Standup at ten"], env: ["NOTES_VAULT": other])
+        var r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+
+        r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == """
+            Committed notes: edit groceries
+            From origin/main, 2 notes:
+              changed  Plan (plan)
+              added    Standup at ten (standup-at-ten)
+            Pushed 1 commit to origin/main.
+
+            """)
+        #expect(try s.gitOK(["rev-list", "--merges", "HEAD"]) == "")
+        #expect(try s.gitStatus() == "?? todo.txt\n")
+        #expect(try s.read("plan.md").contains("second"))
+
+        r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("From origin/main, 1 note:\n  changed  Groceries (groceries)\n"), "\(r)")
+        #expect(try String(contentsOfFile: other + "/groceries.md", encoding: .utf8).contains("- eggs"))
+    }
+
+    @Test func aDeletedNoteIsReportedByItsOldTitle() throws {
+        let (s, other) = try Self.clones()
+        try s.run(["delete", "--yes", "plan"], env: ["NOTES_VAULT": other])
+        var r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.stdout.hasPrefix("Committed notes: delete plan\n"), "\(r)")
+        r = try s.run(["sync"])
+        #expect(r.stdout.contains("  deleted  Plan (plan)\n"), "\(r)")
+        #expect(!s.exists("plan.md"))
+    }
+
+    @Test func aConflictStopsNamesTheNoteAndLeavesTheRebaseAsGitLeftIt() throws {
+        let (s, other) = try Self.clones()
+        try s.run(["edit", "groceries", "# Groceries\n\n- milk\n- oat milk"], env: ["NOTES_VAULT": other])
+        #expect(try s.run(["sync"], env: ["NOTES_VAULT": other]).status == 0)
+        try s.run(["edit", "groceries", "# Groceries\n\n- milk\n- butter"])
+
+        let r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout == "Committed notes: edit groceries\n")
+        #expect(r.stderr.hasPrefix("Error: the pull stopped on conflicting changes in:\n  groceries\n"), "\(r)")
+        #expect(r.stderr.contains("git rebase --continue") && r.stderr.contains("git rebase --abort"))
+        // Mid-rebase, nothing resolved: both sides are in the file between the markers.
+        #expect(FileManager.default.fileExists(atPath: s.vault + "/.git/rebase-merge"))
+        #expect(try s.gitStatus().contains("UU groceries.md"))
+        let text = try s.read("groceries.md")
+        #expect(text.contains("<<<<<<<") && text.contains("- oat milk") && text.contains("- butter") && text.contains(">>>>>>>"))
+        let json = try JSONSerialization.jsonObject(with: Data(try s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(json?.first { $0["id"] as? String == "groceries" }?["conflicted"] as? Bool == true)
+        // A second sync refuses to go on over it.
+        let again = try s.run(["sync"])
+        #expect(again.status == 1)
+        #expect(again.stderr.hasPrefix("Error: a rebase is in progress"), "\(again)")
+        #expect(FileManager.default.fileExists(atPath: s.vault + "/.git/rebase-merge"))
+    }
+
+    @Test func withoutGitARepositoryOrARemoteItSaysSo() throws {
+        let s = try Sandbox()
+        try s.useGit()
+        try s.write("a.md", "# A\n")
+        var r = try s.run(["sync"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: '\(s.vault)' is not in a git repository; make it one with: git -C \(s.vault) init\n")
+        r = try s.run(["sync"], env: ["PATH": s.root.path])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: git is not installed (or not on PATH); install it to version and sync the vault\n")
+        try s.makeRepository()
+        try s.write("a.md", "# A, changed\n")
+        r = try s.run(["sync"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: the repository has no remote to sync with; add one with: git remote add origin URL\n")
+        // Nothing was committed by a sync that could not sync.
+        #expect(try s.gitStatus() == " M a.md\n")
+    }
+
+    @Test func aBranchWithoutUpstreamIsCommittedAndExplained() throws {
+        let (s, _) = try Self.clones()
+        try s.gitOK(["switch", "-q", "-c", "draft"])
+        try s.write("plan.md", "# Plan\n\nchanged\n")
+        let r = try s.run(["sync"])
+        #expect(r.status == 1)
+        #expect(r.stdout == "Committed notes: edit plan\n")
+        #expect(r.stderr == "Error: the branch 'draft' has no upstream, so nothing was pulled or pushed; set one with: git push -u origin draft\n")
+    }
+
+    @Test func historyFollowsARename() throws {
+        let s = try Sandbox()
+        try s.write("idea.md", "# Idea\n\nfirst\n")
+        try s.makeRepository()
+        try s.gitOK(["mv", "idea.md", "project.md"])
+        try s.gitOK(["commit", "-q", "-m", "Rename the idea"])
+        try s.write("project.md", "# Idea\n\nfirst\nsecond\n")
+        try s.gitOK(["commit", "-q", "-am", "Grow the project"])
+
+        var r = try s.run(["history", "project"])
+        #expect(r.status == 0, "\(r)")
+        let lines = r.stdout.split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(lines.map { $0.count } == [4, 4, 4])
+        #expect(lines.map { String($0[3]) } == ["Grow the project", "Rename the idea", "start"])
+        #expect(lines.allSatisfy { $0[2] == "Test Writer" })
+
+        r = try s.run(["log", "--patch", "project"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains(" first\n+second\n"), "\(r)")
+        #expect(r.stdout.contains("rename from idea.md\nrename to project.md\n"))
+        #expect(r.stdout.contains("+++ b/idea.md\n@@ -0,0 +1,3 @@\n+# Idea\n"))
+
+        let json = try JSONSerialization.jsonObject(with: Data(try s.run(["history", "--json", "project"]).stdout.utf8)) as? [[String: Any]]
+        #expect(json?.map { $0["subject"] as? String } == ["Grow the project", "Rename the idea", "start"])
+
+        // A deleted note's history is still there.
+        try s.gitOK(["rm", "-q", "project.md"])
+        try s.gitOK(["commit", "-q", "-m", "Drop the project"])
+        r = try s.run(["history", "project"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.split(separator: "\n").count == 4)
+        #expect(try s.run(["history", "never-was"]).stderr == "Error: no note matches 'never-was'\n")
+    }
+
+    @Test func historyOutsideGitIsAClearError() throws {
+        let s = try Sandbox()
+        try s.useGit()
+        try s.write("a.md", "# A\n")
+        let r = try s.run(["history", "a"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("Error: '\(s.vault)' is not in a git repository"))
+    }
+}
