@@ -11,6 +11,13 @@ public enum ConflictMarkers {
     /// note's front matter and its body: when both sides changed `updatedAt`, git's markers are
     /// in the front matter).
     public static func present(in parts: [String]) -> Bool {
+        // Almost no note has a run of seven '<': look for one anywhere first (16 bytes at a
+        // time), and only then line by line.
+        let seven = Array("<<<<<<<".utf8)
+        guard parts.contains(where: { part in
+            var part = part
+            return part.withUTF8 { TextFolding.firstIndex(of: seven, in: UnsafeRawBufferPointer($0)) != nil }
+        }) else { return false }
         var opened = false
         for var part in parts {
             if part.withUTF8({ scan(UnsafeRawBufferPointer($0), opened: &opened) }) { return true }
