@@ -69,3 +69,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.vault).sorted() == [".notes", "a.md"])
     }
 }
+
+@Suite struct RelativeVaultTests {
+    /// `--vault .` (and `./`, `../vault`): a note is found by its ID, its file name and its path,
+    /// as with an absolute vault path.
+    @Test(arguments: [".", "./", "../vault"])
+    func aRelativeVaultPathFindsNotes(_ vault: String) throws {
+        let s = try Sandbox()
+        try s.write("plan.md", "# Plan\n")
+        try s.write("work/standup.md", "# Standup\n")
+        let cwd = vault == "../vault" ? s.home : s.vault
+        for argument in ["plan", "plan.md", "work/standup"] {
+            let show = try s.run(["--vault", vault, "show", argument], cwd: cwd, vaultVariable: false)
+            #expect(show.status == 0 && show.stdout.hasPrefix("# "), "\(vault) \(argument): \(show)")
+        }
+        let edit = try s.run(["--vault", vault, "edit", "plan", "more"], cwd: cwd, vaultVariable: false)
+        #expect(edit.status == 0, "\(edit)")
+        #expect(try String(contentsOfFile: s.vault + "/plan.md", encoding: .utf8).contains("more"))
+    }
+}

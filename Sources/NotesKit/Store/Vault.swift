@@ -145,7 +145,8 @@ public struct Vault: Sendable {
     private func contained(_ path: String, argument: String, mustBeInside: Bool) throws(VaultError) -> String? {
         let lexical = Vault.normalized(path)
         let parent = (lexical as NSString).deletingLastPathComponent
-        guard let realParent = FileSystem.realPath(parent) else { throw .noMatch(argument) }
+        // A vault given as `.` makes paths like `plan.md`, whose folder is the current one.
+        guard let realParent = FileSystem.realPath(parent.isEmpty ? "." : parent) else { throw .noMatch(argument) }
         let real = realParent + "/" + (lexical as NSString).lastPathComponent
         guard real.hasPrefix(canonicalRoot + "/") else {
             if mustBeInside || FileSystem.status(path)?.kind == .symlink { throw .outsideVault(argument) }
