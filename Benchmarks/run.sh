@@ -41,19 +41,32 @@ vault=$home/vault
 vault_bytes=$(du -sb "$vault" | cut -f1)
 probe=$(find "$vault" -maxdepth 1 -name '*.md' -print -quit)
 
-# median_ms PREPARE COMMAND...: the median wall time of RUNS runs, after one warm-up run.
-median_ms() {
+# pair_ms PREPARE COMMAND... [-- ANCHOR...]: the median wall times of RUNS runs of COMMAND (each
+# after PREPARE) and of ANCHOR, run in turns (command, anchor, command, …) after one warm-up of
+# each, so that a machine whose load changes during the benchmark weighs on both alike. Prints
+# "COMMAND_MS ANCHOR_MS" (the second empty without an anchor).
+pair_ms() {
     local prepare=$1; shift
-    local times=()
-    eval "$prepare"; "$@" >/dev/null 2>&1 || true
+    local command=() anchor=() after=0
+    for word in "$@"; do
+        if [[ $word == -- ]]; then after=1; elif ((after)); then anchor+=("$word"); else command+=("$word"); fi
+    done
+    local ours=() theirs=() start end
+    eval "$prepare"; "${command[@]}" >/dev/null 2>&1 || true
+    ((${#anchor[@]})) && { "${anchor[@]}" >/dev/null 2>&1 || true; }
     for _ in $(seq "$runs"); do
         eval "$prepare"
-        local start end
-        start=$(date +%s%N); "$@" >/dev/null 2>&1 || true; end=$(date +%s%N)
-        times+=($(( (end - start) / 1000000 )))
+        start=$(date +%s%N); "${command[@]}" >/dev/null 2>&1 || true; end=$(date +%s%N)
+        ours+=($(( (end - start) / 1000000 )))
+        if ((${#anchor[@]})); then
+            start=$(date +%s%N); "${anchor[@]}" >/dev/null 2>&1 || true; end=$(date +%s%N)
+            theirs+=($(( (end - start) / 1000000 )))
+        fi
     done
-    printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+    echo "$(median "${ours[@]}") $( ((${#theirs[@]})) && median "${theirs[@]}")"
 }
+
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 # peak_mb COMMAND...: the peak resident set of one run, in MB.
 peak_mb() {
@@ -64,15 +77,15 @@ anchor_search=(); anchor_name="—"
 if command -v rg >/dev/null; then anchor_search=(rg -i -F -l crème "$vault"); anchor_name="rg -i -F -l crème"
 elif command -v grep >/dev/null; then anchor_search=(grep -ril crème "$vault"); anchor_name="grep -ril crème"; fi
 
+anchor=(); ((${#anchor_search[@]})) && anchor=(-- "${anchor_search[@]}")
 "$notes" --vault "$vault" index >/dev/null 2>&1
-search_ms=$(median_ms : "$notes" --vault "$vault" search crème)
-list_ms=$(median_ms : "$notes" --vault "$vault" list --limit 20)
-fresh_ms=$(median_ms "rm -rf '$XDG_CACHE_HOME'" "$notes" --vault "$vault" search crème)
+read -r search_ms search_rg < <(pair_ms : "$notes" --vault "$vault" search crème "${anchor[@]}")
+read -r list_ms ls_ms < <(pair_ms : "$notes" --vault "$vault" list --limit 20 -- sh -c "ls -t '$vault' | head -20")
+read -r fresh_ms fresh_rg < <(pair_ms "rm -rf '$XDG_CACHE_HOME'" "$notes" --vault "$vault" search crème "${anchor[@]}")
 "$notes" --vault "$vault" index >/dev/null 2>&1
-append_ms=$(median_ms "echo appended >> '$probe'" "$notes" --vault "$vault" search crème)
-add_ms=$(median_ms "'$notes' --vault '$vault' add 'Benchmark note' >/dev/null 2>&1" "$notes" --vault "$vault" search crème)
-rg_ms=$( ((${#anchor_search[@]})) && median_ms : "${anchor_search[@]}" || echo "")
-ls_ms=$(median_ms : sh -c "ls -t '$vault' | head -20")
+read -r append_ms append_rg < <(pair_ms "echo appended >> '$probe'" "$notes" --vault "$vault" search crème "${anchor[@]}")
+read -r add_ms add_rg < <(pair_ms "'$notes' --vault '$vault' add 'Benchmark note' >/dev/null 2>&1" \
+    "$notes" --vault "$vault" search crème "${anchor[@]}")
 rss_search=$(peak_mb "$notes" --vault "$vault" search crème)
 echo appended >> "$probe"
 rss_changed=$(peak_mb "$notes" --vault "$vault" search crème)
@@ -81,15 +94,15 @@ vault_mb=$((vault_bytes / 1048576))
 
 ratio() { [[ -n $2 && $2 != 0 ]] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }' || echo "—"; }
 echo
-echo "$size notes, $vault_mb MB; median of $runs runs; $(date -u +%F); $(nproc) cores"
+echo "$size notes, $vault_mb MB; median of $runs runs, each taking turns with its anchor; $(date -u +%F); $(nproc) cores"
 echo
 echo "| work | MyNotes | anchor | ratio | target |"
 echo "| --- | ---: | ---: | ---: | ---: |"
-echo "| \`notes search crème\`, index fresh | $search_ms ms | \`$anchor_name\` $rg_ms ms | $(ratio "$search_ms" "$rg_ms") | ≤ 0.5 |"
+echo "| \`notes search crème\`, index fresh | $search_ms ms | \`$anchor_name\` $search_rg ms | $(ratio "$search_ms" "$search_rg") | ≤ 0.5 |"
 echo "| \`notes list --limit 20\`, index fresh | $list_ms ms | \`ls -t \| head -20\` $ls_ms ms | $(ratio "$list_ms" "$ls_ms") | ≤ 1.0 |"
-echo "| \`notes search crème\`, no index yet | $fresh_ms ms | $rg_ms ms | $(ratio "$fresh_ms" "$rg_ms") | ≤ 3 |"
-echo "| append a line to one note, then search | $append_ms ms | $rg_ms ms | $(ratio "$append_ms" "$rg_ms") | ≤ 0.6 |"
-echo "| one \`notes add\`, then search | $add_ms ms | $rg_ms ms | $(ratio "$add_ms" "$rg_ms") | ≤ 0.6 |"
+echo "| \`notes search crème\`, no index yet | $fresh_ms ms | $fresh_rg ms | $(ratio "$fresh_ms" "$fresh_rg") | ≤ 3 |"
+echo "| append a line to one note, then search | $append_ms ms | $append_rg ms | $(ratio "$append_ms" "$append_rg") | ≤ 0.6 |"
+echo "| one \`notes add\`, then search | $add_ms ms | $add_rg ms | $(ratio "$add_ms" "$add_rg") | ≤ 0.6 |"
 echo "| peak RSS, \`search\`, index fresh | $rss_search MB | vault $vault_mb MB | $(ratio "$rss_search" "$vault_mb")× | ≤ 1.2× |"
 echo "| peak RSS, \`search\` after one changed note | $rss_changed MB | vault | $(ratio "$rss_changed" "$vault_mb")× | ≤ 1.2× |"
 echo "| peak RSS, \`list --limit 20\` | $rss_list MB | vault | $(ratio "$rss_list" "$vault_mb")× | ≤ 0.25× |"
