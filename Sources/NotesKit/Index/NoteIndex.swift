@@ -95,6 +95,11 @@ public struct Catalog: Sendable {
         // The few notes a one-off command shows are read with `pread`: through the mapping, the
         // kernel would map whole runs of the page cache around each (megabytes for 20 notes).
         let reading = query.once && positions.count <= 64
+        // Thousands of hits (a search) are made into notes on all cores.
+        if positions.count > 2048 {
+            let numbers = positions.map(hit)
+            return Parallel.map(count: numbers.count, chunk: 512) { i, _ in note(at: numbers[i]) }
+        }
         return positions.map { note(at: hit($0), reading: reading) }
     }
 

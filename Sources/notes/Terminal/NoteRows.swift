@@ -31,9 +31,14 @@ enum NoteRows {
     /// `ID<TAB>DATE<TAB>TITLE` lines with ISO 8601 UTC dates, no colour, no truncation.
     static func piped(_ rows: [NoteRow]) -> String {
         var out = ""
+        out.reserveCapacity(rows.count * 64)
         for row in rows {
-            out += ANSI.printable(row.note.id) + "\t" + NoteDate.format(row.date) + "\t"
-                + ANSI.printable(row.note.title) + "\n"
+            out.append(ANSI.printable(row.note.id))
+            out.append("\t")
+            out.append(NoteDate.format(row.date))
+            out.append("\t")
+            out.append(ANSI.printable(row.note.title))
+            out.append("\n")
         }
         return out
     }
