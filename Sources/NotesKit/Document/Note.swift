@@ -6,8 +6,8 @@ public enum TitleSource: String, CaseIterable, Codable, Sendable {
     case filename
 }
 
-/// What the index knows of a note — identity, title, dates, preview — and all that lists, search
-/// results and ID resolution need. It has no body: a note read from its file is a `LoadedNote`.
+/// What the index knows of a note — identity, title, dates, preview, tags — and all that lists,
+/// search results and ID resolution need. It has no body: a note read from its file is a `LoadedNote`.
 public struct Note: Equatable, Sendable {
     /// The path relative to the vault, `/`-separated, without `.md` (SPEC §2).
     public var id: String
@@ -24,11 +24,13 @@ public struct Note: Equatable, Sendable {
     public var updatedAt: Double?
     /// The first non-empty body line other than the title line, heading marks stripped.
     public var preview: String
+    /// The tags as the note spells them, in file order, front matter first, each once (SPEC §10).
+    public var tags: [String]
 
     /// Creates a note from its parts.
     public init(
         id: String, path: String, title: String, titleFromFrontMatter: Bool, createdAt: Double,
-        updatedAt: Double?, preview: String
+        updatedAt: Double?, preview: String, tags: [String] = []
     ) {
         self.id = id
         self.path = path
@@ -37,6 +39,7 @@ public struct Note: Equatable, Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.preview = preview
+        self.tags = tags
     }
 
     /// Derives a note from a parsed file. `mtime` is the creation fallback.
@@ -72,6 +75,7 @@ public struct Note: Equatable, Sendable {
             return false
         }
         preview = firstOther ?? ""
+        tags = NoteTags.of(document)
     }
 
     /// The date the `updated` order uses: `updatedAt`, else `createdAt`.
