@@ -10,6 +10,8 @@ struct IndexRecord: Sendable {
     var note: Note?
     var warnings: [ParseWarning]
     var folded: FoldedText
+    /// The note's tags and links as the index keeps them (`NoteRefs`); empty for no note.
+    var refs: [UInt8] = []
     /// A delta's note that the file is gone.
     var removed = false
 }
@@ -24,31 +26,38 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 5), all little-endian. Everything a command needs to check
+/// The layout of an index file (version 6), all little-endian. Everything a command needs to check
 /// the index against the files and to sort sits in fixed-width columns read in place; the strings
-/// a command shows and the folded texts a search reads sit in regions of their own, so that a
-/// `list` pages in the record table, the path table and the paths, and nothing else. The texts
-/// come first, so a writer can stream them out while it is still reading files, and write the
-/// tables and then the header last.
+/// a command shows, the folded texts a search reads, and the tags and links sit in regions of their
+/// own, so that a `list` pages in the record table, the path table and the paths, and nothing else;
+/// `tags`, `list --tag` and `backlinks` page in the compact tags-and-links region besides. The
+/// texts come first, so a writer can stream them out while it is still reading files, and write
+/// the tables and then the header last.
 ///
 ///     header   64 bytes: magic, version, title source, kind, generation, count, slot count,
-///              and the lengths of the text, paths and strings regions
+///              the lengths of the text, paths and strings regions (u64 each) and of the refs
+///              region (u32)
 ///     text     the folded searchable texts
-///     records  count × 64 bytes (`Column`)
+///     records  count × 72 bytes (`Column`)
 ///     slots    slot count × u32: an open-addressing table of record number + 1 (0 is empty),
 ///              by the FNV-1a hash of the path, so a lookup needs no table built at load
 ///     paths    each record's vault-relative path, UTF-8
 ///     strings  per record: title, preview (u32 length + bytes each), then the warnings
 ///              (u32 count, then u32 line and u32 length + message bytes each)
+///     refs     per record, at the offset and length its columns give (empty for a file that is
+///              no note): its folded title, tags and links (`NoteRefs`) — the folded tags first,
+///              together, so that counting tags reads a few bytes per note; link targets already
+///              made into the keys resolution compares (a relative Markdown path joined to the
+///              note's folder), so that finding backlinks compares bytes and makes no strings
 enum IndexLayout {
     static let headerSize = 64
-    static let recordSize = 64
+    static let recordSize = 72
 
     /// Byte offsets of a record's columns.
     enum Column {
         static let size = 0, mtime = 8, inode = 16, createdAt = 24, updatedAt = 32
         static let textOffset = 40, textLength = 48, pathOffset = 52, stringsOffset = 56
-        static let pathLength = 60, flags = 62
+        static let pathLength = 60, flags = 62, refsOffset = 64, refsLength = 68
     }
 
     /// Flags: a readable note; its title is not a body line; it has `updatedAt`; (in a delta) its
@@ -69,7 +78,7 @@ final class MappedIndex: @unchecked Sendable {
     private let bytes: UnsafeRawBufferPointer
     private let slotCount: Int
     private let textStart = IndexLayout.headerSize
-    private let recordsStart: Int, slotsStart: Int, pathsStart: Int, stringsStart: Int
+    private let recordsStart: Int, slotsStart: Int, pathsStart: Int, stringsStart: Int, refsStart: Int
     private let stringsLength: Int
 
     private init(storage: TextStorage, kind: IndexKind, generation: UInt64, count: Int, slotCount: Int,
@@ -85,12 +94,13 @@ final class MappedIndex: @unchecked Sendable {
         slotsStart = recordsStart + count * IndexLayout.recordSize
         pathsStart = slotsStart + slotCount * 4
         stringsStart = pathsStart + pathsLength
+        refsStart = stringsStart + stringsLength
     }
 
     /// The index in `storage`; nil when it is damaged, of another version, or made with another
     /// title source (then it is rebuilt). The header and every record's columns are checked here
-    /// (path and text within their regions, dates representable); titles, previews and warnings
-    /// are checked when they are read.
+    /// (path, text and refs within their regions, dates representable); titles, previews,
+    /// warnings, tags and links are checked when they are read.
     static func open(_ storage: TextStorage, titleSource: TitleSource) -> MappedIndex? {
         let bytes = storage.bytes
         var reader = ByteReader(bytes: bytes)
@@ -101,11 +111,12 @@ final class MappedIndex: @unchecked Sendable {
               let generation = reader.u64(), let count = reader.u32().map(Int.init),
               let slotCount = reader.u32().map(Int.init),
               let textLength = reader.u64(), let pathsLength = reader.u64(), let stringsLength = reader.u64(),
+              let refsLength = reader.u32().map(UInt64.init),
               slotCount > count, slotCount & (slotCount - 1) == 0,
               pathsLength < UInt64(UInt32.max), stringsLength < UInt64(UInt32.max), textLength < UInt64(Int.max / 2)
         else { return nil }
         let fixed = IndexLayout.headerSize + count * IndexLayout.recordSize + slotCount * 4
-        guard UInt64(bytes.count) == UInt64(fixed) + textLength + pathsLength + stringsLength else { return nil }
+        guard UInt64(bytes.count) == UInt64(fixed) + textLength + pathsLength + stringsLength + refsLength else { return nil }
         let index = MappedIndex(storage: storage, kind: kind, generation: generation, count: count, slotCount: slotCount,
                                 textLength: Int(textLength), pathsLength: Int(pathsLength), stringsLength: Int(stringsLength))
         let text = UInt64(textLength), paths = UInt64(pathsLength), strings = UInt64(stringsLength)
@@ -113,8 +124,10 @@ final class MappedIndex: @unchecked Sendable {
             let flags = index.flags(number)
             let pathEnd = UInt64(index.u32(number, IndexLayout.Column.pathOffset)) + UInt64(index.u16(number, IndexLayout.Column.pathLength))
             let textEnd = index.u64(number, IndexLayout.Column.textOffset) &+ UInt64(index.u32(number, IndexLayout.Column.textLength))
+            let refsEnd = UInt64(index.u32(number, IndexLayout.Column.refsOffset)) + UInt64(index.u32(number, IndexLayout.Column.refsLength))
             guard pathEnd <= paths, textEnd <= text, textEnd >= index.u64(number, IndexLayout.Column.textOffset),
-                  UInt64(index.u32(number, IndexLayout.Column.stringsOffset)) < strings else { return nil }
+                  UInt64(index.u32(number, IndexLayout.Column.stringsOffset)) < strings, refsEnd <= refsLength
+            else { return nil }
             // Damage that still parses must not reach the date code: it means a rebuild.
             if flags & IndexLayout.isNote != 0 {
                 guard NoteDate.representable.contains(index.double(number, IndexLayout.Column.createdAt)),
@@ -172,6 +185,24 @@ final class MappedIndex: @unchecked Sendable {
     private func textRange(_ number: Int) -> Range<Int> {
         let start = textStart + Int(u64(number, IndexLayout.Column.textOffset))
         return start..<(start + Int(u32(number, IndexLayout.Column.textLength)))
+    }
+
+    /// The bytes of record `number`'s tags and links (`NoteRefs`; checked to lie within the refs
+    /// region when opened, parsed with bounds checks when read).
+    func refsBytes(_ number: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[refsRange(number)])
+    }
+
+    private func refsRange(_ number: Int) -> Range<Int> {
+        let start = refsStart + Int(u32(number, IndexLayout.Column.refsOffset))
+        return start..<(start + Int(u32(number, IndexLayout.Column.refsLength)))
+    }
+
+    /// Record `number`'s tags and links read with `pread` rather than through the mapping (for
+    /// the few notes a one-off command shows).
+    func readRefs(_ number: Int) -> [UInt8] {
+        let range = refsRange(number)
+        return storage.read(at: range.lowerBound, count: range.count)
     }
 
     /// Record `number`'s title, preview and warnings as stored, or nil when they do not parse
@@ -260,10 +291,11 @@ final class MappedIndex: @unchecked Sendable {
             title = reader.repairedString() ?? ""
             preview = reader.repairedString() ?? ""
         }
+        let tags = reading ? readRefs(number).withUnsafeBytes { NoteRefs($0).tagSpellings() } : NoteRefs(refsBytes(number)).tagSpellings()
         return Note(
             id: Note.id(forPath: path), path: path, title: title,
             titleFromFrontMatter: flags(number) & IndexLayout.titleFromFrontMatter != 0, createdAt: createdAt(number),
-            updatedAt: updatedAt(number), preview: preview)
+            updatedAt: updatedAt(number), preview: preview, tags: tags)
     }
 
     /// The date `order` sorts record `number` by.
@@ -303,7 +335,7 @@ final class MappedIndex: @unchecked Sendable {
         IndexRecord(
             path: path(at: number), size: size(number), mtime: mtime(number), inode: inode(number),
             note: isNote(number) ? note(at: number) : nil, warnings: warnings(at: number), folded: folded(at: number),
-            removed: isRemoved(number))
+            refs: Array(refsBytes(number)), removed: isRemoved(number))
     }
 }
 
@@ -390,6 +422,7 @@ final class IndexView: @unchecked Sendable {
     func path(at number: Int) -> String { let (file, n) = locate(number); return file.path(at: n) }
     func note(at number: Int, reading: Bool = false) -> Note { let (file, n) = locate(number); return file.note(at: n, reading: reading) }
     func textBytes(_ number: Int) -> UnsafeRawBufferPointer { let (file, n) = locate(number); return file.textBytes(n) }
+    func refsBytes(_ number: Int) -> UnsafeRawBufferPointer { let (file, n) = locate(number); return file.refsBytes(n) }
 
     func date(at number: Int, order: SortOrder) -> Double {
         let (file, n) = locate(number)
@@ -480,7 +513,7 @@ final class TextStorage: @unchecked Sendable {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 5
+    static let version: UInt32 = 6
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and
@@ -539,6 +572,7 @@ enum NoteIndexFile {
         append(table.textLength, to: &header)
         append(UInt64(table.paths.count), to: &header)
         append(UInt64(table.strings.count), to: &header)
+        append(UInt32(table.refs.count), to: &header)
         return header + [UInt8](repeating: 0, count: IndexLayout.headerSize - header.count)
     }
 
@@ -611,6 +645,8 @@ struct ByteReader {
 
     mutating func byte() -> UInt8? { take(1)?.first }
 
+    mutating func u16() -> UInt16? { take(2).map { UInt16(littleEndian: $0.loadUnaligned(as: UInt16.self)) } }
+
     mutating func u32() -> UInt32? { take(4).map { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) } }
 
     mutating func u64() -> UInt64? { take(8).map { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) } }
@@ -635,6 +671,8 @@ struct IndexTable {
     var records: [UInt8] = []
     var paths: [UInt8] = []
     var strings: [UInt8] = []
+    /// Each note's tags and links (`NoteRefs`), one chunk per record.
+    var refs: [UInt8] = []
     var hashes: [UInt64] = []
     /// The folded texts of the records added with `add(_:)`, in record order.
     var texts: [UInt8] = []
@@ -648,10 +686,11 @@ struct IndexTable {
     }
 
     /// Adds a record whose text the writer takes from elsewhere; `strings` appends its title,
-    /// preview and warnings.
+    /// preview and warnings, `refs` are its tags and links.
     mutating func add(
         path: UnsafeRawBufferPointer, size: Int64, mtime: Double, inode: UInt64, createdAt: Double,
-        updatedAt: Double?, flags: UInt8, textLength length: Int, strings write: (inout [UInt8]) -> Void
+        updatedAt: Double?, flags: UInt8, textLength length: Int, refs chunk: UnsafeRawBufferPointer,
+        strings write: (inout [UInt8]) -> Void
     ) {
         let start = records.count
         records.append(contentsOf: repeatElement(0, count: IndexLayout.recordSize))
@@ -670,8 +709,11 @@ struct IndexTable {
             put(UInt32(strings.count), IndexLayout.Column.stringsOffset)
             put(UInt16(path.count), IndexLayout.Column.pathLength)
             put(flags | (updatedAt != nil ? IndexLayout.hasUpdatedAt : 0), IndexLayout.Column.flags)
+            put(UInt32(refs.count), IndexLayout.Column.refsOffset)
+            put(UInt32(chunk.count), IndexLayout.Column.refsLength)
         }
         paths.append(contentsOf: path)
+        refs.append(contentsOf: chunk)
         write(&strings)
         hashes.append(MappedIndex.hash(path))
         textLength += UInt64(length)
@@ -681,14 +723,16 @@ struct IndexTable {
     mutating func add(_ r: IndexRecord) {
         let start = texts.count
         r.folded.withUnsafeBytes { texts.append(contentsOf: $0) }
-        add(path: r.path, size: r.size, mtime: r.mtime, inode: r.inode, note: r.note, warnings: r.warnings, textFrom: start)
+        add(path: r.path, size: r.size, mtime: r.mtime, inode: r.inode, note: r.note, warnings: r.warnings,
+            refs: r.refs, textFrom: start)
     }
 
     /// Adds a record read from a file whose folded text is `texts[textStart...]` (folded there by
     /// the caller). A path longer than a record can hold (far beyond PATH_MAX) is not indexed:
     /// the file is read every time.
     mutating func add(
-        path: String, size: Int64, mtime: Double, inode: UInt64, note: Note?, warnings: [ParseWarning], textFrom textStart: Int
+        path: String, size: Int64, mtime: Double, inode: UInt64, note: Note?, warnings: [ParseWarning],
+        refs chunk: [UInt8], textFrom textStart: Int
     ) {
         var path = path
         guard path.utf8.count <= Int(UInt16.max) else {
@@ -699,26 +743,28 @@ struct IndexTable {
             IndexLayout.isNote | (note.titleFromFrontMatter ? IndexLayout.titleFromFrontMatter : 0)
         } ?? 0
         path.withUTF8 { path in
-            add(path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,
-                createdAt: note?.createdAt ?? 0, updatedAt: note?.updatedAt, flags: flags,
-                textLength: texts.count - textStart) { strings in
-                NoteIndexFile.append(note?.title ?? "", to: &strings)
-                NoteIndexFile.append(note?.preview ?? "", to: &strings)
-                NoteIndexFile.append(UInt32(warnings.count), to: &strings)
-                for w in warnings {
-                    NoteIndexFile.append(UInt32(max(0, w.line)), to: &strings)
-                    NoteIndexFile.append(w.message, to: &strings)
+            chunk.withUnsafeBytes { chunk in
+                add(path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,
+                    createdAt: note?.createdAt ?? 0, updatedAt: note?.updatedAt, flags: flags,
+                    textLength: texts.count - textStart, refs: chunk) { strings in
+                    NoteIndexFile.append(note?.title ?? "", to: &strings)
+                    NoteIndexFile.append(note?.preview ?? "", to: &strings)
+                    NoteIndexFile.append(UInt32(warnings.count), to: &strings)
+                    for w in warnings {
+                        NoteIndexFile.append(UInt32(max(0, w.line)), to: &strings)
+                        NoteIndexFile.append(w.message, to: &strings)
+                    }
                 }
             }
         }
     }
 
     /// Appends the records of `other` (not its texts, which the writer emits from `other`), their
-    /// offsets moved past this table's paths, strings and texts.
+    /// offsets moved past this table's paths, strings, refs and texts.
     mutating func appendRecords(of other: IndexTable) {
         let start = records.count
         records += other.records
-        let (pathBase, stringsBase, textBase) = (UInt32(paths.count), UInt32(strings.count), textLength)
+        let (pathBase, stringsBase, refsBase, textBase) = (UInt32(paths.count), UInt32(strings.count), UInt32(refs.count), textLength)
         records.withUnsafeMutableBytes { bytes in
             for record in stride(from: start, to: bytes.count, by: IndexLayout.recordSize) {
                 func shift<T: FixedWidthInteger>(_ column: Int, by amount: T, as: T.Type) {
@@ -727,18 +773,21 @@ struct IndexTable {
                 }
                 shift(IndexLayout.Column.pathOffset, by: pathBase, as: UInt32.self)
                 shift(IndexLayout.Column.stringsOffset, by: stringsBase, as: UInt32.self)
+                shift(IndexLayout.Column.refsOffset, by: refsBase, as: UInt32.self)
                 shift(IndexLayout.Column.textOffset, by: textBase, as: UInt64.self)
             }
         }
         paths += other.paths
         strings += other.strings
+        refs += other.refs
         hashes += other.hashes
         textLength += other.textLength
     }
 
-    /// Adds the records `kept` of `index` (view-wide numbers), copied as they are, and returns their
-    /// texts in order, for the writer to put first. A kept record whose strings are damaged is left
-    /// out (its file is read again next time).
+    /// Adds the records `kept` of `index` (view-wide numbers), copied as they are (their strings and
+    /// their tags and links chunks byte for byte), and returns their texts in order, for the writer
+    /// to put first. A kept record whose strings are damaged is left out (its file is read again
+    /// next time).
     mutating func addKept(_ kept: [Int], of index: IndexView?) -> [UnsafeRawBufferPointer] {
         var texts: [UnsafeRawBufferPointer] = []
         for (file, numbers) in index?.split(kept) ?? [] {
@@ -747,7 +796,8 @@ struct IndexTable {
                 let text = file.textBytes(number)
                 add(path: file.pathBytes(number), size: file.size(number), mtime: file.mtime(number),
                     inode: file.inode(number), createdAt: file.createdAt(number),
-                    updatedAt: file.updatedAt(number), flags: file.flags(number), textLength: text.count) {
+                    updatedAt: file.updatedAt(number), flags: file.flags(number), textLength: text.count,
+                    refs: file.refsBytes(number)) {
                     $0.append(contentsOf: strings)
                 }
                 texts.append(text)
@@ -762,19 +812,20 @@ struct IndexTable {
             var path = path
             path.withUTF8 { path in
                 add(path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0, updatedAt: nil,
-                    flags: IndexLayout.removed, textLength: 0) { strings in
+                    flags: IndexLayout.removed, textLength: 0, refs: UnsafeRawBufferPointer(start: nil, count: 0)) { strings in
                     strings.append(contentsOf: [UInt8](repeating: 0, count: 12))
                 }
             }
         }
     }
 
-    /// Hands the regions after the texts to `emit`: records, `slots`, paths, strings.
+    /// Hands the regions after the texts to `emit`: records, `slots`, paths, strings, refs.
     func emitTables(slots: [UInt32], _ emit: (UnsafeRawBufferPointer) -> Void) {
         records.withUnsafeBytes(emit)
         slots.withUnsafeBytes(emit)
         paths.withUnsafeBytes(emit)
         strings.withUnsafeBytes(emit)
+        refs.withUnsafeBytes(emit)
     }
 
     /// Calls `body` with the bytes of each record's path, in order.

@@ -32,6 +32,21 @@ public struct Catalog: Sendable {
         return index.note(at: Int(mapped[i]), reading: reading)
     }
 
+    /// The tags and links of the note at position `i`, in place.
+    func refs(at i: Int) -> NoteRefs {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return NoteRefs(index.refsBytes(Int(mapped[i])))
+    }
+
+    /// Whether the note at position `i` matches `search` — its folded text holds every text term —
+    /// and has every tag of the tag terms and of `tags` (folded), or one nested below it.
+    func matches(_ search: SearchQuery, tags: [[UInt8]], at i: Int) -> Bool {
+        if !search.textTerms.isEmpty && !withFolded(at: i, { search.matches(folded: $0) }) { return false }
+        if search.tagTerms.isEmpty && tags.isEmpty { return true }
+        let refs = refs(at: i)
+        return refs.hasTags(search.tagTerms) && refs.hasTags(tags)
+    }
+
     /// Calls `body` with the folded searchable text of the note at position `i`, in place.
     func withFolded<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
@@ -44,24 +59,40 @@ public struct Catalog: Sendable {
         return index.date(at: Int(mapped[i]), order: order)
     }
 
+    /// Calls `body` with the UTF-8 bytes of the vault path of the note at position `i`.
+    func withPath<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        let (file, n) = index.locate(Int(mapped[i]))
+        return body(file.pathBytes(n))
+    }
+
+    /// The position of the note at the vault path `path`, if the catalog has it.
+    func position(ofPath path: String) -> Int? {
+        guard let record = index?.find(path) else { return nil }
+        return mapped.firstIndex(of: Int32(record))
+    }
+
     /// Calls `body` with the UTF-8 bytes of the ID of the note at position `i`.
     func withID<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
         return index.withID(at: Int(mapped[i]), body)
     }
 
-    /// The notes a query selects — every term in the searchable text, on all cores — sorted in
-    /// its order and cut to its limit. The one search path of list, search and ID completion.
-    /// Only the notes returned are made into `Note`s.
+    /// The notes a query selects — every term in the searchable text, every tag among the note's
+    /// tags, on all cores — sorted in its order and cut to its limit. The one search path of list,
+    /// search and ID completion. Only the notes returned are made into `Note`s.
     public func run(_ query: NoteQuery) -> [Note] {
         // The positions of the hits; nil when every note is one (no search).
         var hits: [Int]?
-        if !query.search.isEmpty {
+        var folder = TextFolder()
+        let tags = query.tags.map { folder.foldedBytes($0.hasPrefix("#") ? String($0.dropFirst()) : $0) }
+        if !query.search.isEmpty || !tags.isEmpty {
             let chunk = 256
+            let readsText = !query.search.textTerms.isEmpty
             let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c, _ -> [Int] in
                 let positions = (c * chunk)..<min(count, (c + 1) * chunk)
-                let found = positions.filter { i in withFolded(at: i) { query.search.matches(folded: $0) } }
-                if query.once { index?.releaseText(of: mapped[positions]) }
+                let found = positions.filter { i in matches(query.search, tags: tags, at: i) }
+                if query.once && readsText { index?.releaseText(of: mapped[positions]) }
                 return found
             }
             hits = found.flatMap { $0 }
@@ -304,14 +335,27 @@ extension Vault {
             folder.appendFolded(loaded.document.body, to: &table.texts)
             table.add(path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
                       note: loaded.note, warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
-                      textFrom: start)
+                      refs: Vault.refs(of: loaded, folder: &folder), textFrom: start)
             return loaded.diagnostics.map { Diagnostic(path: $0.path, line: ($0.line ?? 0) > 0 ? $0.line : nil, message: $0.message) }
         } catch {
             let message = error.brief + "; skipped"
             table.add(path: path, size: walked.size, mtime: walked.mtime, inode: walked.inode, note: nil,
-                      warnings: [ParseWarning(line: 0, message: message)], textFrom: start)
+                      warnings: [ParseWarning(line: 0, message: message)], refs: [], textFrom: start)
             return [Diagnostic(path: fullPath(path), line: nil, message: message)]
         }
+    }
+}
+
+extension Vault {
+    /// The tags and links of a note read from its file, as the index keeps them (`NoteRefs`):
+    /// its folded title, its tags folded and as spelled, its links with their resolution keys.
+    static func refs(of loaded: LoadedNote, folder: inout TextFolder) -> [UInt8] {
+        var tags: [(spelling: String, folded: [UInt8])] = []
+        for spelling in loaded.note.tags { tags.append((spelling, folder.foldedBytes(spelling))) }
+        let links = NoteLinks.of(loaded.document).map { link in
+            (link, LinkKeys.make(link, from: loaded.note.path, folder: &folder))
+        }
+        return NoteRefs.encode(foldedTitle: folder.foldedBytes(loaded.note.title), tags: tags, links: links)
     }
 }
 
