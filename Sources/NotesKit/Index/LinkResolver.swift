@@ -1,0 +1,178 @@
+import Foundation
+
+/// Resolves links to the notes of a catalog (SPEC §10), from the keys the index keeps, comparing
+/// bytes. A wiki link goes, first that applies, to the note whose ID is its target; the note whose
+/// file name (without extension) is its target, the nearest to the linking note when several are
+/// (fewest folder steps, then the smaller ID); the note whose folded title is its folded target
+/// (the nearest too); else it is broken. A Markdown link goes to the note at its path from the
+/// linking note's folder, else (Obsidian's absolute-in-vault links) from the top of the vault.
+///
+/// With `moving`, it resolves as the vault will be once that note is at its new path: the one
+/// place a move asks "where will this link go?".
+final class LinkResolver {
+    let catalog: Catalog
+    private let index: IndexView?
+    /// The catalog position of each record of the index (-1 for none).
+    private let positions: [Int32]
+    /// The note being moved, its new path and its new folded title (when titles are file names).
+    private let moving: (position: Int, path: [UInt8], foldedTitle: [UInt8]?)?
+
+    init(catalog: Catalog, moving: (position: Int, path: String, foldedTitle: [UInt8]?)? = nil) {
+        self.catalog = catalog
+        index = catalog.index
+        var positions = [Int32](repeating: -1, count: (index?.base.count ?? 0) + (index?.delta?.count ?? 0))
+        for (position, record) in catalog.mapped.enumerated() { positions[Int(record)] = Int32(position) }
+        self.positions = positions
+        self.moving = moving.map { ($0.position, Array($0.path.utf8), $0.foldedTitle) }
+    }
+
+    // MARK: Notes by path, name and title
+
+    /// The vault path of the note at `position` (its new one, for the note being moved).
+    func path(_ position: Int) -> [UInt8] {
+        if let moving, moving.position == position { return moving.path }
+        return catalog.withPath(at: position) { Array($0) }
+    }
+
+    /// The note at a vault path, if there is one.
+    func position(ofPath path: [UInt8]) -> Int? {
+        if let moving, path == moving.path { return moving.position }
+        guard let index, let record = path.withUnsafeBytes({ index.find($0, UnsafeRawBufferPointer(start: nil, count: 0)) })
+        else { return nil }
+        let position = Int(positions[record])
+        if position < 0 || position == moving?.position { return nil }
+        return position
+    }
+
+    /// The note whose ID is `id`.
+    func position(ofID id: UnsafeRawBufferPointer) -> Int? {
+        guard !id.isEmpty else { return nil }
+        if LinkResolver.hasSuffix(id, ".markdown"), let found = position(ofPath: Array(id)) { return found }
+        return position(ofPath: Array(id) + Array(".md".utf8))
+    }
+
+    private lazy var byName: [UInt64: [Int32]] = {
+        var table: [UInt64: [Int32]] = [:]
+        table.reserveCapacity(catalog.count)
+        for position in 0..<catalog.count {
+            let hash = withName(of: position) { MappedIndex.hash($0) }
+            table[hash, default: []].append(Int32(position))
+        }
+        return table
+    }()
+
+    private lazy var byTitle: [UInt64: [Int32]] = {
+        var table: [UInt64: [Int32]] = [:]
+        table.reserveCapacity(catalog.count)
+        for position in 0..<catalog.count {
+            guard let hash = withFoldedTitle(of: position, { MappedIndex.hash($0) }) else { continue }
+            table[hash, default: []].append(Int32(position))
+        }
+        return table
+    }()
+
+    /// Calls `body` with the file name of the note at `position`, without `.md` or `.markdown`.
+    func withName<R>(of position: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let moving, moving.position == position {
+            return moving.path.withUnsafeBytes { body(LinkResolver.name(ofPath: $0)) }
+        }
+        return catalog.withPath(at: position) { body(LinkResolver.name(ofPath: $0)) }
+    }
+
+    /// Calls `body` with the folded title of the note at `position`; nil when the index has none.
+    func withFoldedTitle<R>(of position: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        if let moving, moving.position == position, let title = moving.foldedTitle {
+            return title.withUnsafeBytes(body)
+        }
+        return catalog.refs(at: position).foldedTitle.map(body)
+    }
+
+    /// The file name in a path, without `.md` or `.markdown`.
+    static func name(ofPath path: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let start = path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+        var end = path.count
+        if hasSuffix(path, ".markdown") && end - start > 9 {
+            end -= 9
+        } else if hasSuffix(path, ".md") && end - start > 3 {
+            end -= 3
+        }
+        return UnsafeRawBufferPointer(rebasing: path[start..<end])
+    }
+
+    static func hasSuffix(_ bytes: UnsafeRawBufferPointer, _ suffix: StaticString) -> Bool {
+        let n = suffix.utf8CodeUnitCount
+        guard bytes.count >= n, let base = bytes.baseAddress else { return false }
+        return memcmp(base + bytes.count - n, suffix.utf8Start, n) == 0
+    }
+
+    static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == 0 }
+        return memcmp(x, y, a.count) == 0
+    }
+
+    /// The notes whose file name is `name`.
+    func positions(named name: UnsafeRawBufferPointer) -> [Int] {
+        (byName[MappedIndex.hash(name)] ?? []).map(Int.init).filter { position in
+            withName(of: position) { LinkResolver.equal($0, name) }
+        }
+    }
+
+    /// The notes whose folded title is `title`.
+    func positions(titled title: UnsafeRawBufferPointer) -> [Int] {
+        (byTitle[MappedIndex.hash(title)] ?? []).map(Int.init).filter { position in
+            withFoldedTitle(of: position) { LinkResolver.equal($0, title) } ?? false
+        }
+    }
+
+    // MARK: Resolving
+
+    /// Where a link with `keys` in the note at vault path `source` goes; nil when it is broken.
+    func resolve(markdown: Bool, key: UnsafeRawBufferPointer, alternative: UnsafeRawBufferPointer,
+                 from source: [UInt8]) -> Int? {
+        if markdown {
+            if !key.isEmpty, let found = position(ofPath: Array(key)) { return found }
+            if !alternative.isEmpty, let found = position(ofPath: Array(alternative)) { return found }
+            return nil
+        }
+        if let found = position(ofID: key) { return found }
+        if !key.contains(UInt8(ascii: "/")) {
+            let named = positions(named: key)
+            if !named.isEmpty { return nearest(named, to: source) }
+        }
+        let titled = positions(titled: alternative)
+        return titled.isEmpty ? nil : nearest(titled, to: source)
+    }
+
+    /// `resolve` of keys held in arrays.
+    func resolve(_ keys: LinkKeys, markdown: Bool, from source: [UInt8]) -> Int? {
+        keys.key.withUnsafeBytes { key in
+            keys.alternative.withUnsafeBytes { resolve(markdown: markdown, key: key, alternative: $0, from: source) }
+        }
+    }
+
+    /// Of `candidates`, the one nearest the note at `source`: fewest folder steps between their
+    /// folders, then the smaller ID (byte order).
+    func nearest(_ candidates: [Int], to source: [UInt8]) -> Int {
+        guard candidates.count > 1 else { return candidates[0] }
+        let from = LinkResolver.folders(of: source)
+        var best = candidates[0], bestSteps = Int.max, bestID: [UInt8] = []
+        for candidate in candidates {
+            let path = path(candidate)
+            let to = LinkResolver.folders(of: path)
+            var common = 0
+            while common < from.count && common < to.count && from[common] == to[common] { common += 1 }
+            let steps = from.count - common + to.count - common
+            let id = Array(Note.id(forPath: String(decoding: path, as: UTF8.self)).utf8)
+            if steps < bestSteps || (steps == bestSteps && id.lexicographicallyPrecedes(bestID)) {
+                (best, bestSteps, bestID) = (candidate, steps, id)
+            }
+        }
+        return best
+    }
+
+    /// The folder names of a vault path, outermost first.
+    static func folders(of path: [UInt8]) -> [ArraySlice<UInt8>] {
+        Array(path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast())
+    }
+}
