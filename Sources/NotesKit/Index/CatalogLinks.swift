@@ -29,7 +29,7 @@ public struct LinkSite: Equatable, Sendable {
 extension Catalog {
     /// Every tag with the number of notes that have it, most used first, ties A→Z by folded name
     /// (byte order); each spelled as in the newest note (the `updated` order, ties by ID) that has
-    /// it. Reads the index's tags, and the spellings of the winners only.
+    /// it. Reads the index's folded tags, and the spellings of the winners only.
     public func tagCounts() -> [TagCount] {
         struct Entry {
             var folded: [UInt8]
@@ -42,7 +42,7 @@ extension Catalog {
         var byHash: [UInt64: [Int]] = [:]
         for position in 0..<count {
             var tagNumber = 0
-            refs(at: position).forEachFoldedTag { tag in
+            tags(at: position).forEachFoldedTag { tag in
                 defer { tagNumber += 1 }
                 let hash = MappedIndex.hash(tag)
                 if let found = byHash[hash]?.first(where: { entries[$0].folded.elementsEqual(tag) }) {
@@ -57,9 +57,13 @@ extension Catalog {
                 return true
             }
         }
+        Trace.mark("tags")
         entries.sort { $0.count != $1.count ? $0.count > $1.count : $0.folded.lexicographicallyPrecedes($1.folded) }
+        // The spellings of a few notes scattered over the index are read, not mapped (see
+        // `MappedIndex.note(at:reading:)`); of many, mapped, which is faster.
+        let reading = entries.count <= 64
         return entries.map { entry in
-            let spellings = refs(at: entry.position).tagSpellings()
+            let spellings = note(at: entry.position, reading: reading).tags
             let tag = entry.tagNumber < spellings.count ? spellings[entry.tagNumber]
                 : String(decoding: entry.folded, as: UTF8.self)
             return TagCount(tag: tag, count: entry.count)
@@ -79,28 +83,26 @@ extension Catalog {
         guard let position = position(ofPath: note.path) else { return [] }
         let resolver = LinkResolver(catalog: self)
         let source = Array(note.path.utf8)
-        return refs(at: position).links().map { link in
+        return links(at: position).map { link in
             let target = resolver.resolve(link.keys, markdown: link.style == .markdown, from: source)
             return ResolvedLink(link: link, note: target.map { self.note(at: $0) })
         }
     }
 
     /// The links to `note` from every note (itself included), by linking note in ID order, then
-    /// in file order. Only links whose keys could name it — its ID, file name or folded title, or its
-    /// path — are resolved.
+    /// in file order. Only links whose keys could name it — its ID, file name or folded title, or
+    /// its path — are resolved.
     public func backlinks(to note: Note) -> [LinkSite] {
         guard let target = position(ofPath: note.path) else { return [] }
         let resolver = LinkResolver(catalog: self)
         let path = Array(note.path.utf8)
         let id = Array(note.id.utf8)
         let name = path.withUnsafeBytes { Array(LinkResolver.name(ofPath: $0)) }
-        let title = refs(at: target).foldedTitle.map { Array($0) }
-        var found: [LinkSite] = []
+        let title = tags(at: target).foldedTitle.map { Array($0) }
         var sources: [(Int, [Int])] = []
         for position in 0..<count {
-            let refs = refs(at: position)
-            var offsets: [Int] = []
-            refs.forEachLink { link in
+            var numbers: [Int] = []
+            linkKeys(at: position).forEach { link in
                 let candidate = link.isMarkdown
                     ? link.key.elementsEqual(path) || link.alternative.elementsEqual(path)
                     : link.key.elementsEqual(id) || link.key.elementsEqual(name)
@@ -109,48 +111,51 @@ extension Catalog {
                     let source = withPath(at: position) { Array($0) }
                     if resolver.resolve(markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
                                         from: source) == target {
-                        offsets.append(link.offset)
+                        numbers.append(link.number)
                     }
                 }
                 return true
             }
-            if !offsets.isEmpty { sources.append((position, offsets)) }
+            if !numbers.isEmpty { sources.append((position, numbers)) }
         }
-        for (position, offsets) in sources {
-            let refs = refs(at: position)
-            let source = self.note(at: position)
-            for offset in offsets {
-                guard let link = refs.link(at: offset) else { continue }
-                found.append(LinkSite(source: source, line: link.line, text: link.text))
-            }
-        }
-        return LinkSite.sorted(found)
+        Trace.mark("links")
+        return LinkSite.sorted(sites(sources))
     }
 
     /// Every broken link of the vault, by linking note in ID order, then in file order.
     public func brokenLinks() -> [LinkSite] {
         let resolver = LinkResolver(catalog: self)
-        var found: [LinkSite] = []
+        var sources: [(Int, [Int])] = []
         for position in 0..<count {
-            let refs = refs(at: position)
             var source: [UInt8]?
             var broken: [Int] = []
-            refs.forEachLink { link in
+            linkKeys(at: position).forEach { link in
                 let from = source ?? withPath(at: position) { Array($0) }
                 source = from
                 if resolver.resolve(markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
                                     from: from) == nil {
-                    broken.append(link.offset)
+                    broken.append(link.number)
                 }
                 return true
             }
-            guard !broken.isEmpty else { continue }
-            let note = self.note(at: position)
-            for offset in broken {
-                if let link = refs.link(at: offset) { found.append(LinkSite(source: note, line: link.line, text: link.text)) }
+            if !broken.isEmpty { sources.append((position, broken)) }
+        }
+        return LinkSite.sorted(sites(sources))
+    }
+
+    /// The links numbered `numbers` of each note, with the note, made whole; for a few notes read,
+    /// not mapped (see `MappedIndex.note(at:reading:)`).
+    private func sites(_ sources: [(position: Int, numbers: [Int])]) -> [LinkSite] {
+        var found: [LinkSite] = []
+        let reading = sources.count <= 64
+        for (position, numbers) in sources {
+            let links = links(at: position, reading: reading)
+            let source = note(at: position, reading: reading)
+            for number in numbers where number < links.count {
+                found.append(LinkSite(source: source, line: links[number].line, text: links[number].text))
             }
         }
-        return LinkSite.sorted(found)
+        return found
     }
 }
 

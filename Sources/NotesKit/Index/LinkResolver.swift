@@ -84,7 +84,7 @@ final class LinkResolver {
         if let moving, moving.position == position, let title = moving.foldedTitle {
             return title.withUnsafeBytes(body)
         }
-        return catalog.refs(at: position).foldedTitle.map(body)
+        return catalog.tags(at: position).foldedTitle.map(body)
     }
 
     /// The file name in a path, without `.md` or `.markdown`.

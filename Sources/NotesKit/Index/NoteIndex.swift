@@ -32,10 +32,23 @@ public struct Catalog: Sendable {
         return index.note(at: Int(mapped[i]), reading: reading)
     }
 
-    /// The tags and links of the note at position `i`, in place.
-    func refs(at i: Int) -> NoteRefs {
+    /// The folded title and tags of the note at position `i`, in place.
+    func tags(at i: Int) -> TagsChunk {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
-        return NoteRefs(index.refsBytes(Int(mapped[i])))
+        return index.tagsChunk(Int(mapped[i]))
+    }
+
+    /// The keys of the links of the note at position `i`, in place.
+    func linkKeys(at i: Int) -> LinkKeysChunk {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.linksChunk(Int(mapped[i]))
+    }
+
+    /// The links of the note at position `i`, made whole (see `MappedIndex.note(at:reading:)` for
+    /// `reading`).
+    func links(at i: Int, reading: Bool = false) -> [IndexedLink] {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.links(at: Int(mapped[i]), reading: reading)
     }
 
     /// Whether the note at position `i` matches `search` — its folded text holds every text term —
@@ -43,8 +56,8 @@ public struct Catalog: Sendable {
     func matches(_ search: SearchQuery, tags: [[UInt8]], at i: Int) -> Bool {
         if !search.textTerms.isEmpty && !withFolded(at: i, { search.matches(folded: $0) }) { return false }
         if search.tagTerms.isEmpty && tags.isEmpty { return true }
-        let refs = refs(at: i)
-        return refs.hasTags(search.tagTerms) && refs.hasTags(tags)
+        let chunk = self.tags(at: i)
+        return chunk.hasTags(search.tagTerms) && chunk.hasTags(tags)
     }
 
     /// Calls `body` with the folded searchable text of the note at position `i`, in place.
@@ -340,7 +353,7 @@ extension Vault {
         } catch {
             let message = error.brief + "; skipped"
             table.add(path: path, size: walked.size, mtime: walked.mtime, inode: walked.inode, note: nil,
-                      warnings: [ParseWarning(line: 0, message: message)], refs: [], textFrom: start)
+                      warnings: [ParseWarning(line: 0, message: message)], refs: NoteRefs.Encoded(), textFrom: start)
             return [Diagnostic(path: fullPath(path), line: nil, message: message)]
         }
     }
@@ -349,7 +362,7 @@ extension Vault {
 extension Vault {
     /// The tags and links of a note read from its file, as the index keeps them (`NoteRefs`):
     /// its folded title, its tags folded and as spelled, its links with their resolution keys.
-    static func refs(of loaded: LoadedNote, folder: inout TextFolder) -> [UInt8] {
+    static func refs(of loaded: LoadedNote, folder: inout TextFolder) -> NoteRefs.Encoded {
         var tags: [(spelling: String, folded: [UInt8])] = []
         for spelling in loaded.note.tags { tags.append((spelling, folder.foldedBytes(spelling))) }
         let links = NoteLinks.of(loaded.document).map { link in

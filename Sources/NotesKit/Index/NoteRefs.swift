@@ -64,90 +64,87 @@ public struct IndexedLink: Equatable, Sendable {
     var keys: LinkKeys
 }
 
-/// A note's tags and links as the index keeps them: one chunk per record, in a region of the index
-/// of its own (`IndexLayout`), read in place with bounds checks (damage reads as no tags, no links).
-///
-///     u16 tag count, u16 link count
-///     u16 length + the folded title
-///     per tag: u8 length + the folded tag        (all together: what counting and filtering read)
-///     per tag: u8 length + the tag as spelled
-///     per link: u8 flags (1 Markdown, 2 embed, 4 heading), u32 line,
-///               u16 length + key, u16 length + alternative key (`LinkKeys`),
-///               u16 length + the link as written, u16 start and end of the target in it,
-///               u16 length + heading
-struct NoteRefs {
-    let bytes: UnsafeRawBufferPointer
+/// A note's tags and links as the index keeps them (layout in `IndexLayout`). What commands
+/// compare — the folded tags and title, the links' keys — sits in two compact regions of their
+/// own (`TagsChunk`, `LinkKeysChunk`), so that counting tags or finding backlinks reads a few
+/// bytes per note; what they show — the tags as spelled, the links as written — follows the
+/// note's title, preview and warnings in its strings (`ShownRefs`), read for shown notes only.
+enum NoteRefs {
+    /// A note's three parts, ready for an index table.
+    struct Encoded: Equatable, Sendable {
+        var tags: [UInt8] = []
+        var links: [UInt8] = []
+        var shown: [UInt8] = ShownRefs.none
+    }
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    static let markdown: UInt8 = 1, embed: UInt8 = 2, hasHeading: UInt8 = 4
 
-    private static let markdown: UInt8 = 1, embed: UInt8 = 2, hasHeading: UInt8 = 4
-
-    /// The chunk of a note: its folded title, its tags (spelling and folded, each once), its links
-    /// with their keys. A tag or link too long for the layout (hundreds of bytes, thousands) is
-    /// left out.
+    /// The parts of a note: its folded title, its tags (as spelled and folded, each once), its
+    /// links with their keys. A tag or link too long for the layout (hundreds of bytes,
+    /// thousands) is left out.
     static func encode(foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
-                       links: [(link: NoteLink, keys: LinkKeys)]) -> [UInt8] {
+                       links: [(link: NoteLink, keys: LinkKeys)]) -> Encoded {
         let tags = tags.filter { $0.folded.count <= 255 && $0.spelling.utf8.count <= 255 }.prefix(Int(UInt16.max))
         let links = links.filter { link, keys in
             link.text.utf8.count <= Int(UInt16.max) && keys.key.count <= Int(UInt16.max)
-                && keys.alternative.count <= Int(UInt16.max) && (link.heading?.utf8.count ?? 0) <= Int(UInt16.max)
+                && keys.alternative.count <= Int(UInt16.max)
         }.prefix(Int(UInt16.max))
-        var out: [UInt8] = []
-        out.reserveCapacity(8 + foldedTitle.count + tags.count * 16 + links.count * 64)
-        func u16(_ value: Int) { NoteIndexFile.append(UInt16(truncatingIfNeeded: value), to: &out) }
-        func bytes16<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-            u16(bytes.count)
+        var encoded = Encoded()
+        func u16(_ value: Int, _ out: inout [UInt8]) { NoteIndexFile.append(UInt16(truncatingIfNeeded: value), to: &out) }
+        func bytes16<C: Collection>(_ bytes: C, _ out: inout [UInt8]) where C.Element == UInt8 {
+            u16(bytes.count, &out)
             out.append(contentsOf: bytes)
         }
-        u16(tags.count)
-        u16(links.count)
-        bytes16(foldedTitle.prefix(Int(UInt16.max)))
+        u16(tags.count, &encoded.tags)
+        bytes16(foldedTitle.prefix(Int(UInt16.max)), &encoded.tags)
         for tag in tags {
-            out.append(UInt8(tag.folded.count))
-            out.append(contentsOf: tag.folded)
+            encoded.tags.append(UInt8(tag.folded.count))
+            encoded.tags.append(contentsOf: tag.folded)
         }
-        for tag in tags {
-            out.append(UInt8(tag.spelling.utf8.count))
-            out.append(contentsOf: tag.spelling.utf8)
-        }
+        u16(links.count, &encoded.links)
+        var shown: [UInt8] = []
+        NoteIndexFile.append(UInt32(tags.count), to: &shown)
+        for tag in tags { NoteIndexFile.append(tag.spelling, to: &shown) }
+        NoteIndexFile.append(UInt32(links.count), to: &shown)
         for (link, keys) in links {
             var flags: UInt8 = link.style == .markdown ? markdown : 0
             if link.isEmbed { flags |= embed }
             if link.heading != nil { flags |= hasHeading }
-            out.append(flags)
-            NoteIndexFile.append(UInt32(clamping: link.line), to: &out)
-            bytes16(keys.key)
-            bytes16(keys.alternative)
-            bytes16(link.text.utf8)
-            let offset = link.range.lowerBound
-            u16(link.targetRange.lowerBound - offset)
-            u16(link.targetRange.upperBound - offset)
-            bytes16((link.heading ?? "").utf8)
+            encoded.links.append(flags & markdown)
+            bytes16(keys.key, &encoded.links)
+            bytes16(keys.alternative, &encoded.links)
+            NoteIndexFile.append(UInt32(clamping: link.line), to: &shown)
+            shown.append(flags)
+            NoteIndexFile.append(link.text, to: &shown)
+            u16(link.targetRange.lowerBound - link.range.lowerBound, &shown)
+            u16(link.targetRange.upperBound - link.range.lowerBound, &shown)
+            NoteIndexFile.append(link.heading ?? "", to: &shown)
         }
-        return out
+        encoded.shown = shown
+        return encoded
     }
+}
 
-    // MARK: Reading
-
-    private func counts() -> (tags: Int, links: Int, reader: ByteReader)? {
-        var reader = ByteReader(bytes: bytes)
-        guard let tags = reader.u16(), let links = reader.u16(), reader.bytes16() != nil else { return nil }
-        return (Int(tags), Int(links), reader)
-    }
+/// A note's folded title and folded tags, read in place with bounds checks (damage reads as none):
+///
+///     u16 tag count, u16 length + the folded title, per tag: u8 length + the folded tag
+struct TagsChunk {
+    let bytes: UnsafeRawBufferPointer
 
     /// The folded title, or nil when the chunk is empty or damaged.
     var foldedTitle: UnsafeRawBufferPointer? {
         var reader = ByteReader(bytes: bytes)
-        guard reader.u16() != nil, reader.u16() != nil else { return nil }
+        guard reader.u16() != nil else { return nil }
         return reader.bytes16()
     }
 
     /// Calls `body` with each folded tag, in order; stops when it returns false.
     func forEachFoldedTag(_ body: (UnsafeRawBufferPointer) -> Bool) {
-        guard var (tags, _, reader) = counts() else { return }
-        while tags > 0, let length = reader.byte(), let tag = reader.take(Int(length)) {
+        var reader = ByteReader(bytes: bytes)
+        guard var count = reader.u16(), reader.bytes16() != nil else { return }
+        while count > 0, let length = reader.byte(), let tag = reader.take(Int(length)) {
             guard body(tag) else { return }
-            tags -= 1
+            count -= 1
         }
     }
 
@@ -162,76 +159,93 @@ struct NoteRefs {
             return found
         }
     }
+}
 
-    /// The tags as spelled, in order.
-    func tagSpellings() -> [String] {
-        guard var (tags, _, reader) = counts() else { return [] }
-        for _ in 0..<tags {
-            guard let length = reader.byte(), reader.take(Int(length)) != nil else { return [] }
-        }
-        var out: [String] = []
-        while tags > 0, let length = reader.byte(), let tag = reader.take(Int(length)) {
-            out.append(String(decoding: tag, as: UTF8.self))
-            tags -= 1
-        }
-        return out
-    }
+/// A note's links' keys, read in place with bounds checks (damage reads as no more links):
+///
+///     u16 link count, per link: u8 flags (1: Markdown), u16 length + key, u16 length + alternative
+struct LinkKeysChunk {
+    let bytes: UnsafeRawBufferPointer
 
-    /// One stored link, read in place: its keys for comparing, and where it is for reading it whole.
-    struct LinkView {
+    /// One link's keys, in place, and its number among the note's links.
+    struct Link {
+        var number: Int
         var isMarkdown: Bool
         var key: UnsafeRawBufferPointer
         var alternative: UnsafeRawBufferPointer
-        /// The entry's offset in the chunk.
-        var offset: Int
     }
 
     /// Calls `body` with each link, in order; stops when it returns false.
-    func forEachLink(_ body: (LinkView) -> Bool) {
-        guard var (tags, links, reader) = counts() else { return }
-        // Skip the tags, folded and spelled.
-        tags *= 2
-        while tags > 0 {
-            guard let length = reader.byte(), reader.take(Int(length)) != nil else { return }
-            tags -= 1
-        }
-        while links > 0 {
-            let offset = reader.offset
-            guard let flags = reader.byte(), reader.u32() != nil, let key = reader.bytes16(),
-                  let alternative = reader.bytes16(), reader.bytes16() != nil, reader.u16() != nil,
-                  reader.u16() != nil, reader.bytes16() != nil
-            else { return }
-            guard body(LinkView(isMarkdown: flags & NoteRefs.markdown != 0, key: key, alternative: alternative,
-                                offset: offset)) else { return }
-            links -= 1
-        }
-    }
-
-    /// The link whose entry is at `offset` (from `forEachLink`), made whole.
-    func link(at offset: Int) -> IndexedLink? {
+    func forEach(_ body: (Link) -> Bool) {
         var reader = ByteReader(bytes: bytes)
-        reader.offset = offset
-        guard let flags = reader.byte(), let line = reader.u32(), let key = reader.bytes16(),
-              let alternative = reader.bytes16(), let text = reader.bytes16(), let start = reader.u16(),
-              let end = reader.u16(), let heading = reader.bytes16()
-        else { return nil }
-        let targetRange = start <= end && Int(end) <= text.count ? Int(start)..<Int(end) : 0..<0
-        return IndexedLink(
-            style: flags & NoteRefs.markdown != 0 ? .markdown : .wiki, isEmbed: flags & NoteRefs.embed != 0,
-            line: Int(line), text: String(decoding: text, as: UTF8.self),
-            target: String(decoding: UnsafeRawBufferPointer(rebasing: text[targetRange]), as: UTF8.self),
-            heading: flags & NoteRefs.hasHeading != 0 ? String(decoding: heading, as: UTF8.self) : nil,
-            targetRange: targetRange, keys: LinkKeys(key: Array(key), alternative: Array(alternative)))
+        guard let count = reader.u16() else { return }
+        for number in 0..<Int(count) {
+            guard let flags = reader.byte(), let key = reader.bytes16(), let alternative = reader.bytes16(),
+                  body(Link(number: number, isMarkdown: flags & NoteRefs.markdown != 0, key: key, alternative: alternative))
+            else { return }
+        }
+    }
+}
+
+/// What the index shows of a note's tags and links, after its title, preview and warnings in its
+/// strings (read with bounds checks; damage reads as none):
+///
+///     u32 tag count, per tag: u32 length + the tag as spelled
+///     u32 link count, per link: u32 line, u8 flags (1 Markdown, 2 embed, 4 heading),
+///         u32 length + the link as written, u16 start and end of the target in it, u32 length + heading
+enum ShownRefs {
+    /// No tags, no links.
+    static let none = [UInt8](repeating: 0, count: 8)
+
+    /// Reads past the shown tags and links; false when they do not parse.
+    static func skip(_ reader: inout ByteReader) -> Bool {
+        guard let tags = reader.u32(), UInt64(tags) * 4 <= UInt64(reader.bytes.count - reader.offset) else { return false }
+        for _ in 0..<tags {
+            guard reader.range() != nil else { return false }
+        }
+        guard let links = reader.u32(), UInt64(links) * 17 <= UInt64(reader.bytes.count - reader.offset) else { return false }
+        for _ in 0..<links {
+            guard reader.u32() != nil, reader.byte() != nil, reader.range() != nil, reader.u16() != nil,
+                  reader.u16() != nil, reader.range() != nil else { return false }
+        }
+        return true
     }
 
-    /// Every link, made whole, in order.
-    func links() -> [IndexedLink] {
-        var out: [IndexedLink] = []
-        forEachLink { view in
-            if let link = link(at: view.offset) { out.append(link) }
+    /// The tags as spelled; nil when they do not parse.
+    static func tags(_ reader: inout ByteReader) -> [String]? {
+        guard let count = reader.u32(), UInt64(count) * 4 <= UInt64(reader.bytes.count - reader.offset) else { return nil }
+        var tags: [String] = []
+        for _ in 0..<count {
+            guard let tag = reader.repairedString() else { return nil }
+            tags.append(tag)
+        }
+        return tags
+    }
+
+    /// The links as written, paired with their keys from `keys`, in order.
+    static func links(_ reader: inout ByteReader, keys: LinkKeysChunk) -> [IndexedLink] {
+        guard tags(&reader) != nil else { return [] }
+        var allKeys: [LinkKeys] = []
+        keys.forEach { link in
+            allKeys.append(LinkKeys(key: Array(link.key), alternative: Array(link.alternative)))
             return true
         }
-        return out
+        guard let count = reader.u32() else { return [] }
+        var links: [IndexedLink] = []
+        for number in 0..<min(Int(count), allKeys.count) {
+            guard let line = reader.u32(), let flags = reader.byte(), let text = reader.range(), let start = reader.u16(),
+                  let end = reader.u16(), let heading = reader.range() else { break }
+            let textBytes = UnsafeRawBufferPointer(rebasing: reader.bytes[text])
+            let target = start <= end && Int(end) <= textBytes.count ? Int(start)..<Int(end) : 0..<0
+            links.append(IndexedLink(
+                style: flags & NoteRefs.markdown != 0 ? .markdown : .wiki, isEmbed: flags & NoteRefs.embed != 0,
+                line: Int(line), text: String(decoding: textBytes, as: UTF8.self),
+                target: String(decoding: UnsafeRawBufferPointer(rebasing: textBytes[target]), as: UTF8.self),
+                heading: flags & NoteRefs.hasHeading != 0
+                    ? String(decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[heading]), as: UTF8.self) : nil,
+                targetRange: target, keys: allKeys[number]))
+        }
+        return links
     }
 }
 

@@ -75,9 +75,8 @@ extension NoteStore {
         let rewriter = MoveRewriter(catalog: catalog, moved: moved, to: to, titleSource: vault.titleSource)
         var notes: [NoteRewrites] = []
         for position in rewriter.candidates() {
-            let refs = catalog.refs(at: position)
             var rewrites: [LinkRewrite] = []
-            for link in refs.links() {
+            for link in catalog.links(at: position) {
                 let written = WrittenLink(style: link.style, target: link.target, angled: link.isAngled, keys: link.keys)
                 guard let target = rewriter.newTarget(for: written, in: position) else { continue }
                 rewrites.append(LinkRewrite(line: link.line, old: link.text, new: link.replacingTarget(with: target)))
@@ -225,7 +224,7 @@ struct MoveRewriter {
                 continue
             }
             var hit = false
-            catalog.refs(at: position).forEachLink { link in
+            catalog.linkKeys(at: position).forEach { link in
                 hit = link.isMarkdown
                     ? paths.contains { link.key.elementsEqual($0) || link.alternative.elementsEqual($0) }
                     : wikiKeys.contains { link.key.elementsEqual($0) } || titles.contains { link.alternative.elementsEqual($0) }
