@@ -50,6 +50,32 @@ import Testing
         }
     }
 
+    /// Past the three steps of SPEC §10, the links Obsidian resolves: a target with folders names
+    /// the notes whose ID ends with it, and, last, names and such endings compare folded.
+    @Test func pathEndingsThenFoldedNamesAsObsidianDoes() throws {
+        try Playground([
+            .file("en/src.md", "[[Plugins/Backlinks]] [[backlinks]] [[plugins/BACKLINKS]] [[Backlinks]] [[ins/Backlinks]] [[outline]]\n"),
+            .file("en/Plugins/Backlinks.md", "# B\n"),
+            .file("de/Plugins/Backlinks.md", "# B de\n"),
+            .file("z/titled.md", "---\ntitle: BACKLINKS\n---\n"),
+            .file("de/Outline.md", "# O\n"),
+        ]).test { root in
+            let catalog = store(try Vault(root: root)).refresh()
+            #expect(Self.links(catalog, of: "en/src") == [
+                "[[Plugins/Backlinks]] -> en/Plugins/Backlinks",   // the end of two IDs; en is nearer
+                "[[backlinks]] -> z/titled",                       // a title, folded, before...
+                "[[plugins/BACKLINKS]] -> en/Plugins/Backlinks",   // ...an ending compared folded
+                "[[Backlinks]] -> en/Plugins/Backlinks",           // a file name, exactly
+                "[[ins/Backlinks]] -> ",                           // ends at a folder's edge only
+                "[[outline]] -> de/Outline",                       // a file name, folded
+            ])
+            let backlinks = try #require(catalog.notes.first { $0.id == "en/Plugins/Backlinks" })
+            #expect(catalog.backlinks(to: backlinks).map(\.text) == ["[[Plugins/Backlinks]]", "[[plugins/BACKLINKS]]", "[[Backlinks]]"])
+            let outline = try #require(catalog.notes.first { $0.id == "de/Outline" })
+            #expect(catalog.backlinks(to: outline).map(\.text) == ["[[outline]]"])
+        }
+    }
+
     @Test func markdownLinksAreRelativeThenFromTheTop() throws {
         try Playground([
             .file("w/src.md", "[a](../n.md) [b](n.md) [c](w2/m.md) [d](../../out.md) [e](My%20Note.md) [f](./gone.md)\n"),

@@ -81,6 +81,23 @@ import Testing
         }
     }
 
+    /// Links by the end of a path, or by a name in another case (as Obsidian writes them), follow
+    /// the note too, written as short as they were.
+    @Test func pathEndingsFollowTheNoteAsShortAsTheyWere() throws {
+        try Playground([
+            .file("en/src.md", "[[Plugins/Backlinks]] [[plugins/BACKLINKS]] [[Backlinks]] [[backlinks]]\n"),
+            .file("en/Plugins/Backlinks.md", "# B\n"),
+            .file("de/Plugins/Backlinks.md", "# B de\n"),
+        ]).test { root in
+            let notes = store(try Vault(root: root))
+            _ = try notes.move(try notes.planMove(try notes.open("en/Plugins/Backlinks", cwd: root), to: "en/Core/Backlinks"))
+            #expect(Disk.text(root + "/en/src.md") == "[[Core/Backlinks]] [[Core/Backlinks]] [[Backlinks]] [[backlinks]]\n")
+            let catalog = notes.refresh()
+            let src = try #require(catalog.notes.first { $0.id == "en/src" })
+            #expect(catalog.links(of: src).map { $0.note?.id } == Array(repeating: "en/Core/Backlinks", count: 4))
+        }
+    }
+
     @Test func aDryRunPlanChangesNothing() throws {
         try Playground(Self.vault).test { root in
             let notes = store(try Vault(root: root))

@@ -68,6 +68,7 @@ struct ExpectedLink: Equatable, Sendable, CustomStringConvertible {
         TagCase(name: "an indented fence (in a list) is code", text: "- item\n    ```\n    #no\n    ```\n- #yes\n",
                 tags: ["yes"]),
         TagCase(name: "a fence closes only with as many of the same", text: "````\n```\n#no\n````\n#yes\n", tags: ["yes"]),
+        TagCase(name: "not in a fence in a block quote", text: "> ~~~\n> #no\n> ~~~\n> #yes\n", tags: ["yes"]),
         TagCase(name: "escaped # is not a tag", text: "\\#no #yes\n", tags: ["yes"]),
         TagCase(name: "a link's #anchor is not a tag", text: "[x](#anchor) [[Note#Heading]] (#yes)\n", tags: ["yes"]),
         TagCase(name: "CRLF lines", text: "#one\r\n#two\r\n", tags: ["one", "two"]),
@@ -121,6 +122,10 @@ struct ExpectedLink: Equatable, Sendable, CustomStringConvertible {
         LinkCase(name: "escaped brackets are not links", body: "\\[[no]] \\[x](no.md) [[yes]]\n", links: [ExpectedLink("[[yes]]", "yes")]),
         LinkCase(name: "not in inline code or fences", body: "`[[no]]` [x](`no.md`)\n```\n[[no]]\n[y](no.md)\n```\n[[yes]]\n",
                  links: [ExpectedLink("[[yes]]", "yes", line: 6)]),
+        LinkCase(name: "code inside a wiki link is part of it; code across its brackets is not",
+                 body: "[[Note#`code`|x]] [[a `b]] c`\n", links: [ExpectedLink("[[Note#`code`|x]]", "Note", heading: "`code`")]),
+        LinkCase(name: "a fence in a block quote", body: "> ```\n> [[no]]\n> ```\n> [[yes]]\n",
+                 links: [ExpectedLink("[[yes]]", "yes", line: 4)]),
         LinkCase(name: "relative Markdown links to notes", body: "[a](b.md) [c](../d/e.markdown) [f](./g.md#Top)\n", links: [
             ExpectedLink("[a](b.md)", "b.md"), ExpectedLink("[c](../d/e.markdown)", "../d/e.markdown"),
             ExpectedLink("[f](./g.md#Top)", "./g.md", heading: "Top"),

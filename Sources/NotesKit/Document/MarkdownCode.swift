@@ -3,7 +3,8 @@
 /// and link scanners share (escapes, line starts).
 ///
 /// Fences are recognised at any indentation (inside a list item a fence is indented, and outside
-/// one an indented fence is an indented code block: code either way); a fence opens with three or
+/// one an indented fence is an indented code block: code either way) and inside block quotes
+/// (`> ````); a fence opens with three or
 /// more backticks or tildes and closes with a line of at least as many of the same character and
 /// nothing else; an unclosed fence runs to the end. A code span is a run of backticks closed by the
 /// next run of exactly as many, within the same paragraph (a blank line ends the search, as in
@@ -49,7 +50,7 @@ enum MarkdownCode {
     /// holds no backtick) or tildes.
     private static func opensFence(_ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> (character: UInt8, length: Int)? {
         var i = line.lowerBound
-        while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09) { i += 1 }
+        while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09 || body[i] == UInt8(ascii: ">")) { i += 1 }
         guard i < line.upperBound, body[i] == UInt8(ascii: "`") || body[i] == UInt8(ascii: "~") else { return nil }
         let character = body[i]
         var j = i
@@ -64,7 +65,7 @@ enum MarkdownCode {
         _ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, character: UInt8, length: Int
     ) -> Bool {
         var i = line.lowerBound
-        while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09) { i += 1 }
+        while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09 || body[i] == UInt8(ascii: ">")) { i += 1 }
         var j = i
         while j < line.upperBound && body[j] == character { j += 1 }
         guard j - i >= length else { return false }
@@ -148,11 +149,28 @@ struct CodeCursor {
 
     /// Whether any byte of `range` is code (for a construct that must lie outside code whole).
     func overlaps(_ range: Range<Int>) -> Bool {
+        let first = firstEnding(after: range.lowerBound)
+        return first < ranges.count && ranges[first].lowerBound < range.upperBound
+    }
+
+    /// Whether code starts inside `range` and ends outside it, or the other way round (code
+    /// wholly inside, as in `[[Note#`code`|text]]`, does not cross it).
+    func crosses(_ range: Range<Int>) -> Bool {
+        var k = firstEnding(after: range.lowerBound)
+        while k < ranges.count && ranges[k].lowerBound < range.upperBound {
+            if ranges[k].lowerBound < range.lowerBound || ranges[k].upperBound > range.upperBound { return true }
+            k += 1
+        }
+        return false
+    }
+
+    /// The first range that ends after `position`.
+    private func firstEnding(after position: Int) -> Int {
         var low = 0, high = ranges.count
         while low < high {
             let middle = (low + high) / 2
-            if ranges[middle].upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
+            if ranges[middle].upperBound <= position { low = middle + 1 } else { high = middle }
         }
-        return low < ranges.count && ranges[low].lowerBound < range.upperBound
+        return low
     }
 }

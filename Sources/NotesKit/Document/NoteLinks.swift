@@ -35,7 +35,8 @@ public struct NoteLink: Equatable, Sendable {
 }
 
 /// Finds the links of a note's body (SPEC §10). Links in inline code and fenced code blocks do not
-/// count, nor escaped brackets (`\[[x]]`); images (`![alt](x.png)`), URLs (`[x](https://…)`,
+/// count (code inside a wiki link's brackets, `[[Note#`code`]]`, is part of it), nor escaped
+/// brackets (`\[[x]]`); images (`![alt](x.png)`), URLs (`[x](https://…)`,
 /// `mailto:` and any other scheme), anchors (`[x](#part)`) and attachments (`[[photo.png]]`,
 /// `[[paper.pdf]]`) are not links to notes; `[[#Heading]]` points into the same note and is not
 /// a link to another. A link is on one line.
@@ -87,7 +88,7 @@ public enum NoteLinks {
                 continue
             }
             if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
-                if var link = wikiLink(bytes, at: i), !code.overlaps(link.range) {
+                if var link = wikiLink(bytes, at: i), !code.crosses(link.range) {
                     link.line = lineNumber(at: link.range.lowerBound)
                     links.append(link)
                     i = link.range.upperBound

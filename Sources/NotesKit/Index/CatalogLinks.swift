@@ -90,24 +90,16 @@ extension Catalog {
     }
 
     /// The links to `note` from every note (itself included), by linking note in ID order, then
-    /// in file order. Only links whose keys could name it — its ID, file name or folded title, or
-    /// its path — are resolved.
+    /// in file order. Only links whose keys could name it (`NamingKeys`) are resolved.
     public func backlinks(to note: Note) -> [LinkSite] {
         guard let target = position(ofPath: note.path) else { return [] }
         let resolver = LinkResolver(catalog: self)
-        let path = Array(note.path.utf8)
-        let id = Array(note.id.utf8)
-        let name = path.withUnsafeBytes { Array(LinkResolver.name(ofPath: $0)) }
-        let title = tags(at: target).foldedTitle.map { Array($0) }
+        let keys = NamingKeys(resolver, target)
         var sources: [(Int, [Int])] = []
         for position in 0..<count {
             var numbers: [Int] = []
             linkKeys(at: position).forEach { link in
-                let candidate = link.isMarkdown
-                    ? link.key.elementsEqual(path) || link.alternative.elementsEqual(path)
-                    : link.key.elementsEqual(id) || link.key.elementsEqual(name)
-                        || (title.map { link.alternative.elementsEqual($0) } ?? false)
-                if candidate {
+                if keys.couldName(link) {
                     let source = withPath(at: position) { Array($0) }
                     if resolver.resolve(markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
                                         from: source) == target {

@@ -4,8 +4,12 @@ import Foundation
 /// bytes. A wiki link goes, first that applies, to the note whose ID is its target; the note whose
 /// file name (without extension) is its target, the nearest to the linking note when several are
 /// (fewest folder steps, then the smaller ID); the note whose folded title is its folded target
-/// (the nearest too); else it is broken. A Markdown link goes to the note at its path from the
-/// linking note's folder, else (Obsidian's absolute-in-vault links) from the top of the vault.
+/// (the nearest too); else it is broken. Two more steps come before "broken", for links Obsidian
+/// resolves: a target with folders (`[[Plugins/Backlinks]]`) also names the notes whose ID ends
+/// with it, as a file name names them; and, last, file names and such path endings compare folded
+/// (`[[backlinks]]` finds `Backlinks.md`, as Obsidian ignores case). A Markdown link goes to the
+/// note at its path from the linking note's folder, else (Obsidian's absolute-in-vault links) from
+/// the top of the vault.
 ///
 /// With `moving`, it resolves as the vault will be once that note is at its new path: the one
 /// place a move asks "where will this link go?".
@@ -71,6 +75,16 @@ final class LinkResolver {
         return table
     }()
 
+    private lazy var byFoldedName: [UInt64: [Int32]] = {
+        var table: [UInt64: [Int32]] = [:]
+        var folder = TextFolder()
+        for position in 0..<catalog.count {
+            let folded = withName(of: position) { folder.foldedBytes(utf8: $0.assumingMemoryBound(to: UInt8.self)) }
+            table[folded.withUnsafeBytes { MappedIndex.hash($0) }, default: []].append(Int32(position))
+        }
+        return table
+    }()
+
     /// Calls `body` with the file name of the note at `position`, without `.md` or `.markdown`.
     func withName<R>(of position: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         if let moving, moving.position == position {
@@ -118,6 +132,29 @@ final class LinkResolver {
         }
     }
 
+    /// The notes a wiki target names by its end: by file name, or, with folders, by the end of
+    /// their ID (`Plugins/Backlinks` names `en/Plugins/Backlinks`). With `folded`, `target` is
+    /// folded and so are the names and IDs it is compared with.
+    func positions(ending target: UnsafeRawBufferPointer, folded: Bool) -> [Int] {
+        let slash = target.lastIndex(of: UInt8(ascii: "/"))
+        let name = UnsafeRawBufferPointer(rebasing: target[(slash.map { $0 + 1 } ?? 0)...])
+        guard !name.isEmpty else { return [] }
+        var folder = TextFolder()
+        let named = folded
+            ? (byFoldedName[MappedIndex.hash(name)] ?? []).map(Int.init).filter { position in
+                let folded = withName(of: position) { folder.foldedBytes(utf8: $0.assumingMemoryBound(to: UInt8.self)) }
+                return folded.withUnsafeBytes { LinkResolver.equal($0, name) }
+            }
+            : positions(named: name)
+        guard slash != nil else { return named }
+        let ending = [UInt8(ascii: "/")] + Array(target)
+        return named.filter { position in
+            var id = Array(Note.id(forPath: String(decoding: path(position), as: UTF8.self)).utf8)
+            if folded { id = id.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) } }
+            return id.count > ending.count && Array(id.suffix(ending.count)) == ending
+        }
+    }
+
     /// The notes whose folded title is `title`.
     func positions(titled title: UnsafeRawBufferPointer) -> [Int] {
         (byTitle[MappedIndex.hash(title)] ?? []).map(Int.init).filter { position in
@@ -136,12 +173,17 @@ final class LinkResolver {
             return nil
         }
         if let found = position(ofID: key) { return found }
-        if !key.contains(UInt8(ascii: "/")) {
-            let named = positions(named: key)
-            if !named.isEmpty { return nearest(named, to: source) }
-        }
+        let named = positions(ending: key, folded: false)
+        if !named.isEmpty { return nearest(named, to: source) }
         let titled = positions(titled: alternative)
-        return titled.isEmpty ? nil : nearest(titled, to: source)
+        if !titled.isEmpty { return nearest(titled, to: source) }
+        let alike = positions(ending: LinkResolver.withoutMD(alternative), folded: true)
+        return alike.isEmpty ? nil : nearest(alike, to: source)
+    }
+
+    /// A folded target without a `.md` ending (as the key of a wiki link is made).
+    static func withoutMD(_ target: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        hasSuffix(target, ".md") && target.count > 3 ? UnsafeRawBufferPointer(rebasing: target[..<(target.count - 3)]) : target
     }
 
     /// `resolve` of keys held in arrays.
@@ -174,5 +216,40 @@ final class LinkResolver {
     /// The folder names of a vault path, outermost first.
     static func folders(of path: [UInt8]) -> [ArraySlice<UInt8>] {
         Array(path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast())
+    }
+}
+
+/// The keys by which a link can name one note — its ID, file name, path, folded title, and the
+/// folded ID and file name — as they will be after a move when the resolver is a moving one:
+/// what backlinks and a move compare each link's keys with, in place, before resolving the few
+/// that match.
+struct NamingKeys {
+    var id: [UInt8], name: [UInt8], path: [UInt8]
+    var foldedTitle: [UInt8]?, foldedID: [UInt8], foldedName: [UInt8]
+
+    init(_ resolver: LinkResolver, _ position: Int) {
+        path = resolver.path(position)
+        id = Array(Note.id(forPath: String(decoding: path, as: UTF8.self)).utf8)
+        name = resolver.withName(of: position) { Array($0) }
+        foldedTitle = resolver.withFoldedTitle(of: position) { Array($0) }
+        var folder = TextFolder()
+        foldedID = id.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }
+        foldedName = name.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }
+    }
+
+    /// Whether `link` could resolve to the note (it does if it resolves to nothing nearer).
+    func couldName(_ link: LinkKeysChunk.Link) -> Bool {
+        if link.isMarkdown { return link.key.elementsEqual(path) || link.alternative.elementsEqual(path) }
+        if link.key.elementsEqual(id) || link.key.elementsEqual(name) || NamingKeys.ends(id, with: link.key) { return true }
+        if let foldedTitle, link.alternative.elementsEqual(foldedTitle) { return true }
+        let folded = LinkResolver.withoutMD(link.alternative)
+        return folded.elementsEqual(foldedName) || NamingKeys.ends(foldedID, with: folded)
+    }
+
+    /// Whether `id` ends with `/` and `target`, when `target` has folders.
+    static func ends(_ id: [UInt8], with target: UnsafeRawBufferPointer) -> Bool {
+        guard target.contains(UInt8(ascii: "/")), id.count > target.count,
+              id[id.count - target.count - 1] == UInt8(ascii: "/") else { return false }
+        return id.suffix(target.count).elementsEqual(target)
     }
 }

@@ -207,16 +207,9 @@ struct MoveRewriter {
     }
 
     /// The notes that may hold a link the move changes: the moved note, and those with a link
-    /// whose keys name its old or new ID, file name, folded title or path (compared as bytes,
-    /// in place).
+    /// that could name it before or after the move (`NamingKeys`, compared as bytes, in place).
     func candidates() -> [Int] {
-        let old = before.path(moved), new = after.path(moved)
-        func id(_ path: [UInt8]) -> [UInt8] { Array(Note.id(forPath: String(decoding: path, as: UTF8.self)).utf8) }
-        func name(_ path: [UInt8]) -> [UInt8] { path.withUnsafeBytes { Array(LinkResolver.name(ofPath: $0)) } }
-        let wikiKeys = [id(old), name(old), id(new), name(new)]
-        let titles = [before.withFoldedTitle(of: moved) { Array($0) }, after.withFoldedTitle(of: moved) { Array($0) }]
-            .compactMap { $0 }
-        let paths = [old, new]
+        let keys = [NamingKeys(before, moved), NamingKeys(after, moved)]
         var found: [Int] = []
         for position in 0..<catalog.count {
             if position == moved {
@@ -225,9 +218,7 @@ struct MoveRewriter {
             }
             var hit = false
             catalog.linkKeys(at: position).forEach { link in
-                hit = link.isMarkdown
-                    ? paths.contains { link.key.elementsEqual($0) || link.alternative.elementsEqual($0) }
-                    : wikiKeys.contains { link.key.elementsEqual($0) } || titles.contains { link.alternative.elementsEqual($0) }
+                hit = keys.contains { $0.couldName(link) }
                 return !hit
             }
             if hit { found.append(position) }
@@ -262,9 +253,16 @@ struct MoveRewriter {
             let written = link.angled ? path : encode ? MoveRewriter.percentEncoded(path) : path
             return written
         }
+        // As short as it was written, or as little longer as it takes: the file name, or the
+        // end of the ID with as many folders as the link had, then more, up to the whole ID.
         let id = Note.id(forPath: destination)
         let suffix = link.target.hasSuffix(".md") ? ".md" : ""
-        let forms = link.target.contains("/") ? [id] : [Note.fileTitle(destination), id]
+        let components = id.split(separator: "/", omittingEmptySubsequences: false)
+        let written = link.target.split(separator: "/", omittingEmptySubsequences: false).count
+        var forms = (min(written, components.count)...components.count).map {
+            components.suffix($0).joined(separator: "/")
+        }
+        if forms.first != Note.fileTitle(destination) && written == 1 { forms.insert(Note.fileTitle(destination), at: 0) }
         for form in forms where resolvesAfter(form + suffix) { return form + suffix }
         return id + suffix
     }
