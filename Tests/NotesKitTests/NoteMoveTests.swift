@@ -131,7 +131,7 @@ import Testing
     /// The target must stay inside the vault and be free; nothing changes when it is not.
     @Test(arguments: [
         ("../outside", "outside the vault"), ("/etc/passwd", "outside the vault"), ("a/../../x", "outside the vault"),
-        ("linked/x", "outside the vault"), (".git/x", "hidden"), ("other", "already exists"),
+        ("linked/x", "outside the vault"), (".git/x", "hidden folder"), ("x/.dot", "hidden file"), ("other", "already exists"),
         ("work", "already exists"), ("work/plan.md", "already exists"), ("bad#name", "cannot hold"),
         ("bad[[x]]", "cannot hold"),
     ])
@@ -166,6 +166,18 @@ import Testing
             #expect(Disk.text(root + "/a.md") == "a\n" && Disk.text(root + "/b.md") == "b\n")
             try FileSystem.moveExclusively(root + "/a.md", to: root + "/c.md")
             #expect(Disk.names(root) == ["b.md", "c.md"])
+        }
+    }
+
+    /// Between the plan and the move, a folder on the way becomes a symlink out of the vault:
+    /// nothing is moved there.
+    @Test func aFolderThatBecomesASymlinkIsRefusedAtTheMove() throws {
+        try Playground(Self.vault + [.directory("outside", [])]).test { root in
+            let notes = store(try Vault(root: root))
+            let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "sub/idea")
+            try FileManager.default.createSymbolicLink(atPath: root + "/sub", withDestinationPath: root + "/outside")
+            #expect(throws: VaultError.outsideVault("sub/idea.md")) { try notes.move(plan) }
+            #expect(Disk.names(root + "/outside").isEmpty && Disk.exists(root + "/idea.md"))
         }
     }
 

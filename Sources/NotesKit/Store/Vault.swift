@@ -137,8 +137,9 @@ public struct Vault: Sendable {
     /// `.md` or `.markdown`) or an absolute path inside the vault; ending in `/`, or naming a
     /// folder, it means that folder and the file name `name`. Like `notePath(naming:cwd:)`, it
     /// keeps the path inside the vault: `..` that leaves it, an absolute path elsewhere, or a
-    /// symlink among the folders on the way is `outsideVault`; a hidden name is `hiddenFolder`, a
-    /// file among the folders an I/O error; anything already at the path is `alreadyExists`.
+    /// symlink among the folders on the way is `outsideVault`; a hidden folder is `hiddenFolder`,
+    /// a hidden file name `hiddenName`, a file among the folders an I/O error; anything already at
+    /// the path is `alreadyExists`.
     /// Missing folders are for the caller to make.
     public func notePath(forNew argument: String, name: String) throws(VaultError) -> String {
         guard !argument.isEmpty else { throw .noMatch(argument) }
@@ -156,9 +157,9 @@ public struct Vault: Sendable {
             relative = relative.isEmpty ? name : relative + "/" + name
         }
         if !Vault.isNoteName(relative) { relative += ".md" }
-        guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { throw .hiddenFolder(argument) }
         let folder = (relative as NSString).deletingLastPathComponent
         try checkFolder(folder, argument: argument)
+        guard !(relative as NSString).lastPathComponent.hasPrefix(".") else { throw .hiddenName(argument) }
         if FileSystem.status(fullPath(relative)) != nil { throw .alreadyExists(Note.id(forPath: relative)) }
         return relative
     }
