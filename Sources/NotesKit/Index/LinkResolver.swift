@@ -16,18 +16,58 @@ import Foundation
 final class LinkResolver {
     let catalog: Catalog
     private let index: IndexView?
-    /// The catalog position of each record of the index (-1 for none).
-    private let positions: [Int32]
+    /// The catalog position of each record of the index (-1 for none), and the notes by name and
+    /// title: shared with the resolvers `moving(_:)` makes.
+    private let tables: Tables
     /// The note being moved, its new path and its new folded title (when titles are file names).
     private let moving: (position: Int, path: [UInt8], foldedTitle: [UInt8]?)?
 
-    init(catalog: Catalog, moving: (position: Int, path: String, foldedTitle: [UInt8]?)? = nil) {
+    init(catalog: Catalog) {
         self.catalog = catalog
         index = catalog.index
-        var positions = [Int32](repeating: -1, count: (index?.base.count ?? 0) + (index?.delta?.count ?? 0))
-        for (position, record) in catalog.mapped.enumerated() { positions[Int(record)] = Int32(position) }
-        self.positions = positions
-        self.moving = moving.map { ($0.position, Array($0.path.utf8), $0.foldedTitle) }
+        tables = Tables(catalog: catalog)
+        moving = nil
+    }
+
+    private init(_ other: LinkResolver, moving: (position: Int, path: [UInt8], foldedTitle: [UInt8]?)) {
+        catalog = other.catalog
+        index = other.index
+        tables = other.tables
+        self.moving = moving
+    }
+
+    /// A resolver of the vault as it will be once the note at `position` is at `path` (its title
+    /// then folded to `foldedTitle`, when titles are file names), sharing this one's tables.
+    func moving(_ position: Int, to path: String, foldedTitle: [UInt8]?) -> LinkResolver {
+        LinkResolver(self, moving: (position, Array(path.utf8), foldedTitle))
+    }
+
+    /// Notes by the hashes of their file names, titles and folded file names, as the catalog has
+    /// them (a moving resolver corrects for its note when it looks them up), made when first asked.
+    private final class Tables {
+        let catalog: Catalog
+        let positions: [Int32]
+        lazy var byName = HashTable(count: catalog.count) { position, _ in
+            self.catalog.withPath(at: position) { MappedIndex.hash(LinkResolver.name(ofPath: $0)) }
+        }
+        lazy var byTitle = HashTable(count: catalog.count) { position, _ in
+            self.catalog.tags(at: position).foldedTitle.map { MappedIndex.hash($0) }
+        }
+        lazy var byFoldedName = HashTable(count: catalog.count) { position, scratch in
+            self.catalog.withPath(at: position) { path in
+                scratch.removeAll(keepingCapacity: true)
+                LinkResolver.name(ofPath: path).withMemoryRebound(to: UInt8.self) { scratch.fold($0) }
+                return scratch.hash
+            }
+        }
+
+        init(catalog: Catalog) {
+            self.catalog = catalog
+            let index = catalog.index
+            var positions = [Int32](repeating: -1, count: (index?.base.count ?? 0) + (index?.delta?.count ?? 0))
+            for (position, record) in catalog.mapped.enumerated() { positions[Int(record)] = Int32(position) }
+            self.positions = positions
+        }
     }
 
     // MARK: Notes by path, name and title
@@ -43,7 +83,7 @@ final class LinkResolver {
         if let moving, path == moving.path { return moving.position }
         guard let index, let record = path.withUnsafeBytes({ index.find($0, UnsafeRawBufferPointer(start: nil, count: 0)) })
         else { return nil }
-        let position = Int(positions[record])
+        let position = Int(tables.positions[record])
         if position < 0 || position == moving?.position { return nil }
         return position
     }
@@ -55,35 +95,13 @@ final class LinkResolver {
         return position(ofPath: Array(id) + Array(".md".utf8))
     }
 
-    private lazy var byName: [UInt64: [Int32]] = {
-        var table: [UInt64: [Int32]] = [:]
-        table.reserveCapacity(catalog.count)
-        for position in 0..<catalog.count {
-            let hash = withName(of: position) { MappedIndex.hash($0) }
-            table[hash, default: []].append(Int32(position))
-        }
-        return table
-    }()
-
-    private lazy var byTitle: [UInt64: [Int32]] = {
-        var table: [UInt64: [Int32]] = [:]
-        table.reserveCapacity(catalog.count)
-        for position in 0..<catalog.count {
-            guard let hash = withFoldedTitle(of: position, { MappedIndex.hash($0) }) else { continue }
-            table[hash, default: []].append(Int32(position))
-        }
-        return table
-    }()
-
-    private lazy var byFoldedName: [UInt64: [Int32]] = {
-        var table: [UInt64: [Int32]] = [:]
-        var folder = TextFolder()
-        for position in 0..<catalog.count {
-            let folded = withName(of: position) { folder.foldedBytes(utf8: $0.assumingMemoryBound(to: UInt8.self)) }
-            table[folded.withUnsafeBytes { MappedIndex.hash($0) }, default: []].append(Int32(position))
-        }
-        return table
-    }()
+    /// The positions `table` files under the hash of `key` whose `matches` says they are it, and
+    /// the moving note if it will be.
+    private func lookUp(_ table: HashTable, _ key: UnsafeRawBufferPointer, _ matches: (Int) -> Bool) -> [Int] {
+        var found = table.positions(for: MappedIndex.hash(key)).map(Int.init).filter(matches)
+        if let moving, !found.contains(moving.position), matches(moving.position) { found.append(moving.position) }
+        return found
+    }
 
     /// Calls `body` with the file name of the note at `position`, without `.md` or `.markdown`.
     func withName<R>(of position: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
@@ -127,9 +145,7 @@ final class LinkResolver {
 
     /// The notes whose file name is `name`.
     func positions(named name: UnsafeRawBufferPointer) -> [Int] {
-        (byName[MappedIndex.hash(name)] ?? []).map(Int.init).filter { position in
-            withName(of: position) { LinkResolver.equal($0, name) }
-        }
+        lookUp(tables.byName, name) { position in withName(of: position) { LinkResolver.equal($0, name) } }
     }
 
     /// The notes a wiki target names by its end: by file name, or, with folders, by the end of
@@ -141,7 +157,7 @@ final class LinkResolver {
         guard !name.isEmpty else { return [] }
         var folder = TextFolder()
         let named = folded
-            ? (byFoldedName[MappedIndex.hash(name)] ?? []).map(Int.init).filter { position in
+            ? lookUp(tables.byFoldedName, name) { position in
                 let folded = withName(of: position) { folder.foldedBytes(utf8: $0.assumingMemoryBound(to: UInt8.self)) }
                 return folded.withUnsafeBytes { LinkResolver.equal($0, name) }
             }
@@ -157,9 +173,7 @@ final class LinkResolver {
 
     /// The notes whose folded title is `title`.
     func positions(titled title: UnsafeRawBufferPointer) -> [Int] {
-        (byTitle[MappedIndex.hash(title)] ?? []).map(Int.init).filter { position in
-            withFoldedTitle(of: position) { LinkResolver.equal($0, title) } ?? false
-        }
+        lookUp(tables.byTitle, title) { position in withFoldedTitle(of: position) { LinkResolver.equal($0, title) } ?? false }
     }
 
     // MARK: Resolving
@@ -252,4 +266,52 @@ struct NamingKeys {
               id[id.count - target.count - 1] == UInt8(ascii: "/") else { return false }
         return id.suffix(target.count).elementsEqual(target)
     }
+}
+
+/// Positions filed under a hash (of a name, a title…): pairs sorted by hash, looked up by binary
+/// search — made in one pass and one sort, where a dictionary of arrays would allocate an array
+/// per note.
+struct HashTable {
+    private var hashes: [UInt64] = []
+    private var positions: [Int32] = []
+
+    /// The table of positions `0..<count`, each under the hash `hash` gives it (none for nil);
+    /// `hash` may use the scratch buffer it is given.
+    init(count: Int, hash: (Int, inout FoldScratch) -> UInt64?) {
+        var pairs: [(UInt64, Int32)] = []
+        pairs.reserveCapacity(count)
+        var scratch = FoldScratch()
+        for position in 0..<count {
+            if let value = hash(position, &scratch) { pairs.append((value, Int32(position))) }
+        }
+        pairs.sort { $0.0 < $1.0 }
+        hashes = pairs.map(\.0)
+        positions = pairs.map(\.1)
+    }
+
+    /// The positions filed under `hash`.
+    func positions(for hash: UInt64) -> ArraySlice<Int32> {
+        var low = 0, high = hashes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if hashes[middle] < hash { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < hashes.count && hashes[end] == hash { end += 1 }
+        return positions[low..<end]
+    }
+}
+
+/// A text folder and a buffer it folds into, reused from one name to the next.
+struct FoldScratch {
+    private var folder = TextFolder()
+    private var bytes: [UInt8] = []
+
+    mutating func removeAll(keepingCapacity: Bool) { bytes.removeAll(keepingCapacity: keepingCapacity) }
+
+    /// Appends the folded form of `text` (valid UTF-8).
+    mutating func fold(_ text: UnsafeBufferPointer<UInt8>) { folder.appendFolded(utf8: text, to: &bytes) }
+
+    /// The hash of what was folded.
+    var hash: UInt64 { bytes.withUnsafeBytes { MappedIndex.hash($0) } }
 }

@@ -184,6 +184,8 @@ public enum FileSystem {
                     let mode = stat(files[i].path, &st) == 0 ? st.st_mode & 0o7777 : newFileMode()
                     let file = try PendingFile(beside: files[i].path, sweep: false)
                     files[i].bytes.withUnsafeBytes(file.append)
+                    // The disk can start on it while the rest of the group is written.
+                    file.startWriteback()
                     pending.append((i, file, mode))
                 } catch {
                     outcomes[i] = .failed(error)

@@ -24,14 +24,16 @@ public struct NoteRewrites: Equatable, Sendable {
 
 /// A move worked out before anything changes (SPEC §10): the note, where it goes, and every link
 /// that must change so that it goes where it went — read from the index, so a dry run reads no
-/// note file.
-public struct MovePlan: Sendable {
+/// note file. It keeps the catalog and resolvers it was worked out with, for `NoteStore.move`:
+/// use it on the thread that made it.
+public struct MovePlan {
     /// The note moved.
     public let note: Note
     /// Its vault paths before and after.
     public let from: String, to: String
     /// The notes whose links change, in ID order.
     public let notes: [NoteRewrites]
+    let rewriter: MoveRewriter
 
     /// The ID after the move.
     public var toID: String { Note.id(forPath: to) }
@@ -40,7 +42,7 @@ public struct MovePlan: Sendable {
 }
 
 /// What a move did.
-public struct MoveReport: Sendable {
+public struct MoveReport {
     /// The plan carried out.
     public let plan: MovePlan
     /// The notes whose links were rewritten, with the rewrites.
@@ -74,7 +76,9 @@ extension NoteStore {
         guard let moved = catalog.position(ofPath: from) else { throw .noMatch(loaded.note.id) }
         let rewriter = MoveRewriter(catalog: catalog, moved: moved, to: to, titleSource: vault.titleSource)
         var notes: [NoteRewrites] = []
-        for position in rewriter.candidates() {
+        let candidates = rewriter.candidates()
+        Trace.mark("move: candidates")
+        for position in candidates {
             var rewrites: [LinkRewrite] = []
             for link in catalog.links(at: position) {
                 let written = WrittenLink(style: link.style, target: link.target, angled: link.isAngled, keys: link.keys)
@@ -89,7 +93,8 @@ extension NoteStore {
                 size: status.size, mtime: status.mtime, inode: status.inode))
         }
         notes.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-        return MovePlan(note: loaded.note, from: from, to: to, notes: notes)
+        Trace.mark("move: plan")
+        return MovePlan(note: loaded.note, from: from, to: to, notes: notes, rewriter: rewriter)
     }
 
     /// Carries out `plan`, holding the lock: the file is renamed (folders made; a file that
@@ -99,9 +104,7 @@ extension NoteStore {
     /// saw it when the plan was made, or that changes while it is rewritten, is left as it is and
     /// reported in `changed`. Records `.moved` and a `.modified` per rewritten note.
     public func move(_ plan: MovePlan) throws(VaultError) -> MoveReport {
-        let catalog = self.catalog
-        guard let moved = catalog.position(ofPath: plan.from) else { throw .noMatch(plan.note.id) }
-        let rewriter = MoveRewriter(catalog: catalog, moved: moved, to: plan.to, titleSource: vault.titleSource)
+        let rewriter = plan.rewriter, catalog = rewriter.catalog
         return try withLock { () throws(VaultError) -> MoveReport in
             let folder = (plan.to as NSString).deletingLastPathComponent
             if !folder.isEmpty {
@@ -129,12 +132,14 @@ extension NoteStore {
                 written.append((NoteRewrites(id: entry.id, path: entry.path, rewrites: rewrites, size: entry.size,
                                              mtime: entry.mtime, inode: entry.inode), loaded.status))
             }
+            Trace.mark("move: rename, read")
             let outcomes = FileSystem.writeAtomically(batch: writes) { i in
                 // Changed since it was read a moment ago (an editor saved it): not overwritten.
                 guard let now = FileSystem.status(writes[i].path) else { return false }
                 let read = written[i].status
                 return now.size == read.size && now.mtime == read.mtime && now.inode == read.inode
             }
+            Trace.mark("move: write")
             for (i, outcome) in outcomes.enumerated() {
                 let entry = written[i].entry
                 switch outcome {
@@ -203,7 +208,7 @@ struct MoveRewriter {
         var folder = TextFolder()
         // A title taken from the file name changes with it.
         let title = titleSource == .filename ? folder.foldedBytes(Note.fileTitle(to)) : nil
-        after = LinkResolver(catalog: catalog, moving: (moved, to, title))
+        after = before.moving(moved, to: to, foldedTitle: title)
     }
 
     /// The notes that may hold a link the move changes: the moved note, and those with a link
