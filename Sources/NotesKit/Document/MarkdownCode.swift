@@ -1,3 +1,5 @@
+import Foundation
+
 /// The code in a Markdown body — fenced code blocks and inline code spans — where tags and links
 /// do not count (SPEC §10), found in one pass over the UTF-8 bytes, and the other rules the tag
 /// and link scanners share (escapes, line starts).
@@ -12,16 +14,18 @@
 enum MarkdownCode {
     /// The byte ranges of `body` that are code, in order, not overlapping.
     static func ranges(in body: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        // Most notes have no backtick or tilde at all: nothing to find.
-        guard body.contains(where: { $0 == UInt8(ascii: "`") || $0 == UInt8(ascii: "~") }) else { return [] }
+        // Many notes have no backtick or tilde at all: nothing to find.
+        guard let base = body.baseAddress, memchr(base, Int32(UInt8(ascii: "`")), body.count) != nil
+                || memchr(base, Int32(UInt8(ascii: "~")), body.count) != nil
+        else { return [] }
         var ranges: [Range<Int>] = []
         var paragraphStart: Int?
         var fence: (start: Int, character: UInt8, length: Int)?
         var lineStart = 0
         let count = body.count
         while lineStart < count {
-            var lineEnd = lineStart
-            while lineEnd < count && body[lineEnd] != 0x0A { lineEnd += 1 }
+            let lineEnd = memchr(base + lineStart, 0x0A, count - lineStart)
+                .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
             let next = min(count, lineEnd + 1)
             let line = lineStart..<lineEnd
             if let open = fence {
@@ -48,7 +52,9 @@ enum MarkdownCode {
 
     /// The fence a line opens: optional blanks, then three or more backticks (whose info string
     /// holds no backtick) or tildes.
-    private static func opensFence(_ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> (character: UInt8, length: Int)? {
+    private static func opensFence(
+        _ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>
+    ) -> (character: UInt8, length: Int)? {
         var i = line.lowerBound
         while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09 || body[i] == UInt8(ascii: ">")) { i += 1 }
         guard i < line.upperBound, body[i] == UInt8(ascii: "`") || body[i] == UInt8(ascii: "~") else { return nil }
@@ -77,7 +83,11 @@ enum MarkdownCode {
     }
 
     /// Adds the code spans of one paragraph.
-    private static func spans(_ body: UnsafeBufferPointer<UInt8>, _ paragraph: Range<Int>, into ranges: inout [Range<Int>]) {
+    private static func spans(
+        _ body: UnsafeBufferPointer<UInt8>, _ paragraph: Range<Int>, into ranges: inout [Range<Int>]
+    ) {
+        guard let base = body.baseAddress,
+              memchr(base + paragraph.lowerBound, Int32(UInt8(ascii: "`")), paragraph.count) != nil else { return }
         var i = paragraph.lowerBound
         let end = paragraph.upperBound
         while i < end {
@@ -132,31 +142,46 @@ enum MarkdownCode {
 }
 
 /// A cursor over the code ranges of a body, for scanners that walk it forward: whether a byte is
-/// in code, and where the code it is in ends.
+/// in code, and where the code it is in ends. The ranges are found when first asked for, so a
+/// note with nothing that looks like a tag or a link is never searched for code.
 struct CodeCursor {
-    let ranges: [Range<Int>]
+    private let body: UnsafeBufferPointer<UInt8>
+    private var found: [Range<Int>]?
     private var next = 0
 
-    init(_ ranges: [Range<Int>]) { self.ranges = ranges }
+    /// A cursor over `body`, which must outlive it.
+    init(_ body: UnsafeBufferPointer<UInt8>) { self.body = body }
+
+    private var ranges: [Range<Int>] {
+        mutating get {
+            if let found { return found }
+            let made = MarkdownCode.ranges(in: body)
+            found = made
+            return made
+        }
+    }
 
     /// The end of the code range holding byte `i` (which only grows between calls), or nil when
     /// `i` is not in code.
     mutating func codeEnd(at i: Int) -> Int? {
+        let ranges = self.ranges
         while next < ranges.count && ranges[next].upperBound <= i { next += 1 }
         guard next < ranges.count, ranges[next].lowerBound <= i else { return nil }
         return ranges[next].upperBound
     }
 
     /// Whether any byte of `range` is code (for a construct that must lie outside code whole).
-    func overlaps(_ range: Range<Int>) -> Bool {
-        let first = firstEnding(after: range.lowerBound)
+    mutating func overlaps(_ range: Range<Int>) -> Bool {
+        let ranges = self.ranges
+        let first = MarkdownCode.firstEnding(in: ranges, after: range.lowerBound)
         return first < ranges.count && ranges[first].lowerBound < range.upperBound
     }
 
     /// Whether code starts inside `range` and ends outside it, or the other way round (code
     /// wholly inside, as in `[[Note#`code`|text]]`, does not cross it).
-    func crosses(_ range: Range<Int>) -> Bool {
-        var k = firstEnding(after: range.lowerBound)
+    mutating func crosses(_ range: Range<Int>) -> Bool {
+        let ranges = self.ranges
+        var k = MarkdownCode.firstEnding(in: ranges, after: range.lowerBound)
         while k < ranges.count && ranges[k].lowerBound < range.upperBound {
             if ranges[k].lowerBound < range.lowerBound || ranges[k].upperBound > range.upperBound { return true }
             k += 1
@@ -164,8 +189,11 @@ struct CodeCursor {
         return false
     }
 
-    /// The first range that ends after `position`.
-    private func firstEnding(after position: Int) -> Int {
+}
+
+extension MarkdownCode {
+    /// The first of `ranges` (in order) that ends after `position`.
+    static func firstEnding(in ranges: [Range<Int>], after position: Int) -> Int {
         var low = 0, high = ranges.count
         while low < high {
             let middle = (low + high) / 2

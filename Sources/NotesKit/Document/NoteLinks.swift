@@ -44,10 +44,7 @@ public enum NoteLinks {
     /// The links of `body`; `firstLine` is the file's line number of the body's first line.
     public static func of(body: String, firstLine: Int = 1) -> [NoteLink] {
         var body = body
-        return body.withUTF8 { bytes -> [NoteLink] in
-            guard bytes.contains(UInt8(ascii: "[")) else { return [] }
-            return scan(bytes, firstLine: firstLine)
-        }
+        return body.withUTF8 { bytes -> [NoteLink] in scan(bytes, firstLine: firstLine) }
     }
 
     /// The links of a parsed note file, with file line numbers.
@@ -62,20 +59,45 @@ public enum NoteLinks {
     }
 
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) -> [NoteLink] {
-        var code = CodeCursor(MarkdownCode.ranges(in: bytes))
+        guard let base = bytes.baseAddress else { return [] }
+        var code = CodeCursor(bytes)
         var links: [NoteLink] = []
         var line = firstLine
         var counted = 0
         func lineNumber(at position: Int) -> Int {
-            while counted < position {
-                if bytes[counted] == 0x0A { line += 1 }
-                counted += 1
+            // From one line feed to the next, not byte by byte.
+            while counted < position, let hit = memchr(base + counted, 0x0A, position - counted) {
+                line += 1
+                counted = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
             }
+            counted = max(counted, position)
             return line
         }
         var i = 0
-        while i < bytes.count {
-            guard bytes[i] == UInt8(ascii: "[") else {
+        // From one `[` to the next; only what parses as a link is checked for code.
+        while i < bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "[")), bytes.count - i) {
+            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if MarkdownCode.isEscaped(bytes, i, from: 0) {
+                i += 1
+                continue
+            }
+            if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
+                if var link = wikiLink(bytes, at: i) {
+                    if let end = code.codeEnd(at: i) {
+                        i = end
+                        continue
+                    }
+                    if !code.crosses(link.range) {
+                        link.line = lineNumber(at: link.range.lowerBound)
+                        links.append(link)
+                        i = link.range.upperBound
+                        continue
+                    }
+                }
+                i += 2
+                continue
+            }
+            guard let parsed = markdownLink(bytes, at: i) else {
                 i += 1
                 continue
             }
@@ -83,25 +105,7 @@ public enum NoteLinks {
                 i = end
                 continue
             }
-            if MarkdownCode.isEscaped(bytes, i, from: 0) {
-                i += 1
-                continue
-            }
-            if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
-                if var link = wikiLink(bytes, at: i), !code.crosses(link.range) {
-                    link.line = lineNumber(at: link.range.lowerBound)
-                    links.append(link)
-                    i = link.range.upperBound
-                } else {
-                    i += 2
-                }
-                continue
-            }
             let image = i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
-            guard let parsed = markdownLink(bytes, at: i) else {
-                i += 1
-                continue
-            }
             if image || code.overlaps(parsed.destination) {
                 // An image is no link, and nothing in it is one either.
                 i = image ? parsed.end : i + 1
@@ -167,8 +171,10 @@ public enum NoteLinks {
 
     /// Whether a wiki link's target names an attachment rather than a note.
     static func isAttachment(_ target: String) -> Bool {
-        guard let dot = target.lastIndex(of: "."), !target[dot...].contains("/") else { return false }
-        return attachmentExtensions.contains(target[target.index(after: dot)...].lowercased())
+        // Most targets have no dot: compared as bytes before any string is made.
+        let utf8 = target.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")), !utf8[dot...].contains(UInt8(ascii: "/")) else { return false }
+        return attachmentExtensions.contains(String(decoding: utf8[utf8.index(after: dot)...], as: UTF8.self).lowercased())
     }
 
     // MARK: Markdown links
@@ -258,7 +264,9 @@ public enum NoteLinks {
     }
 
     /// The link a Markdown link is when its destination is a relative path to a note file.
-    private static func noteLink(_ bytes: UnsafeBufferPointer<UInt8>, opening i: Int, _ parts: MarkdownParts) -> NoteLink? {
+    private static func noteLink(
+        _ bytes: UnsafeBufferPointer<UInt8>, opening i: Int, _ parts: MarkdownParts
+    ) -> NoteLink? {
         let destination = parts.destination
         guard !destination.isEmpty else { return nil }
         var pathEnd = destination.upperBound
@@ -267,8 +275,13 @@ public enum NoteLinks {
             pathEnd = question
         }
         let pathRange = destination.lowerBound..<pathEnd
+        // Most destinations are URLs or other files: told apart by their bytes first.
+        guard !pathRange.isEmpty, bytes[pathRange.lowerBound] != UInt8(ascii: "/") else { return nil }
+        let last = bytes[pathRange.upperBound - 1]
+        guard last == UInt8(ascii: "d") || last == UInt8(ascii: "n") || bytes[pathRange].contains(UInt8(ascii: "%"))
+        else { return nil }
         let path = string(bytes, pathRange)
-        guard !path.isEmpty, !path.hasPrefix("/"), !hasScheme(path) else { return nil }
+        guard !hasScheme(path) else { return nil }
         let decoded = percentDecoded(path)
         guard decoded.hasSuffix(".md") || decoded.hasSuffix(".markdown") else { return nil }
         var heading: String?
@@ -287,7 +300,9 @@ public enum NoteLinks {
         guard let colon = destination.firstIndex(of: ":") else { return false }
         let scheme = destination[..<colon]
         guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return scheme.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+        return scheme.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "+-.".unicodeScalars.contains(scalar))
+        }
     }
 
     /// `text` with `%XX` escapes decoded; as it is when the result would not be UTF-8.
@@ -297,7 +312,8 @@ public enum NoteLinks {
         let bytes = Array(text.utf8)
         var i = 0
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]),
+               let low = hexValue(bytes[i + 2]) {
                 out.append(high << 4 | low)
                 i += 3
             } else {

@@ -10,12 +10,18 @@ public enum NoteTags {
     /// The tags of `document` as spelled, in file order, front matter first, each folded tag once
     /// (the first spelling wins).
     public static func of(_ document: NoteDocument) -> [String] {
-        var folder = TextFolder()
-        return unique(frontMatter(document.frontMatter) + body(document.body), folder: &folder).map(\.spelling)
+        let spellings = frontMatter(document.frontMatter) + body(document.body)
+        // Most notes have no tag, or one: nothing to fold to tell repeats apart.
+        guard spellings.count > 1 else { return spellings }
+        // A folder with warm caches (a new one folds its first non-ASCII letters slowly).
+        var folder = FolderPool.shared.take()
+        defer { FolderPool.shared.give(folder) }
+        return unique(spellings, folder: &folder).map(\.spelling)
     }
 
     /// `spellings` without repeats of a folded tag, each with its folded form.
     public static func unique(_ spellings: [String], folder: inout TextFolder) -> [(spelling: String, folded: [UInt8])] {
+        guard !spellings.isEmpty else { return [] }
         var seen: Set<[UInt8]> = []
         var out: [(String, [UInt8])] = []
         for spelling in spellings {
@@ -45,26 +51,23 @@ public enum NoteTags {
     public static func body(_ body: String) -> [String] {
         var body = body
         return body.withUTF8 { bytes -> [String] in
-            // Most notes have no '#' at all.
-            guard bytes.contains(UInt8(ascii: "#")) else { return [] }
-            var code = CodeCursor(MarkdownCode.ranges(in: bytes))
+            guard let base = bytes.baseAddress else { return [] }
+            var code = CodeCursor(bytes)
             var tags: [String] = []
             var i = 0
-            while i < bytes.count {
-                guard bytes[i] == UInt8(ascii: "#") else {
+            // From one `#` to the next; only what looks like a tag is checked for code.
+            while i < bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "#")), bytes.count - i) {
+                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                guard startsTag(bytes, at: i), let end = tagEnd(bytes, from: i + 1) else {
                     i += 1
                     continue
                 }
-                if let end = code.codeEnd(at: i) {
-                    i = end
+                if let codeEnd = code.codeEnd(at: i) {
+                    i = codeEnd
                     continue
                 }
-                if startsTag(bytes, at: i), let end = tagEnd(bytes, from: i + 1) {
-                    tags.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self))
-                    i = end
-                } else {
-                    i += 1
-                }
+                tags.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self))
+                i = end
             }
             return tags
         }

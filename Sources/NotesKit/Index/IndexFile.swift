@@ -128,8 +128,10 @@ final class MappedIndex: @unchecked Sendable {
             let flags = index.flags(number)
             let pathEnd = UInt64(index.u32(number, IndexLayout.Column.pathOffset)) + UInt64(index.u16(number, IndexLayout.Column.pathLength))
             let textEnd = index.u64(number, IndexLayout.Column.textOffset) &+ UInt64(index.u32(number, IndexLayout.Column.textLength))
-            let tagsEnd = UInt64(index.u32(number, IndexLayout.Column.tagsOffset)) + UInt64(index.u32(number, IndexLayout.Column.tagsLength))
-            let linksEnd = UInt64(index.u32(number, IndexLayout.Column.linksOffset)) + UInt64(index.u32(number, IndexLayout.Column.linksLength))
+            let tagsEnd = UInt64(index.u32(number, IndexLayout.Column.tagsOffset))
+                + UInt64(index.u32(number, IndexLayout.Column.tagsLength))
+            let linksEnd = UInt64(index.u32(number, IndexLayout.Column.linksOffset))
+                + UInt64(index.u32(number, IndexLayout.Column.linksLength))
             guard pathEnd <= paths, textEnd <= text, textEnd >= index.u64(number, IndexLayout.Column.textOffset),
                   UInt64(index.u32(number, IndexLayout.Column.stringsOffset)) < strings, tagsEnd <= tagsLength,
                   linksEnd <= linksLength
@@ -197,13 +199,15 @@ final class MappedIndex: @unchecked Sendable {
     /// opened, parsed with bounds checks when read).
     func tagsChunk(_ number: Int) -> TagsChunk {
         let start = tagsStart + Int(u32(number, IndexLayout.Column.tagsOffset))
-        return TagsChunk(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(u32(number, IndexLayout.Column.tagsLength)))]))
+        let end = start + Int(u32(number, IndexLayout.Column.tagsLength))
+        return TagsChunk(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
     }
 
     /// Record `number`'s links' keys (likewise).
     func linksChunk(_ number: Int) -> LinkKeysChunk {
         let start = linksStart + Int(u32(number, IndexLayout.Column.linksOffset))
-        return LinkKeysChunk(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(u32(number, IndexLayout.Column.linksLength)))]))
+        let end = start + Int(u32(number, IndexLayout.Column.linksLength))
+        return LinkKeysChunk(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
     }
 
     /// Record `number`'s links, made whole: keys and how they are written (see `note(at:reading:)`
@@ -212,9 +216,10 @@ final class MappedIndex: @unchecked Sendable {
         let keys = linksChunk(number)
         return withStrings(number, reading: reading) { strings -> [IndexedLink]? in
             var reader = ByteReader(bytes: strings)
-            guard MappedIndex.skipToShown(&reader), ShownRefs.skip(&reader) else { return nil }
-            reader.offset = 0
-            _ = MappedIndex.skipToShown(&reader)
+            guard MappedIndex.skipToShown(&reader) else { return nil }
+            // All there (a read may have cut the strings short)?
+            var end = reader
+            guard ShownRefs.skip(&end) else { return nil }
             return ShownRefs.links(&reader, keys: keys)
         } ?? []
     }
@@ -310,12 +315,9 @@ final class MappedIndex: @unchecked Sendable {
         /// The title, preview and tags at the start of `strings`, if they are all there.
         func parse(_ strings: UnsafeRawBufferPointer) -> (String, String, [String])? {
             var reader = ByteReader(bytes: strings)
-            guard let title = reader.repairedString(), let preview = reader.repairedString(), let warnings = reader.u32(),
-                  UInt64(warnings) * 8 <= UInt64(reader.bytes.count - reader.offset) else { return nil }
-            for _ in 0..<warnings {
-                guard reader.u32() != nil, reader.range() != nil else { return nil }
-            }
-            guard let tags = ShownRefs.tags(&reader) else { return nil }
+            guard let title = reader.repairedString(), let preview = reader.repairedString() else { return nil }
+            var shown = ByteReader(bytes: strings)
+            guard MappedIndex.skipToShown(&shown), let tags = ShownRefs.tags(&shown) else { return nil }
             return (title, preview, tags)
         }
         if let parsed = withStrings(number, reading: reading, parse) { (title, preview, tags) = parsed }
@@ -613,9 +615,9 @@ enum NoteIndexFile {
         append(UInt32(slots), to: &header)
         append(table.textLength, to: &header)
         append(UInt64(table.paths.count), to: &header)
-        append(UInt64(table.strings.count), to: &header)
-        append(UInt32(table.tags.count), to: &header)
-        append(UInt32(table.links.count), to: &header)
+        append(UInt64(table.stringsLength), to: &header)
+        append(UInt32(table.tagsLength), to: &header)
+        append(UInt32(table.linksLength), to: &header)
         return header + [UInt8](repeating: 0, count: IndexLayout.headerSize - header.count)
     }
 
@@ -709,14 +711,25 @@ struct ByteReader {
 
 /// Index records being put together: their columns, paths and strings, a hash of each path, and
 /// (for records read from files) their folded texts. The workers that read files each fill one,
-/// in parallel; the writer joins them.
+/// in parallel; the writer joins them — the records and paths copied together, the strings, tags
+/// and links of each table kept where they are and written out one after the other.
 struct IndexTable {
     var records: [UInt8] = []
     var paths: [UInt8] = []
+    /// The strings of the records added last (those of records appended from other tables, and
+    /// of the records before them, are in `earlier`).
     var strings: [UInt8] = []
-    /// Each note's folded title and tags (`TagsChunk`), and its links' keys (`LinkKeysChunk`).
+    /// Each note's folded title and tags (`TagsChunk`), and its links' keys (`LinkKeysChunk`),
+    /// likewise.
     var tags: [UInt8] = []
     var links: [UInt8] = []
+    /// The strings, tags and links of the records before those of `strings`, `tags`, `links`.
+    private var earlier: [(strings: [UInt8], tags: [UInt8], links: [UInt8])] = []
+    private var earlierLength = (strings: 0, tags: 0, links: 0)
+    /// The lengths of the strings, tags and links regions.
+    var stringsLength: Int { earlierLength.strings + strings.count }
+    var tagsLength: Int { earlierLength.tags + tags.count }
+    var linksLength: Int { earlierLength.links + links.count }
     var hashes: [UInt64] = []
     /// The folded texts of the records added with `add(_:)`, in record order.
     var texts: [UInt8] = []
@@ -737,6 +750,7 @@ struct IndexTable {
         links linksChunk: UnsafeRawBufferPointer, strings write: (inout [UInt8]) -> Void
     ) {
         let start = records.count
+        let (stringsOffset, tagsOffset, linksOffset) = (stringsLength, tagsLength, linksLength)
         records.append(contentsOf: repeatElement(0, count: IndexLayout.recordSize))
         records.withUnsafeMutableBytes { bytes in
             func put<T: FixedWidthInteger>(_ value: T, _ column: Int) {
@@ -750,12 +764,12 @@ struct IndexTable {
             put(textLength, IndexLayout.Column.textOffset)
             put(UInt32(length), IndexLayout.Column.textLength)
             put(UInt32(paths.count), IndexLayout.Column.pathOffset)
-            put(UInt32(strings.count), IndexLayout.Column.stringsOffset)
+            put(UInt32(stringsOffset), IndexLayout.Column.stringsOffset)
             put(UInt16(path.count), IndexLayout.Column.pathLength)
             put(flags | (updatedAt != nil ? IndexLayout.hasUpdatedAt : 0), IndexLayout.Column.flags)
-            put(UInt32(tags.count), IndexLayout.Column.tagsOffset)
+            put(UInt32(tagsOffset), IndexLayout.Column.tagsOffset)
             put(UInt32(tagsChunk.count), IndexLayout.Column.tagsLength)
-            put(UInt32(links.count), IndexLayout.Column.linksOffset)
+            put(UInt32(linksOffset), IndexLayout.Column.linksOffset)
             put(UInt32(linksChunk.count), IndexLayout.Column.linksLength)
         }
         paths.append(contentsOf: path)
@@ -814,8 +828,8 @@ struct IndexTable {
     mutating func appendRecords(of other: IndexTable) {
         let start = records.count
         records += other.records
-        let (pathBase, stringsBase, textBase) = (UInt32(paths.count), UInt32(strings.count), textLength)
-        let (tagsBase, linksBase) = (UInt32(tags.count), UInt32(links.count))
+        let (pathBase, stringsBase, textBase) = (UInt32(paths.count), UInt32(stringsLength), textLength)
+        let (tagsBase, linksBase) = (UInt32(tagsLength), UInt32(linksLength))
         records.withUnsafeMutableBytes { bytes in
             for record in stride(from: start, to: bytes.count, by: IndexLayout.recordSize) {
                 func shift<T: FixedWidthInteger>(_ column: Int, by amount: T, as: T.Type) {
@@ -830,16 +844,21 @@ struct IndexTable {
             }
         }
         paths += other.paths
-        strings += other.strings
-        tags += other.tags
-        links += other.links
+        // The other table's strings, tags and links follow these, as they are (not copied).
+        for part in [(strings, tags, links)] + other.earlier + [(other.strings, other.tags, other.links)] {
+            earlier.append(part)
+            earlierLength.strings += part.0.count
+            earlierLength.tags += part.1.count
+            earlierLength.links += part.2.count
+        }
+        (strings, tags, links) = ([], [], [])
         hashes += other.hashes
         textLength += other.textLength
     }
 
     /// Adds the records `kept` of `index` (view-wide numbers), copied as they are (their strings,
-    /// tags and links byte for byte), and returns their texts in order, for the writer to put first. A kept record whose strings are damaged is left out (its file is read again
-    /// next time).
+    /// tags and links byte for byte), and returns their texts in order, for the writer to put
+    /// first. A kept record whose strings are damaged is left out (its file is read again next time).
     mutating func addKept(_ kept: [Int], of index: IndexView?) -> [UnsafeRawBufferPointer] {
         var texts: [UnsafeRawBufferPointer] = []
         for (file, numbers) in index?.split(kept) ?? [] {
@@ -878,8 +897,11 @@ struct IndexTable {
         records.withUnsafeBytes(emit)
         slots.withUnsafeBytes(emit)
         paths.withUnsafeBytes(emit)
+        for part in earlier { part.strings.withUnsafeBytes(emit) }
         strings.withUnsafeBytes(emit)
+        for part in earlier { part.tags.withUnsafeBytes(emit) }
         tags.withUnsafeBytes(emit)
+        for part in earlier { part.links.withUnsafeBytes(emit) }
         links.withUnsafeBytes(emit)
     }
 

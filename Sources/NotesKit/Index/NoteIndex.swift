@@ -364,7 +364,10 @@ extension Vault {
     /// its folded title, its tags folded and as spelled, its links with their resolution keys.
     static func refs(of loaded: LoadedNote, folder: inout TextFolder) -> NoteRefs.Encoded {
         var tags: [(spelling: String, folded: [UInt8])] = []
-        for spelling in loaded.note.tags { tags.append((spelling, folder.foldedBytes(spelling))) }
+        for spelling in loaded.note.tags {
+            let folded = folder.foldedBytes(spelling)
+            if !folded.isEmpty { tags.append((spelling, folded)) }
+        }
         let links = NoteLinks.of(loaded.document).map { link in
             (link, LinkKeys.make(link, from: loaded.note.path, folder: &folder))
         }

@@ -20,15 +20,26 @@ struct LinkKeys: Equatable {
     static func make(style: NoteLink.Style, target: String, from source: String, folder: inout TextFolder) -> LinkKeys {
         switch style {
         case .wiki:
-            var key = target
-            if key.hasSuffix(".md") && key.utf8.count > 3 { key.removeLast(3) }
-            return LinkKeys(key: Array(key.utf8), alternative: folder.foldedBytes(target))
+            var key = Array(target.utf8)
+            if key.count > 3 && key.suffix(3).elementsEqual(".md".utf8) { key.removeLast(3) }
+            return LinkKeys(key: key, alternative: folder.foldedBytes(target))
         case .markdown:
             let path = NoteLinks.percentDecoded(target)
             let relative = LinkKeys.join(LinkKeys.folder(of: source), path)
             let fromTop = path.hasPrefix("./") || path.hasPrefix("../") ? nil : LinkKeys.join("", path)
             return LinkKeys(key: Array((relative ?? "").utf8), alternative: Array((fromTop ?? "").utf8))
         }
+    }
+
+    /// Whether a path may hold a `.`, `..` or empty component (a `/` followed by `.` or `/`, or a
+    /// `/` at the end).
+    static func needsNormalising(_ path: String.UTF8View) -> Bool {
+        var previous: UInt8 = 0
+        for byte in path {
+            if previous == UInt8(ascii: "/") && (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")) { return true }
+            previous = byte
+        }
+        return previous == UInt8(ascii: "/")
     }
 
     /// The folder of a vault path (`""` at the top).
@@ -39,6 +50,11 @@ struct LinkKeys: Equatable {
 
     /// `path` read from the vault folder `folder`, normalised; nil when it leaves the vault.
     static func join(_ folder: String, _ path: String) -> String? {
+        // Most paths have no `.` or `..` component and no empty one: nothing to normalise.
+        let utf8 = path.utf8
+        if let first = utf8.first, first != UInt8(ascii: "."), first != UInt8(ascii: "/"), !LinkKeys.needsNormalising(utf8) {
+            return folder.isEmpty ? path : folder + "/" + path
+        }
         let joined = Vault.normalized(folder.isEmpty ? path : folder + "/" + path)
         guard !joined.isEmpty, !joined.hasPrefix("/"), joined != "..", !joined.hasPrefix("../") else { return nil }
         return joined
