@@ -20,6 +20,8 @@ public struct NoteRewrites: Equatable, Sendable {
     public var rewrites: [LinkRewrite]
     /// The file as the index last saw it; a file that is not so any more is left alone.
     var size: Int64, mtime: Double, inode: UInt64
+    /// The note's place in the catalog the plan was made from.
+    var position: Int
 }
 
 /// A move worked out before anything changes (SPEC §10): the note, where it goes, and every link
@@ -64,8 +66,8 @@ extension NoteStore {
     /// nearest matches change with its folder), and those that would now go to it instead of
     /// where they went (kept going there). A link is rewritten in the style it was written in,
     /// changing only its target: a wiki link by file name stays a file name when that resolves,
-    /// else becomes the ID; a Markdown link stays relative (or from the vault's top), its
-    /// percent-encoding, `<…>` and `#heading` kept. Nothing is changed on disk.
+    /// else takes as much of the ID as it needs; a Markdown link stays relative (or from the
+    /// vault's top), its percent-encoding, `<…>` and `#heading` kept. Nothing is changed on disk.
     public func planMove(_ loaded: LoadedNote, to argument: String) throws(VaultError) -> MovePlan {
         let catalog = self.catalog
         let from = loaded.note.path
@@ -90,7 +92,7 @@ extension NoteStore {
             let path = catalog.withPath(at: position) { String(decoding: $0, as: UTF8.self) }
             notes.append(NoteRewrites(
                 id: position == moved ? toID : Note.id(forPath: path), path: path, rewrites: rewrites,
-                size: status.size, mtime: status.mtime, inode: status.inode))
+                size: status.size, mtime: status.mtime, inode: status.inode, position: position))
         }
         notes.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         Trace.mark("move: plan")
@@ -104,7 +106,7 @@ extension NoteStore {
     /// saw it when the plan was made, or that changes while it is rewritten, is left as it is and
     /// reported in `changed`. Records `.moved` and a `.modified` per rewritten note.
     public func move(_ plan: MovePlan) throws(VaultError) -> MoveReport {
-        let rewriter = plan.rewriter, catalog = rewriter.catalog
+        let rewriter = plan.rewriter
         return try withLock { () throws(VaultError) -> MoveReport in
             let folder = (plan.to as NSString).deletingLastPathComponent
             if !folder.isEmpty {
@@ -119,18 +121,18 @@ extension NoteStore {
             var written: [(entry: NoteRewrites, status: FileStatus)] = []
             for entry in plan.notes {
                 let path = entry.path == plan.from ? plan.to : entry.path
-                guard let loaded = try? vault.load(path: path),
-                      loaded.status.size == entry.size, loaded.status.mtime == entry.mtime, loaded.status.inode == entry.inode
+                guard let loaded = try? vault.load(path: path), loaded.status.size == entry.size,
+                      loaded.status.mtime == entry.mtime, loaded.status.inode == entry.inode
                 else {
                     report.changed.append(entry.id)
                     continue
                 }
-                guard let position = catalog.position(ofPath: entry.path) else { continue }
-                let (bytes, rewrites) = rewriter.rewrite(loaded, at: position, sourcePath: entry.path)
+                let (bytes, rewrites) = rewriter.rewrite(loaded, at: entry.position, sourcePath: entry.path)
                 guard !rewrites.isEmpty else { continue }
+                var done = entry
+                done.rewrites = rewrites
                 writes.append((vault.fullPath(path), bytes))
-                written.append((NoteRewrites(id: entry.id, path: entry.path, rewrites: rewrites, size: entry.size,
-                                             mtime: entry.mtime, inode: entry.inode), loaded.status))
+                written.append((done, loaded.status))
             }
             Trace.mark("move: rename, read")
             let outcomes = FileSystem.writeAtomically(batch: writes) { i in
@@ -251,12 +253,20 @@ struct MoveRewriter {
         if resolvesAfter(link.target) { return nil }
         let destination = String(decoding: after.path(desired), as: UTF8.self)
         if markdown {
-            var path = viaKey ? MoveRewriter.relativePath(from: LinkKeys.folder(of: sourceAfterPath), to: destination)
-                : destination
-            if link.target.hasPrefix("./") && !path.hasPrefix("../") && !path.hasPrefix("./") { path = "./" + path }
-            let encode = !link.angled && (link.target.contains("%") || path.contains { " ()<>#?".contains($0) })
-            let written = link.angled ? path : encode ? MoveRewriter.percentEncoded(path) : path
-            return written
+            func written(_ path: String) -> String {
+                var path = path
+                if link.target.hasPrefix("./") && !path.hasPrefix("../") && !path.hasPrefix("./") { path = "./" + path }
+                // Inside <…> anything but <, > goes as it is; else blanks and the like are escaped,
+                // and everything is when the link was written escaped.
+                let plain = link.angled ? !path.contains { "<>".contains($0) }
+                    : !link.target.contains("%") && !path.contains { " ()<>#?".contains($0) }
+                return plain ? path : MoveRewriter.percentEncoded(path)
+            }
+            let relative = written(MoveRewriter.relativePath(from: LinkKeys.folder(of: sourceAfterPath), to: destination))
+            // A path from the vault's top stays one, unless a note at the same path from the
+            // linking note's folder would take the link.
+            if !viaKey, resolvesAfter(written(destination)) { return written(destination) }
+            return relative
         }
         // As short as it was written, or as little longer as it takes: the file name, or the
         // end of the ID with as many folders as the link had, then more, up to the whole ID.
@@ -288,9 +298,11 @@ struct MoveRewriter {
             guard let target = newTarget(for: written, in: position) else { continue }
             let range = (bodyStart + link.targetRange.lowerBound)..<(bodyStart + link.targetRange.upperBound)
             bytes.replaceSubrange(range, with: Array(target.utf8))
-            let inText = (link.targetRange.lowerBound - link.range.lowerBound)..<(link.targetRange.upperBound - link.range.lowerBound)
+            let start = link.range.lowerBound
+            let inText = (link.targetRange.lowerBound - start)..<(link.targetRange.upperBound - start)
             let text = Array(link.text.utf8)
-            let new = String(decoding: text[..<inText.lowerBound] + Array(target.utf8) + text[inText.upperBound...], as: UTF8.self)
+            let new = String(decoding: text[..<inText.lowerBound] + Array(target.utf8) + text[inText.upperBound...],
+                             as: UTF8.self)
             rewrites.append(LinkRewrite(line: link.line, old: link.text, new: new))
         }
         return (bytes, rewrites.reversed())

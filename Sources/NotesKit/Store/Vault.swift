@@ -139,15 +139,16 @@ public struct Vault: Sendable {
     /// keeps the path inside the vault: `..` that leaves it, an absolute path elsewhere, or a
     /// symlink among the folders on the way is `outsideVault`; a hidden folder is `hiddenFolder`,
     /// a hidden file name `hiddenName`, a file among the folders an I/O error; anything already at
-    /// the path is `alreadyExists`.
-    /// Missing folders are for the caller to make.
+    /// the path is `alreadyExists`. Missing folders are for the caller to make.
     public func notePath(forNew argument: String, name: String) throws(VaultError) -> String {
         guard !argument.isEmpty else { throw .noMatch(argument) }
         var relative: String
         if argument.hasPrefix("/") {
             let lexical = Vault.normalized(argument)
-            guard let top = [Vault.normalized(root), canonicalRoot].first(where: { lexical == $0 || lexical.hasPrefix($0 + "/") })
-            else { throw .outsideVault(argument) }
+            let tops = [Vault.normalized(root), canonicalRoot]
+            guard let top = tops.first(where: { lexical == $0 || lexical.hasPrefix($0 + "/") }) else {
+                throw .outsideVault(argument)
+            }
             relative = String(String(lexical.dropFirst(top.count)).drop { $0 == "/" })
         } else {
             relative = Vault.normalized(argument)

@@ -21,7 +21,8 @@ enum TagsView {
         var out = ""
         for (name, count) in zip(names, counts) {
             let shown = DisplayWidth.pad(DisplayWidth.truncate(name, to: nameWidth), to: nameWidth)
-            out += shown + "  " + codes.dim + String(repeating: " ", count: countWidth - count.count) + count + codes.reset + "\n"
+            let padding = String(repeating: " ", count: countWidth - count.count)
+            out += shown + "  " + codes.dim + padding + count + codes.reset + "\n"
         }
         return ListView.Text(stdout: out)
     }
@@ -94,7 +95,8 @@ enum LinkSitesView {
 enum MoveView {
     static func plan(_ plan: MovePlan) -> String {
         "Would move '\(ANSI.printable(plan.note.id))' to '\(ANSI.printable(plan.toID))'"
-            + (plan.notes.isEmpty ? "; no link to rewrite.\n" : " and rewrite \(counts(plan.linkCount, plan.notes.count)):\n")
+            + (plan.notes.isEmpty ? "; no link to rewrite.\n"
+                : " and rewrite \(counts(plan.linkCount, plan.notes.count)):\n")
             + lines(plan.notes)
     }
 
