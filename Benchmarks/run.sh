@@ -114,3 +114,38 @@ browse_keys='creme brulee<BS><BS><BS><BS><BS><BS><BS><C-u>meeting notes<C-w><C-w
 "$notes" --vault "$vault" browse --replay "$browse_keys" --timing >/dev/null 2>&1
 browse=$("$notes" --vault "$vault" browse --replay "$browse_keys" --timing 2>/dev/null | tail -1)
 echo "| browser keystroke, re-filter and draw (${browse%%:*}) | ${browse#*: } | — | — | ≤ 50 ms |"
+
+# Tags, links and moves (issue 12), on a vault of the same size made with --tags-links (tags in
+# front matter and text, links between notes, a hub note linked from 1,000 others), index fresh;
+# each beside `ls -t` of that vault. Its own block, after the browser's.
+tl_source=$vaults/tl$size
+if [[ ! -f $tl_source.done ]]; then
+    rm -rf "$tl_source"
+    "$python" "$generator" --notes "$size" --seed 1 --tags-links --out "$tl_source" --manifest "$tl_source.manifest" >&2
+    touch "$tl_source.done"
+fi
+cp -a "$tl_source" "$home/tl"
+tl=$home/tl
+manifest_field() { "$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["tags_links"][sys.argv[2]])' "$tl_source.manifest" "$1"; }
+hub=$(manifest_field hub); hub_links=$(manifest_field hub_backlinks); tag=$(manifest_field common_tag)
+"$notes" --vault "$tl" index >/dev/null 2>&1
+tl_ls_ms=$(median_ms : sh -c "ls -t '$tl' | head -20")
+tags_ms=$(median_ms : "$notes" --vault "$tl" tags)
+tag_limit_ms=$(median_ms : "$notes" --vault "$tl" list --tag "$tag" --limit 20)
+tag_all_ms=$(median_ms : "$notes" --vault "$tl" list --tag "$tag")
+tagged=$("$notes" --vault "$tl" list --tag "$tag" 2>/dev/null | wc -l)
+backlinks_ms=$(median_ms : "$notes" --vault "$tl" backlinks "$hub")
+backlinks=$("$notes" --vault "$tl" backlinks "$hub" 2>/dev/null | wc -l)
+# Each move starts from the hub at its place and the index fresh (moving it back, then `index`).
+move_back="[[ -f '$tl/moved-hub.md' ]] && '$notes' --vault '$tl' move moved-hub '$hub' >/dev/null 2>&1; '$notes' --vault '$tl' index >/dev/null 2>&1"
+move_ms=$(median_ms "$move_back" "$notes" --vault "$tl" move "$hub" moved-hub)
+dry_ms=$(median_ms "$move_back" "$notes" --vault "$tl" move --dry-run "$hub" moved-hub)
+echo
+echo "| tags and links, index fresh | MyNotes | anchor | ratio | target |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+echo "| \`notes tags\` | $tags_ms ms | \`ls -t \| head -20\` $tl_ls_ms ms | $(ratio "$tags_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes list --tag $tag --limit 20\` | $tag_limit_ms ms | $tl_ls_ms ms | $(ratio "$tag_limit_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes list --tag $tag\` ($tagged notes) | $tag_all_ms ms | $tl_ls_ms ms | $(ratio "$tag_all_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes backlinks\` of the hub ($backlinks links) | $backlinks_ms ms | $tl_ls_ms ms | $(ratio "$backlinks_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes move\` of the hub (linked from $hub_links notes) | $move_ms ms | — | — | well under 1 s |"
+echo "| the same with \`--dry-run\` | $dry_ms ms | — | — | — |"

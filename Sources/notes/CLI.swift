@@ -9,9 +9,10 @@ enum CLI {
     /// The commands in help order.
     static let commands: [any CommandDescription.Type] = [
         InitCommand.self, AddCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
-        EditCommand.self, DeleteCommand.self, TrashCommand.self, RestoreCommand.self, ConfigCommand.self,
-        PathCommand.self, IndexCommand.self, BrowseCommand.self, HistoryCommand.self, SyncCommand.self,
-        ConflictsCommand.self, CompletionsCommand.self, CompleteCommand.self, ManCommand.self,
+        EditCommand.self, MoveCommand.self, DeleteCommand.self, TrashCommand.self, RestoreCommand.self, TagsCommand.self,
+        LinksCommand.self, BacklinksCommand.self, ConfigCommand.self, PathCommand.self, IndexCommand.self,
+        BrowseCommand.self, HistoryCommand.self, SyncCommand.self, ConflictsCommand.self, CompletionsCommand.self,
+        CompleteCommand.self, ManCommand.self,
     ]
 
     /// Runs the command line and returns the exit code.

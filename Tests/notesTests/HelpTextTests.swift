@@ -44,9 +44,13 @@ import Testing
               search, find      Find notes containing every term of a query.
               show, cat         Print a note.
               edit, update      Replace a note's text, or edit it in the editor.
+              move, mv, rename  Rename or move a note, and rewrite every link to it.
               delete, rm        Move notes to the trash.
               trash             List the notes in the trash, or empty it.
               restore           Put a trashed note back (under a free name if its old one is taken).
+              tags              List every tag with the number of notes that have it.
+              links             List a note's links, or every broken link.
+              backlinks         List the notes that link to a note.
               config, settings  Read and write the settings.
               path              Print the vault's path, or a note's file path.
               index             Bring the index cache up to date.
@@ -108,7 +112,7 @@ import Testing
         (["list"], """
             OVERVIEW: List notes, newest first.
 
-            USAGE: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
+            USAGE: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
 
             ALIASES: ls
 
@@ -116,6 +120,7 @@ import Testing
               -s, --sort <order>  Order: updated, created or title (default: the 'sort' setting).
               -r, --reverse       Reverse the order.
               -n, --limit <n>     Show at most n notes.
+              -t, --tag <tag>     Only notes with this tag, or one nested below it; repeat for all of several.
               --json              Print a JSON array.
               --git               Mark notes with changes git has not committed ('*', "dirty" in JSON).
               --vault <dir>       The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
@@ -135,7 +140,7 @@ import Testing
         (["search"], """
             OVERVIEW: Find notes containing every term of a query.
 
-            USAGE: notes search [--sort <order>] [--reverse] [--limit <n>] [--json] [--git] [<query> ...]
+            USAGE: notes search [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [<query> ...]
 
             ALIASES: find
 
@@ -146,6 +151,7 @@ import Testing
               -s, --sort <order>  Order: updated, created or title (default: the 'sort' setting).
               -r, --reverse       Reverse the order.
               -n, --limit <n>     Show at most n notes.
+              -t, --tag <tag>     Only notes with this tag, or one nested below it; repeat for all of several.
               --json              Print a JSON array.
               --git               Mark notes with changes git has not committed ('*', "dirty" in JSON).
               --vault <dir>       The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
@@ -157,7 +163,8 @@ import Testing
               --version           Show the version.
 
             Matching ignores case, accents and width: 'creme' finds 'Crème', 'strasse' finds
-            'Straße'. A note matches when its title or body holds every term.
+            'Straße'. A note matches when its title or body holds every term; a term #tag asks
+            for the tag instead (or one nested below it), as --tag does.
 
             """),
         (["show"], """
@@ -257,6 +264,96 @@ import Testing
               <id>  The trashed note's ID, unique ID prefix or title (see 'notes trash').
 
             OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            """),
+        (["move"], """
+            OVERVIEW: Rename or move a note, and rewrite every link to it.
+
+            USAGE: notes move [--dry-run] <id> <new>
+
+            ALIASES: mv, rename
+
+            ARGUMENTS:
+              <id>   A note: ID, path, unique ID prefix or title.
+              <new>  Its new ID, or a folder ending in '/'.
+
+            OPTIONS:
+              -n, --dry-run    Only print what would change.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            NEW is an ID from the top of the vault: 'archive/idea' moves the note to archive/idea.md
+            (folders are made); ending in '/', or naming a folder, it keeps the file name. Links to
+            the note in other notes are rewritten to reach it at its new place, in the style they
+            were written in; only the link targets change, so 'git diff' shows just those.
+
+            """),
+        (["tags"], """
+            OVERVIEW: List every tag with the number of notes that have it.
+
+            USAGE: notes tags [--json]
+
+            OPTIONS:
+              --json           Print a JSON array of {tag, count}.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Most used first. Tags come from the front matter's 'tags' and from #tags in the text;
+            #Café and #cafe are one tag. A nested tag (work/meetings) is counted on its own; list
+            --tag work finds it with its parent.
+
+            """),
+        (["links"], """
+            OVERVIEW: List a note's links, or every broken link.
+
+            USAGE: notes links [--broken] [--json] [<id>]
+
+            ARGUMENTS:
+              <id>  A note: ID, path, unique ID prefix or title.
+
+            OPTIONS:
+              --broken         Only broken links: of the note, or without one, of the vault.
+              --json           Print a JSON array.
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Links are [[Target]], [[Target|text]], [[Target#Heading]] and Markdown links to notes,
+            [text](path/to/note.md). A [[Target]] goes to the note with that ID, else the note with
+            that file name (the nearest one), else the note with that title.
+
+            """),
+        (["backlinks"], """
+            OVERVIEW: List the notes that link to a note.
+
+            USAGE: notes backlinks [--json] <id>
+
+            ARGUMENTS:
+              <id>  A note: ID, path, unique ID prefix or title.
+
+            OPTIONS:
+              --json           Print a JSON array.
               --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
@@ -603,7 +700,7 @@ import Testing
             """),
         (["list", "--frob"], """
             Error: Unknown option '--frob'.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
             """),
@@ -621,13 +718,13 @@ import Testing
             """),
         (["list", "--sort", "sideways"], """
             Error: 'sideways' is not a sort order; use updated, created or title.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
             """),
         (["list", "--color=sometimes"], """
             Error: 'sometimes' is not a colour mode; use auto, always or never.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
             """),
@@ -639,13 +736,13 @@ import Testing
             """),
         (["list", "extra"], """
             Error: Unexpected argument 'extra'. To search, use: notes search extra
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
             """),
         (["list", "-n"], """
             Error: Missing value for '-n, --limit <n>'.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
             """),
@@ -695,6 +792,36 @@ import Testing
             Error: 'nothing' is not a completion kind; use ids, trashed or folders.
             Usage: notes __complete <what> [<prefix>]
               See 'notes __complete --help' for more information.
+
+            """),
+        (["links"], """
+            Error: Missing the note whose links to list (or --broken).
+            Usage: notes links [--broken] [--json] [<id>]
+              See 'notes links --help' for more information.
+
+            """),
+        (["move", "a"], """
+            Error: Missing the note's new name.
+            Usage: notes move [--dry-run] <id> <new>
+              See 'notes move --help' for more information.
+
+            """),
+        (["mv", "a", "b", "c"], """
+            Error: Give one note and its new name.
+            Usage: notes move [--dry-run] <id> <new>
+              See 'notes move --help' for more information.
+
+            """),
+        (["list", "--tag"], """
+            Error: Missing value for '-t, --tag <tag>'.
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+              See 'notes list --help' for more information.
+
+            """),
+        (["backlinks"], """
+            Error: Missing the note whose backlinks to list.
+            Usage: notes backlinks [--json] <id>
+              See 'notes backlinks --help' for more information.
 
             """),
     ]

@@ -6,8 +6,8 @@ public enum TitleSource: String, CaseIterable, Codable, Sendable {
     case filename
 }
 
-/// What the index knows of a note — identity, title, dates, preview — and all that lists, search
-/// results and ID resolution need. It has no body: a note read from its file is a `LoadedNote`.
+/// What the index knows of a note — identity, title, dates, preview, tags — and all that lists,
+/// search results and ID resolution need. It has no body: a note read from its file is a `LoadedNote`.
 public struct Note: Equatable, Sendable {
     /// The path relative to the vault, `/`-separated, without `.md` (SPEC §2).
     public var id: String
@@ -27,11 +27,13 @@ public struct Note: Equatable, Sendable {
     /// Whether the file holds merge conflict markers (`<<<<<<<` … `>>>>>>>` lines, SPEC §11), in its
     /// body or its front matter.
     public var conflicted: Bool
+    /// The tags as the note spells them, in file order, front matter first, each once (SPEC §10).
+    public var tags: [String]
 
     /// Creates a note from its parts.
     public init(
         id: String, path: String, title: String, titleFromFrontMatter: Bool, createdAt: Double,
-        updatedAt: Double?, preview: String, conflicted: Bool = false
+        updatedAt: Double?, preview: String, conflicted: Bool = false, tags: [String] = []
     ) {
         self.id = id
         self.path = path
@@ -41,6 +43,7 @@ public struct Note: Equatable, Sendable {
         self.updatedAt = updatedAt
         self.preview = preview
         self.conflicted = conflicted
+        self.tags = tags
     }
 
     /// Derives a note from a parsed file. `mtime` is the creation fallback.
@@ -77,6 +80,7 @@ public struct Note: Equatable, Sendable {
         }
         preview = firstOther ?? ""
         conflicted = ConflictMarkers.present(in: [document.frontMatter?.text ?? "", body])
+        tags = NoteTags.of(document)
     }
 
     /// The date the `updated` order uses: `updatedAt`, else `createdAt`.

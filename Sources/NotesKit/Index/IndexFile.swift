@@ -10,6 +10,8 @@ struct IndexRecord: Sendable {
     var note: Note?
     var warnings: [ParseWarning]
     var folded: FoldedText
+    /// The note's tags and links as the index keeps them (`NoteRefs`); none for no note.
+    var refs = NoteRefs.Encoded()
     /// A delta's note that the file is gone.
     var removed = false
 }
@@ -24,31 +26,39 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 5), all little-endian. Everything a command needs to check
+/// The layout of an index file (version 6), all little-endian. Everything a command needs to check
 /// the index against the files and to sort sits in fixed-width columns read in place; the strings
-/// a command shows and the folded texts a search reads sit in regions of their own, so that a
-/// `list` pages in the record table, the path table and the paths, and nothing else. The texts
-/// come first, so a writer can stream them out while it is still reading files, and write the
-/// tables and then the header last.
+/// a command shows, the folded texts a search reads, and what tags and links commands compare sit
+/// in regions of their own, so that a `list` pages in the record table, the path table and the
+/// paths, and nothing else; `tags` and `list --tag` page in the tags region besides (a few bytes
+/// per note), `backlinks` the links region. The texts come first, so a writer can stream them out
+/// while it is still reading files, and write the tables and then the header last.
 ///
-///     header   64 bytes: magic, version, title source, kind, generation, count, slot count,
-///              and the lengths of the text, paths and strings regions
+///     header   72 bytes: magic, version, title source, kind, generation, count, slot count,
+///              the lengths of the text, paths and strings regions (u64 each), and of the tags
+///              and links regions (u32 each)
 ///     text     the folded searchable texts
-///     records  count × 64 bytes (`Column`)
+///     records  count × 80 bytes (`Column`)
 ///     slots    slot count × u32: an open-addressing table of record number + 1 (0 is empty),
 ///              by the FNV-1a hash of the path, so a lookup needs no table built at load
 ///     paths    each record's vault-relative path, UTF-8
-///     strings  per record: title, preview (u32 length + bytes each), then the warnings
-///              (u32 count, then u32 line and u32 length + message bytes each)
+///     strings  per record: title, preview (u32 length + bytes each), the warnings (u32 count,
+///              then u32 line and u32 length + message bytes each), then the tags as spelled and
+///              the links as written (`ShownRefs`)
+///     tags     per record, at the offset and length its columns give: its folded title and
+///              folded tags (`TagsChunk`)
+///     links    per record, likewise: each link's kind and keys (`LinkKeysChunk`) — the target
+///              made into what resolution compares (a relative Markdown path already joined to the
+///              note's folder), so finding backlinks compares bytes and makes no strings
 enum IndexLayout {
-    static let headerSize = 64
-    static let recordSize = 64
+    static let headerSize = 72
+    static let recordSize = 80
 
     /// Byte offsets of a record's columns.
     enum Column {
         static let size = 0, mtime = 8, inode = 16, createdAt = 24, updatedAt = 32
         static let textOffset = 40, textLength = 48, pathOffset = 52, stringsOffset = 56
-        static let pathLength = 60, flags = 62
+        static let pathLength = 60, flags = 62, tagsOffset = 64, tagsLength = 68, linksOffset = 72, linksLength = 76
     }
 
     /// Flags: a readable note; its title is not a body line; it has `updatedAt`; its body holds
@@ -70,11 +80,11 @@ final class MappedIndex: @unchecked Sendable {
     private let bytes: UnsafeRawBufferPointer
     private let slotCount: Int
     private let textStart = IndexLayout.headerSize
-    private let recordsStart: Int, slotsStart: Int, pathsStart: Int, stringsStart: Int
+    private let recordsStart: Int, slotsStart: Int, pathsStart: Int, stringsStart: Int, tagsStart: Int, linksStart: Int
     private let stringsLength: Int
 
     private init(storage: TextStorage, kind: IndexKind, generation: UInt64, count: Int, slotCount: Int,
-                 textLength: Int, pathsLength: Int, stringsLength: Int) {
+                 textLength: Int, pathsLength: Int, stringsLength: Int, tagsLength: Int) {
         self.storage = storage
         self.kind = kind
         self.generation = generation
@@ -86,12 +96,14 @@ final class MappedIndex: @unchecked Sendable {
         slotsStart = recordsStart + count * IndexLayout.recordSize
         pathsStart = slotsStart + slotCount * 4
         stringsStart = pathsStart + pathsLength
+        tagsStart = stringsStart + stringsLength
+        linksStart = tagsStart + tagsLength
     }
 
     /// The index in `storage`; nil when it is damaged, of another version, or made with another
     /// title source (then it is rebuilt). The header and every record's columns are checked here
-    /// (path and text within their regions, dates representable); titles, previews and warnings
-    /// are checked when they are read.
+    /// (path, text, tags and links within their regions, dates representable); titles, previews,
+    /// warnings, tags and links are checked when they are read.
     static func open(_ storage: TextStorage, titleSource: TitleSource) -> MappedIndex? {
         let bytes = storage.bytes
         var reader = ByteReader(bytes: bytes)
@@ -102,20 +114,29 @@ final class MappedIndex: @unchecked Sendable {
               let generation = reader.u64(), let count = reader.u32().map(Int.init),
               let slotCount = reader.u32().map(Int.init),
               let textLength = reader.u64(), let pathsLength = reader.u64(), let stringsLength = reader.u64(),
+              let tagsLength = reader.u32().map(UInt64.init), let linksLength = reader.u32().map(UInt64.init),
               slotCount > count, slotCount & (slotCount - 1) == 0,
               pathsLength < UInt64(UInt32.max), stringsLength < UInt64(UInt32.max), textLength < UInt64(Int.max / 2)
         else { return nil }
         let fixed = IndexLayout.headerSize + count * IndexLayout.recordSize + slotCount * 4
-        guard UInt64(bytes.count) == UInt64(fixed) + textLength + pathsLength + stringsLength else { return nil }
+        guard UInt64(bytes.count) == UInt64(fixed) + textLength + pathsLength + stringsLength + tagsLength + linksLength
+        else { return nil }
         let index = MappedIndex(storage: storage, kind: kind, generation: generation, count: count, slotCount: slotCount,
-                                textLength: Int(textLength), pathsLength: Int(pathsLength), stringsLength: Int(stringsLength))
+                                textLength: Int(textLength), pathsLength: Int(pathsLength), stringsLength: Int(stringsLength),
+                                tagsLength: Int(tagsLength))
         let text = UInt64(textLength), paths = UInt64(pathsLength), strings = UInt64(stringsLength)
         for number in 0..<count {
             let flags = index.flags(number)
             let pathEnd = UInt64(index.u32(number, IndexLayout.Column.pathOffset)) + UInt64(index.u16(number, IndexLayout.Column.pathLength))
             let textEnd = index.u64(number, IndexLayout.Column.textOffset) &+ UInt64(index.u32(number, IndexLayout.Column.textLength))
+            let tagsEnd = UInt64(index.u32(number, IndexLayout.Column.tagsOffset))
+                + UInt64(index.u32(number, IndexLayout.Column.tagsLength))
+            let linksEnd = UInt64(index.u32(number, IndexLayout.Column.linksOffset))
+                + UInt64(index.u32(number, IndexLayout.Column.linksLength))
             guard pathEnd <= paths, textEnd <= text, textEnd >= index.u64(number, IndexLayout.Column.textOffset),
-                  UInt64(index.u32(number, IndexLayout.Column.stringsOffset)) < strings else { return nil }
+                  UInt64(index.u32(number, IndexLayout.Column.stringsOffset)) < strings, tagsEnd <= tagsLength,
+                  linksEnd <= linksLength
+            else { return nil }
             // Damage that still parses must not reach the date code: it means a rebuild.
             if flags & IndexLayout.isNote != 0 {
                 guard NoteDate.representable.contains(index.double(number, IndexLayout.Column.createdAt)),
@@ -175,17 +196,67 @@ final class MappedIndex: @unchecked Sendable {
         return start..<(start + Int(u32(number, IndexLayout.Column.textLength)))
     }
 
-    /// Record `number`'s title, preview and warnings as stored, or nil when they do not parse
-    /// within the strings region (damage: the record is not trusted).
+    /// Record `number`'s folded title and tags (checked to lie within the tags region when
+    /// opened, parsed with bounds checks when read).
+    func tagsChunk(_ number: Int) -> TagsChunk {
+        let start = tagsStart + Int(u32(number, IndexLayout.Column.tagsOffset))
+        let end = start + Int(u32(number, IndexLayout.Column.tagsLength))
+        return TagsChunk(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+    }
+
+    /// Record `number`'s links' keys (likewise).
+    func linksChunk(_ number: Int) -> LinkKeysChunk {
+        let start = linksStart + Int(u32(number, IndexLayout.Column.linksOffset))
+        let end = start + Int(u32(number, IndexLayout.Column.linksLength))
+        return LinkKeysChunk(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+    }
+
+    /// Record `number`'s links, made whole: keys and how they are written (see `note(at:reading:)`
+    /// for `reading`).
+    func links(at number: Int, reading: Bool = false) -> [IndexedLink] {
+        let keys = linksChunk(number)
+        return withStrings(number, reading: reading) { strings -> [IndexedLink]? in
+            var reader = ByteReader(bytes: strings)
+            guard MappedIndex.skipToShown(&reader) else { return nil }
+            // All there (a read may have cut the strings short)?
+            var end = reader
+            guard ShownRefs.skip(&end) else { return nil }
+            return ShownRefs.links(&reader, keys: keys)
+        } ?? []
+    }
+
+    /// What `parse` makes of record `number`'s strings, in place or (`reading`) read with `pread`,
+    /// a few kilobytes at first and more until `parse` succeeds; nil when it never does.
+    private func withStrings<R>(_ number: Int, reading: Bool, _ parse: (UnsafeRawBufferPointer) -> R?) -> R? {
+        guard reading else { return stringsBytes(number).flatMap(parse) }
+        let start = stringsStart + Int(u32(number, IndexLayout.Column.stringsOffset))
+        let end = stringsStart + stringsLength
+        var size = min(4096, end - start)
+        while true {
+            let chunk = storage.read(at: start, count: size)
+            if let parsed = chunk.withUnsafeBytes(parse) { return parsed }
+            if chunk.count < size || size >= end - start { return nil }
+            size = min(end - start, size * 4)
+        }
+    }
+
+    /// Moves `reader` past a title, a preview and the warnings.
+    private static func skipToShown(_ reader: inout ByteReader) -> Bool {
+        guard reader.range() != nil, reader.range() != nil, let warnings = reader.u32(),
+              UInt64(warnings) * 8 <= UInt64(reader.bytes.count - reader.offset) else { return false }
+        for _ in 0..<warnings {
+            guard reader.u32() != nil, reader.range() != nil else { return false }
+        }
+        return true
+    }
+
+    /// Record `number`'s title, preview, warnings, shown tags and links as stored, or nil when
+    /// they do not parse within the strings region (damage: the record is not trusted).
     func stringsBytes(_ number: Int) -> UnsafeRawBufferPointer? {
         let start = Int(u32(number, IndexLayout.Column.stringsOffset))
         let region = UnsafeRawBufferPointer(rebasing: bytes[stringsStart..<(stringsStart + stringsLength)])
         var reader = ByteReader(bytes: UnsafeRawBufferPointer(rebasing: region[start...]))
-        guard reader.range() != nil, reader.range() != nil, let warnings = reader.u32(),
-              UInt64(warnings) * 8 <= UInt64(reader.bytes.count - reader.offset) else { return nil }
-        for _ in 0..<warnings {
-            guard reader.u32() != nil, reader.range() != nil else { return nil }
-        }
+        guard MappedIndex.skipToShown(&reader), ShownRefs.skip(&reader) else { return nil }
         return UnsafeRawBufferPointer(rebasing: reader.bytes[0..<reader.offset])
     }
 
@@ -241,30 +312,21 @@ final class MappedIndex: @unchecked Sendable {
     func note(at number: Int, reading: Bool = false) -> Note {
         let path = path(at: number)
         var title = "", preview = ""
-        if reading {
-            let start = stringsStart + Int(u32(number, IndexLayout.Column.stringsOffset))
-            let end = stringsStart + stringsLength
-            var size = min(4096, end - start)
-            while true {
-                let chunk = storage.read(at: start, count: size)
-                let parsed = chunk.withUnsafeBytes { bytes -> (String, String)? in
-                    var reader = ByteReader(bytes: bytes)
-                    guard let title = reader.repairedString(), let preview = reader.repairedString() else { return nil }
-                    return (title, preview)
-                }
-                if let parsed { (title, preview) = parsed }
-                if parsed != nil || chunk.count < size || size >= end - start { break }
-                size = min(end - start, size * 4)
-            }
-        } else if let strings = stringsBytes(number) {
+        var tags: [String] = []
+        /// The title, preview and tags at the start of `strings`, if they are all there.
+        func parse(_ strings: UnsafeRawBufferPointer) -> (String, String, [String])? {
             var reader = ByteReader(bytes: strings)
-            title = reader.repairedString() ?? ""
-            preview = reader.repairedString() ?? ""
+            guard let title = reader.repairedString(), let preview = reader.repairedString() else { return nil }
+            var shown = ByteReader(bytes: strings)
+            guard MappedIndex.skipToShown(&shown), let tags = ShownRefs.tags(&shown) else { return nil }
+            return (title, preview, tags)
         }
+        if let parsed = withStrings(number, reading: reading, parse) { (title, preview, tags) = parsed }
         return Note(
             id: Note.id(forPath: path), path: path, title: title,
             titleFromFrontMatter: flags(number) & IndexLayout.titleFromFrontMatter != 0, createdAt: createdAt(number),
-            updatedAt: updatedAt(number), preview: preview, conflicted: flags(number) & IndexLayout.conflicted != 0)
+            updatedAt: updatedAt(number), preview: preview, conflicted: flags(number) & IndexLayout.conflicted != 0,
+            tags: tags)
     }
 
     /// The date `order` sorts record `number` by.
@@ -299,12 +361,22 @@ final class MappedIndex: @unchecked Sendable {
         return warnings
     }
 
+    /// Record `number`'s tags and links, as an index table takes them.
+    func refs(at number: Int) -> NoteRefs.Encoded {
+        var shown = ShownRefs.none
+        if let strings = stringsBytes(number) {
+            var reader = ByteReader(bytes: strings)
+            if MappedIndex.skipToShown(&reader) { shown = Array(strings[reader.offset...]) }
+        }
+        return NoteRefs.Encoded(tags: Array(tagsChunk(number).bytes), links: Array(linksChunk(number).bytes), shown: shown)
+    }
+
     /// Record `number` with its strings made, as a record read from a file would be.
     func record(at number: Int) -> IndexRecord {
         IndexRecord(
             path: path(at: number), size: size(number), mtime: mtime(number), inode: inode(number),
             note: isNote(number) ? note(at: number) : nil, warnings: warnings(at: number), folded: folded(at: number),
-            removed: isRemoved(number))
+            refs: refs(at: number), removed: isRemoved(number))
     }
 }
 
@@ -391,6 +463,12 @@ final class IndexView: @unchecked Sendable {
     func path(at number: Int) -> String { let (file, n) = locate(number); return file.path(at: n) }
     func note(at number: Int, reading: Bool = false) -> Note { let (file, n) = locate(number); return file.note(at: n, reading: reading) }
     func textBytes(_ number: Int) -> UnsafeRawBufferPointer { let (file, n) = locate(number); return file.textBytes(n) }
+    func tagsChunk(_ number: Int) -> TagsChunk { let (file, n) = locate(number); return file.tagsChunk(n) }
+    func linksChunk(_ number: Int) -> LinkKeysChunk { let (file, n) = locate(number); return file.linksChunk(n) }
+    func links(at number: Int, reading: Bool = false) -> [IndexedLink] {
+        let (file, n) = locate(number)
+        return file.links(at: n, reading: reading)
+    }
 
     func date(at number: Int, order: SortOrder) -> Double {
         let (file, n) = locate(number)
@@ -481,7 +559,7 @@ final class TextStorage: @unchecked Sendable {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 5
+    static let version: UInt32 = 6
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and
@@ -539,7 +617,9 @@ enum NoteIndexFile {
         append(UInt32(slots), to: &header)
         append(table.textLength, to: &header)
         append(UInt64(table.paths.count), to: &header)
-        append(UInt64(table.strings.count), to: &header)
+        append(UInt64(table.stringsLength), to: &header)
+        append(UInt32(table.tagsLength), to: &header)
+        append(UInt32(table.linksLength), to: &header)
         return header + [UInt8](repeating: 0, count: IndexLayout.headerSize - header.count)
     }
 
@@ -612,6 +692,8 @@ struct ByteReader {
 
     mutating func byte() -> UInt8? { take(1)?.first }
 
+    mutating func u16() -> UInt16? { take(2).map { UInt16(littleEndian: $0.loadUnaligned(as: UInt16.self)) } }
+
     mutating func u32() -> UInt32? { take(4).map { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) } }
 
     mutating func u64() -> UInt64? { take(8).map { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) } }
@@ -631,11 +713,25 @@ struct ByteReader {
 
 /// Index records being put together: their columns, paths and strings, a hash of each path, and
 /// (for records read from files) their folded texts. The workers that read files each fill one,
-/// in parallel; the writer joins them.
+/// in parallel; the writer joins them — the records and paths copied together, the strings, tags
+/// and links of each table kept where they are and written out one after the other.
 struct IndexTable {
     var records: [UInt8] = []
     var paths: [UInt8] = []
+    /// The strings of the records added last (those of records appended from other tables, and
+    /// of the records before them, are in `earlier`).
     var strings: [UInt8] = []
+    /// Each note's folded title and tags (`TagsChunk`), and its links' keys (`LinkKeysChunk`),
+    /// likewise.
+    var tags: [UInt8] = []
+    var links: [UInt8] = []
+    /// The strings, tags and links of the records before those of `strings`, `tags`, `links`.
+    private var earlier: [(strings: [UInt8], tags: [UInt8], links: [UInt8])] = []
+    private var earlierLength = (strings: 0, tags: 0, links: 0)
+    /// The lengths of the strings, tags and links regions.
+    var stringsLength: Int { earlierLength.strings + strings.count }
+    var tagsLength: Int { earlierLength.tags + tags.count }
+    var linksLength: Int { earlierLength.links + links.count }
     var hashes: [UInt64] = []
     /// The folded texts of the records added with `add(_:)`, in record order.
     var texts: [UInt8] = []
@@ -649,12 +745,14 @@ struct IndexTable {
     }
 
     /// Adds a record whose text the writer takes from elsewhere; `strings` appends its title,
-    /// preview and warnings.
+    /// preview, warnings and shown tags and links; `tags` and `links` are its chunks of those regions.
     mutating func add(
         path: UnsafeRawBufferPointer, size: Int64, mtime: Double, inode: UInt64, createdAt: Double,
-        updatedAt: Double?, flags: UInt8, textLength length: Int, strings write: (inout [UInt8]) -> Void
+        updatedAt: Double?, flags: UInt8, textLength length: Int, tags tagsChunk: UnsafeRawBufferPointer,
+        links linksChunk: UnsafeRawBufferPointer, strings write: (inout [UInt8]) -> Void
     ) {
         let start = records.count
+        let (stringsOffset, tagsOffset, linksOffset) = (stringsLength, tagsLength, linksLength)
         records.append(contentsOf: repeatElement(0, count: IndexLayout.recordSize))
         records.withUnsafeMutableBytes { bytes in
             func put<T: FixedWidthInteger>(_ value: T, _ column: Int) {
@@ -668,11 +766,17 @@ struct IndexTable {
             put(textLength, IndexLayout.Column.textOffset)
             put(UInt32(length), IndexLayout.Column.textLength)
             put(UInt32(paths.count), IndexLayout.Column.pathOffset)
-            put(UInt32(strings.count), IndexLayout.Column.stringsOffset)
+            put(UInt32(stringsOffset), IndexLayout.Column.stringsOffset)
             put(UInt16(path.count), IndexLayout.Column.pathLength)
             put(flags | (updatedAt != nil ? IndexLayout.hasUpdatedAt : 0), IndexLayout.Column.flags)
+            put(UInt32(tagsOffset), IndexLayout.Column.tagsOffset)
+            put(UInt32(tagsChunk.count), IndexLayout.Column.tagsLength)
+            put(UInt32(linksOffset), IndexLayout.Column.linksOffset)
+            put(UInt32(linksChunk.count), IndexLayout.Column.linksLength)
         }
         paths.append(contentsOf: path)
+        tags.append(contentsOf: tagsChunk)
+        links.append(contentsOf: linksChunk)
         write(&strings)
         hashes.append(MappedIndex.hash(path))
         textLength += UInt64(length)
@@ -682,14 +786,16 @@ struct IndexTable {
     mutating func add(_ r: IndexRecord) {
         let start = texts.count
         r.folded.withUnsafeBytes { texts.append(contentsOf: $0) }
-        add(path: r.path, size: r.size, mtime: r.mtime, inode: r.inode, note: r.note, warnings: r.warnings, textFrom: start)
+        add(path: r.path, size: r.size, mtime: r.mtime, inode: r.inode, note: r.note, warnings: r.warnings,
+            refs: r.refs, textFrom: start)
     }
 
     /// Adds a record read from a file whose folded text is `texts[textStart...]` (folded there by
     /// the caller). A path longer than a record can hold (far beyond PATH_MAX) is not indexed:
     /// the file is read every time.
     mutating func add(
-        path: String, size: Int64, mtime: Double, inode: UInt64, note: Note?, warnings: [ParseWarning], textFrom textStart: Int
+        path: String, size: Int64, mtime: Double, inode: UInt64, note: Note?, warnings: [ParseWarning],
+        refs: NoteRefs.Encoded, textFrom textStart: Int
     ) {
         var path = path
         guard path.utf8.count <= Int(UInt16.max) else {
@@ -701,26 +807,32 @@ struct IndexTable {
                 | (note.conflicted ? IndexLayout.conflicted : 0)
         } ?? 0
         path.withUTF8 { path in
-            add(path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,
-                createdAt: note?.createdAt ?? 0, updatedAt: note?.updatedAt, flags: flags,
-                textLength: texts.count - textStart) { strings in
-                NoteIndexFile.append(note?.title ?? "", to: &strings)
-                NoteIndexFile.append(note?.preview ?? "", to: &strings)
-                NoteIndexFile.append(UInt32(warnings.count), to: &strings)
-                for w in warnings {
-                    NoteIndexFile.append(UInt32(max(0, w.line)), to: &strings)
-                    NoteIndexFile.append(w.message, to: &strings)
+            refs.tags.withUnsafeBytes { tagsChunk in
+                refs.links.withUnsafeBytes { linksChunk in
+                    add(path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,
+                        createdAt: note?.createdAt ?? 0, updatedAt: note?.updatedAt, flags: flags,
+                        textLength: texts.count - textStart, tags: tagsChunk, links: linksChunk) { strings in
+                        NoteIndexFile.append(note?.title ?? "", to: &strings)
+                        NoteIndexFile.append(note?.preview ?? "", to: &strings)
+                        NoteIndexFile.append(UInt32(warnings.count), to: &strings)
+                        for w in warnings {
+                            NoteIndexFile.append(UInt32(max(0, w.line)), to: &strings)
+                            NoteIndexFile.append(w.message, to: &strings)
+                        }
+                        strings.append(contentsOf: refs.shown)
+                    }
                 }
             }
         }
     }
 
     /// Appends the records of `other` (not its texts, which the writer emits from `other`), their
-    /// offsets moved past this table's paths, strings and texts.
+    /// offsets moved past this table's paths, strings, tags, links and texts.
     mutating func appendRecords(of other: IndexTable) {
         let start = records.count
         records += other.records
-        let (pathBase, stringsBase, textBase) = (UInt32(paths.count), UInt32(strings.count), textLength)
+        let (pathBase, stringsBase, textBase) = (UInt32(paths.count), UInt32(stringsLength), textLength)
+        let (tagsBase, linksBase) = (UInt32(tagsLength), UInt32(linksLength))
         records.withUnsafeMutableBytes { bytes in
             for record in stride(from: start, to: bytes.count, by: IndexLayout.recordSize) {
                 func shift<T: FixedWidthInteger>(_ column: Int, by amount: T, as: T.Type) {
@@ -729,18 +841,27 @@ struct IndexTable {
                 }
                 shift(IndexLayout.Column.pathOffset, by: pathBase, as: UInt32.self)
                 shift(IndexLayout.Column.stringsOffset, by: stringsBase, as: UInt32.self)
+                shift(IndexLayout.Column.tagsOffset, by: tagsBase, as: UInt32.self)
+                shift(IndexLayout.Column.linksOffset, by: linksBase, as: UInt32.self)
                 shift(IndexLayout.Column.textOffset, by: textBase, as: UInt64.self)
             }
         }
         paths += other.paths
-        strings += other.strings
+        // The other table's strings, tags and links follow these, as they are (not copied).
+        for part in [(strings, tags, links)] + other.earlier + [(other.strings, other.tags, other.links)] {
+            earlier.append(part)
+            earlierLength.strings += part.0.count
+            earlierLength.tags += part.1.count
+            earlierLength.links += part.2.count
+        }
+        (strings, tags, links) = ([], [], [])
         hashes += other.hashes
         textLength += other.textLength
     }
 
-    /// Adds the records `kept` of `index` (view-wide numbers), copied as they are, and returns their
-    /// texts in order, for the writer to put first. A kept record whose strings are damaged is left
-    /// out (its file is read again next time).
+    /// Adds the records `kept` of `index` (view-wide numbers), copied as they are (their strings,
+    /// tags and links byte for byte), and returns their texts in order, for the writer to put
+    /// first. A kept record whose strings are damaged is left out (its file is read again next time).
     mutating func addKept(_ kept: [Int], of index: IndexView?) -> [UnsafeRawBufferPointer] {
         var texts: [UnsafeRawBufferPointer] = []
         for (file, numbers) in index?.split(kept) ?? [] {
@@ -749,7 +870,8 @@ struct IndexTable {
                 let text = file.textBytes(number)
                 add(path: file.pathBytes(number), size: file.size(number), mtime: file.mtime(number),
                     inode: file.inode(number), createdAt: file.createdAt(number),
-                    updatedAt: file.updatedAt(number), flags: file.flags(number), textLength: text.count) {
+                    updatedAt: file.updatedAt(number), flags: file.flags(number), textLength: text.count,
+                    tags: file.tagsChunk(number).bytes, links: file.linksChunk(number).bytes) {
                     $0.append(contentsOf: strings)
                 }
                 texts.append(text)
@@ -764,19 +886,26 @@ struct IndexTable {
             var path = path
             path.withUTF8 { path in
                 add(path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0, updatedAt: nil,
-                    flags: IndexLayout.removed, textLength: 0) { strings in
-                    strings.append(contentsOf: [UInt8](repeating: 0, count: 12))
+                    flags: IndexLayout.removed, textLength: 0, tags: UnsafeRawBufferPointer(start: nil, count: 0),
+                    links: UnsafeRawBufferPointer(start: nil, count: 0)) { strings in
+                    // No title, preview or warnings; no tags, no links.
+                    strings.append(contentsOf: [UInt8](repeating: 0, count: 20))
                 }
             }
         }
     }
 
-    /// Hands the regions after the texts to `emit`: records, `slots`, paths, strings.
+    /// Hands the regions after the texts to `emit`: records, `slots`, paths, strings, tags, links.
     func emitTables(slots: [UInt32], _ emit: (UnsafeRawBufferPointer) -> Void) {
         records.withUnsafeBytes(emit)
         slots.withUnsafeBytes(emit)
         paths.withUnsafeBytes(emit)
+        for part in earlier { part.strings.withUnsafeBytes(emit) }
         strings.withUnsafeBytes(emit)
+        for part in earlier { part.tags.withUnsafeBytes(emit) }
+        tags.withUnsafeBytes(emit)
+        for part in earlier { part.links.withUnsafeBytes(emit) }
+        links.withUnsafeBytes(emit)
     }
 
     /// Calls `body` with the bytes of each record's path, in order.

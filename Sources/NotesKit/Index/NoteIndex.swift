@@ -32,6 +32,34 @@ public struct Catalog: Sendable {
         return index.note(at: Int(mapped[i]), reading: reading)
     }
 
+    /// The folded title and tags of the note at position `i`, in place.
+    func tags(at i: Int) -> TagsChunk {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.tagsChunk(Int(mapped[i]))
+    }
+
+    /// The keys of the links of the note at position `i`, in place.
+    func linkKeys(at i: Int) -> LinkKeysChunk {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.linksChunk(Int(mapped[i]))
+    }
+
+    /// The links of the note at position `i`, made whole (see `MappedIndex.note(at:reading:)` for
+    /// `reading`).
+    func links(at i: Int, reading: Bool = false) -> [IndexedLink] {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.links(at: Int(mapped[i]), reading: reading)
+    }
+
+    /// Whether the note at position `i` matches `search` — its folded text holds every text term —
+    /// and has every tag of the tag terms and of `tags` (folded), or one nested below it.
+    func matches(_ search: SearchQuery, tags: [[UInt8]], at i: Int) -> Bool {
+        if !search.textTerms.isEmpty && !withFolded(at: i, { search.matches(folded: $0) }) { return false }
+        if search.tagTerms.isEmpty && tags.isEmpty { return true }
+        let chunk = self.tags(at: i)
+        return chunk.hasTags(search.tagTerms) && chunk.hasTags(tags)
+    }
+
     /// Calls `body` with the folded searchable text of the note at position `i`, in place.
     func withFolded<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
@@ -44,24 +72,40 @@ public struct Catalog: Sendable {
         return index.date(at: Int(mapped[i]), order: order)
     }
 
+    /// Calls `body` with the UTF-8 bytes of the vault path of the note at position `i`.
+    func withPath<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        let (file, n) = index.locate(Int(mapped[i]))
+        return body(file.pathBytes(n))
+    }
+
+    /// The position of the note at the vault path `path`, if the catalog has it.
+    func position(ofPath path: String) -> Int? {
+        guard let record = index?.find(path) else { return nil }
+        return mapped.firstIndex(of: Int32(record))
+    }
+
     /// Calls `body` with the UTF-8 bytes of the ID of the note at position `i`.
     func withID<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
         return index.withID(at: Int(mapped[i]), body)
     }
 
-    /// The notes a query selects — every term in the searchable text, on all cores — sorted in
-    /// its order and cut to its limit. The one search path of list, search and ID completion.
-    /// Only the notes returned are made into `Note`s.
+    /// The notes a query selects — every term in the searchable text, every tag among the note's
+    /// tags, on all cores — sorted in its order and cut to its limit. The one search path of list,
+    /// search and ID completion. Only the notes returned are made into `Note`s.
     public func run(_ query: NoteQuery) -> [Note] {
         // The positions of the hits; nil when every note is one (no search).
         var hits: [Int]?
-        if !query.search.isEmpty {
+        var folder = TextFolder()
+        let tags = query.tags.map { folder.foldedBytes($0.hasPrefix("#") ? String($0.dropFirst()) : $0) }
+        if !query.search.isEmpty || !tags.isEmpty {
             let chunk = 256
+            let readsText = !query.search.textTerms.isEmpty
             let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c, _ -> [Int] in
                 let positions = (c * chunk)..<min(count, (c + 1) * chunk)
-                let found = positions.filter { i in withFolded(at: i) { query.search.matches(folded: $0) } }
-                if query.once { index?.releaseText(of: mapped[positions]) }
+                let found = positions.filter { i in matches(query.search, tags: tags, at: i) }
+                if query.once && readsText { index?.releaseText(of: mapped[positions]) }
                 return found
             }
             hits = found.flatMap { $0 }
@@ -320,7 +364,7 @@ extension Vault {
             folder.appendFolded(loaded.document.body, to: &table.texts)
             table.add(path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
                       note: loaded.note, warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
-                      textFrom: start)
+                      refs: Vault.refs(of: loaded, folder: &folder), textFrom: start)
             return loaded.diagnostics.map { Diagnostic(path: $0.path, line: ($0.line ?? 0) > 0 ? $0.line : nil, message: $0.message) }
         } catch {
             let message = error.brief + "; skipped"
@@ -328,10 +372,27 @@ extension Vault {
             if let status = walked ?? FileSystem.status(fullPath(path)) {
                 mode &= status.mode
                 table.add(path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: nil,
-                          warnings: [ParseWarning(line: 0, message: message)], textFrom: start)
+                          warnings: [ParseWarning(line: 0, message: message)], refs: NoteRefs.Encoded(),
+                          textFrom: start)
             }
             return [Diagnostic(path: fullPath(path), line: nil, message: message)]
         }
+    }
+}
+
+extension Vault {
+    /// The tags and links of a note read from its file, as the index keeps them (`NoteRefs`):
+    /// its folded title, its tags folded and as spelled, its links with their resolution keys.
+    static func refs(of loaded: LoadedNote, folder: inout TextFolder) -> NoteRefs.Encoded {
+        var tags: [(spelling: String, folded: [UInt8])] = []
+        for spelling in loaded.note.tags {
+            let folded = folder.foldedBytes(spelling)
+            if !folded.isEmpty { tags.append((spelling, folded)) }
+        }
+        let links = NoteLinks.of(loaded.document).map { link in
+            (link, LinkKeys.make(link, from: loaded.note.path, folder: &folder))
+        }
+        return NoteRefs.encode(foldedTitle: folder.foldedBytes(loaded.note.title), tags: tags, links: links)
     }
 }
 

@@ -146,6 +146,132 @@ public enum FileSystem {
         try file.commit(mode: permissions)
     }
 
+    /// What became of one file of `writeAtomically(batch:isCurrent:)`.
+    public enum BatchOutcome: Sendable {
+        /// Written.
+        case written
+        /// Left as it was: it changed since it was read (`isCurrent` said so).
+        case changed
+        /// Not written: the error.
+        case failed(VaultError)
+    }
+
+    /// Writes many files, each atomically as `writeAtomically` does — a temp file, fsync, rename,
+    /// so a crash leaves each old or new, never torn — but many at a time: a group's temps are
+    /// written, then synced side by side (the file system commits them together, where one
+    /// after the other would wait for the disk each time), then renamed in place one by one,
+    /// and each folder is synced once. `isCurrent(i)` is asked just before file `i` is renamed
+    /// (holding whatever lock the caller holds): when it says no, the file is left as it is and
+    /// its temp removed. Each file keeps its permissions.
+    public static func writeAtomically(
+        batch files: [(path: String, bytes: [UInt8])], isCurrent: (Int) -> Bool
+    ) -> [BatchOutcome] {
+        var outcomes = [BatchOutcome](repeating: .written, count: files.count)
+        var folders: [String] = []
+        for file in files {
+            let folder = (file.path as NSString).deletingLastPathComponent
+            if !folders.contains(folder) {
+                folders.append(folder)
+                sweepStaleTemps(in: folder.isEmpty ? "." : folder)
+            }
+        }
+        let group = 64
+        var start = 0
+        while start < files.count {
+            let range = start..<min(files.count, start + group)
+            var pending: [(index: Int, file: PendingFile, mode: mode_t)] = []
+            for i in range {
+                do {
+                    var st = stat()
+                    let mode = stat(files[i].path, &st) == 0 ? st.st_mode & 0o7777 : newFileMode()
+                    let file = try PendingFile(beside: files[i].path, sweep: false)
+                    files[i].bytes.withUnsafeBytes(file.append)
+                    // The disk can start on it while the rest of the group is written.
+                    file.startWriteback()
+                    pending.append((i, file, mode))
+                } catch {
+                    outcomes[i] = .failed(error)
+                }
+            }
+            let closed = closeSideBySide(pending.map { ($0.file, $0.mode) })
+            pauseIfTesting()
+            for (k, entry) in pending.enumerated() {
+                let i = entry.index
+                switch closed[k] {
+                case .failure(let error):
+                    outcomes[i] = .failed(error)
+                case .success(let temp):
+                    guard isCurrent(i) else {
+                        discard(temp)
+                        outcomes[i] = .changed
+                        continue
+                    }
+                    if rename(temp.path, files[i].path) == 0 {
+                        forget(temp)
+                    } else {
+                        let reason = lastError()
+                        discard(temp)
+                        outcomes[i] = .failed(.writeFailed(path: files[i].path, reason: reason))
+                    }
+                }
+            }
+            start = range.upperBound
+        }
+        for folder in folders { syncFolder(folder.isEmpty ? "." : folder) }
+        return outcomes
+    }
+
+    /// Closes (fsyncs) temps on several threads at once, so their syncs reach the disk together.
+    private static func closeSideBySide(
+        _ files: [(file: PendingFile, mode: mode_t)]
+    ) -> [Result<TemporaryFiles.Entry, VaultError>] {
+        let results = UnsafeMutableBufferPointer<Result<TemporaryFiles.Entry, VaultError>?>.allocate(capacity: files.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        let threads = min(8, files.count)
+        let done = DispatchGroup()
+        let shared = UnsafeSendable(results), work = UnsafeSendable(files)
+        for t in 0..<threads {
+            done.enter()
+            Thread.detachNewThread {
+                for k in stride(from: t, to: work.value.count, by: threads) {
+                    let (file, mode) = work.value[k]
+                    do throws(VaultError) {
+                        shared.value[k] = .success(try file.close(mode: mode))
+                    } catch {
+                        shared.value[k] = .failure(error)
+                    }
+                }
+                done.leave()
+            }
+        }
+        done.wait()
+        return results.map { $0 ?? .failure(.writeFailed(path: "", reason: "not written")) }
+    }
+
+    /// Moves a file to a new name that must be free: a hard link, then the old name removed, so
+    /// that a file appearing at the new name meanwhile is never replaced (`rename` would). Where
+    /// hard links are not supported, `rename` after checking the name is free. The folders are
+    /// synced.
+    public static func moveExclusively(_ from: String, to: String) throws(VaultError) {
+        if link(from, to) == 0 {
+            guard unlink(from) == 0 else {
+                let reason = lastError()
+                unlink(to)
+                throw .io(path: from, reason: reason)
+            }
+        } else {
+            let failure = errno
+            if failure == EEXIST { throw .io(path: to, reason: "a file is already there") }
+            guard failure == EPERM || failure == EOPNOTSUPP || failure == ENOSYS || failure == EXDEV else {
+                throw .io(path: from, reason: String(cString: strerror(failure)))
+            }
+            try move(from, to: to)
+        }
+        syncDirectory(of: to)
+        syncDirectory(of: from)
+    }
+
     /// Creates the first free one of the files `candidate(1)`, `candidate(2)`, … (all in one
     /// folder) holding `bytes`, and returns the number of the one it created. The bytes are
     /// written once to a temp file, then hard-linked into place: the file appears whole, and two
@@ -274,7 +400,12 @@ public enum FileSystem {
 
     static func syncDirectory(of path: String) {
         let directory = (path as NSString).deletingLastPathComponent
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+        syncFolder(directory.isEmpty ? "." : directory)
+    }
+
+    /// Writes a folder's entries to the disk (after a rename into it).
+    static func syncFolder(_ folder: String) {
+        let fd = open(folder, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
             fsync(fd)
             close(fd)
@@ -438,12 +569,13 @@ final class PendingFile: @unchecked Sendable {
     /// How many bytes were appended.
     private(set) var length = 0
 
-    /// A new, empty temp beside `path`; stale temps of dead processes in that folder are swept first.
-    init(beside path: String) throws(VaultError) {
+    /// A new, empty temp beside `path`; stale temps of dead processes in that folder are swept
+    /// first, unless the caller has (`sweep` false: many files of one folder).
+    init(beside path: String, sweep: Bool = true) throws(VaultError) {
         self.path = path
         let parent = (path as NSString).deletingLastPathComponent
         let directory = parent.isEmpty ? "." : parent
-        FileSystem.sweepStaleTemps(in: directory)
+        if sweep { FileSystem.sweepStaleTemps(in: directory) }
         // A short fixed name, so a long note name never makes the temp name too long; the pid
         // says whose it is, so a sweep never takes the temp of a process still writing it.
         switch TemporaryFiles.shared.makeTemp(directory + "/" + FileSystem.tempPrefix + "\(getpid())-XXXXXX") {

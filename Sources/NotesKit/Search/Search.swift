@@ -1,26 +1,33 @@
 import Foundation
 
 /// A search query (SPEC §5): terms separated by white space, `"a quoted phrase"` as one term;
-/// a note matches when every folded term occurs in its folded searchable text.
+/// a note matches when every folded term occurs in its folded searchable text. A term `#T` that
+/// is a tag (SPEC §10) instead asks for the tag T, or one nested below it (`#work` finds
+/// `work/meetings`); quoted, `"#T"` is text like any other.
 public struct SearchQuery: Equatable, Sendable {
     /// The terms as typed.
     public var terms: [String]
-    /// The folded UTF-8 bytes of each term.
+    /// The folded UTF-8 bytes of each term (a tag term with its `#`): what highlights and
+    /// snippets look for, and what tells two queries apart.
     public var foldedTerms: [[UInt8]]
+    /// The folded terms that are looked for in the text (every term but the tag terms).
+    public var textTerms: [[UInt8]]
+    /// The folded tags of the tag terms, without their `#`.
+    public var tagTerms: [[UInt8]]
 
     /// Parses a query. An unbalanced quote runs to the end of the query.
     public init(_ query: String) {
-        var terms: [String] = []
+        var terms: [(String, quoted: Bool)] = []
         var buffer = ""
         var quoted = false
         func flushWords() {
-            terms += buffer.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+            terms += buffer.split(whereSeparator: { $0.isWhitespace }).map { (String($0), false) }
             buffer = ""
         }
         for character in query {
             if character == "\"" {
                 if quoted {
-                    if !buffer.allSatisfy(\.isWhitespace) { terms.append(buffer) }
+                    if !buffer.allSatisfy(\.isWhitespace) { terms.append((buffer, true)) }
                     buffer = ""
                 } else {
                     flushWords()
@@ -31,26 +38,36 @@ public struct SearchQuery: Equatable, Sendable {
             }
         }
         if quoted {
-            if !buffer.allSatisfy(\.isWhitespace) { terms.append(buffer) }
+            if !buffer.allSatisfy(\.isWhitespace) { terms.append((buffer, true)) }
         } else {
             flushWords()
         }
-        self.terms = terms
+        self.terms = terms.map(\.0)
         var folder = TextFolder()
-        foldedTerms = terms.map { folder.foldedBytes($0) }
+        foldedTerms = terms.map { folder.foldedBytes($0.0) }
+        textTerms = []
+        tagTerms = []
+        for ((term, quoted), folded) in zip(terms, foldedTerms) {
+            if !quoted, term.hasPrefix("#"), NoteTags.isTag(String(term.dropFirst())) {
+                tagTerms.append(Array(folded.dropFirst()))
+            } else {
+                textTerms.append(folded)
+            }
+        }
     }
 
     /// Whether the query has no terms (it then matches every note).
     public var isEmpty: Bool { foldedTerms.isEmpty }
 
-    /// Whether folded text contains every term.
+    /// Whether folded text contains every text term (the tag terms are the catalog's to check,
+    /// against the note's tags).
     public func matches(folded haystack: [UInt8]) -> Bool {
-        foldedTerms.allSatisfy { TextFolding.contains(haystack, $0) }
+        textTerms.allSatisfy { TextFolding.contains(haystack, $0) }
     }
 
-    /// Whether folded text in memory the index maps contains every term.
+    /// Whether folded text in memory the index maps contains every text term.
     public func matches(folded haystack: UnsafeRawBufferPointer) -> Bool {
-        foldedTerms.allSatisfy { TextFolding.firstIndex(of: $0, in: haystack) != nil }
+        textTerms.allSatisfy { TextFolding.firstIndex(of: $0, in: haystack) != nil }
     }
 
     /// The first line of `text` that contains any term, trimmed, as written; nil if none does.

@@ -68,7 +68,7 @@ public struct SearchHits: Sendable {
             let slice = Array(candidates[scanned..<min(candidates.count, scanned + chunk)])
             let (catalog, search) = (self.catalog, self.search)
             let keep = Parallel.map(count: slice.count, chunk: 256) { i, _ in
-                catalog.withFolded(at: Int(slice[i])) { search.matches(folded: $0) }
+                catalog.matches(search, tags: [], at: Int(slice[i]))
             }
             for (i, position) in slice.enumerated() where keep[i] { positions.append(position) }
             scanned += slice.count
@@ -106,10 +106,15 @@ extension Catalog {
 
 extension SearchQuery {
     /// Whether every note this query matches is sure to match `broader` too: each of `broader`'s
-    /// folded terms occurs inside one of this query's folded terms (a term typed on, or a term
-    /// added). Compared after folding, so a keystroke that changes how the text before it folds
-    /// (`ﾃ` then `ﾞ` makes `デ`) does not count as narrowing.
+    /// folded text terms occurs inside one of this query's folded text terms (a term typed on, or a
+    /// term added), and each of its tag terms is one of this query's or holds one nested below it
+    /// (a tag is not matched inside a longer one: `#work` does not narrow `#wor`). Compared after
+    /// folding, so a keystroke that changes how the text before it folds (`ﾃ` then `ﾞ` makes `デ`)
+    /// does not count as narrowing.
     public func narrows(_ broader: SearchQuery) -> Bool {
-        broader.foldedTerms.allSatisfy { term in foldedTerms.contains { TextFolding.contains($0, term) } }
+        broader.textTerms.allSatisfy { term in textTerms.contains { TextFolding.contains($0, term) } }
+            && broader.tagTerms.allSatisfy { tag in
+                tagTerms.contains { mine in mine.withUnsafeBytes { NoteTags.matches($0, tag) } }
+            }
     }
 }

@@ -26,6 +26,8 @@ public enum Change: Equatable, Sendable {
 public struct NoteQuery: Sendable {
     /// The search; an empty one keeps every note.
     public var search: SearchQuery
+    /// Tags every note must have (each, or one nested below it), as typed (`--tag`).
+    public var tags: [String] = []
     /// The order.
     public var order: SortOrder
     /// Whether the order is reversed.
@@ -237,13 +239,13 @@ public final class NoteStore {
         try withLock { () throws(VaultError) in try vault.emptyTrash() }
     }
 
-    private func record(_ change: Change) {
+    func record(_ change: Change) {
         changes.append(change)
         current = nil
     }
 
     /// Runs `body` holding the lock of the vault's state folder, waiting for another writer.
-    private func withLock<T>(_ body: () throws(VaultError) -> T) throws(VaultError) -> T {
+    func withLock<T>(_ body: () throws(VaultError) -> T) throws(VaultError) -> T {
         keepStateIgnored()
         let lock = try VaultLock(path: lockPath, wait: true)
         defer { lock?.release() }

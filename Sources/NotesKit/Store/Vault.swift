@@ -138,6 +138,39 @@ public struct Vault: Sendable {
         return nil
     }
 
+    /// The vault-relative path for a note about to be moved (or made) at `argument` (SPEC §10):
+    /// an ID read from the top of the vault (`archive/idea`; `.md` is added unless it ends in
+    /// `.md` or `.markdown`) or an absolute path inside the vault; ending in `/`, or naming a
+    /// folder, it means that folder and the file name `name`. Like `notePath(naming:cwd:)`, it
+    /// keeps the path inside the vault: `..` that leaves it, an absolute path elsewhere, or a
+    /// symlink among the folders on the way is `outsideVault`; a hidden folder is `hiddenFolder`,
+    /// a hidden file name `hiddenName`, a file among the folders an I/O error; anything already at
+    /// the path is `alreadyExists`. Missing folders are for the caller to make.
+    public func notePath(forNew argument: String, name: String) throws(VaultError) -> String {
+        guard !argument.isEmpty else { throw .noMatch(argument) }
+        var relative: String
+        if argument.hasPrefix("/") {
+            let lexical = Vault.normalized(argument)
+            let tops = [Vault.normalized(root), canonicalRoot]
+            guard let top = tops.first(where: { lexical == $0 || lexical.hasPrefix($0 + "/") }) else {
+                throw .outsideVault(argument)
+            }
+            relative = String(String(lexical.dropFirst(top.count)).drop { $0 == "/" })
+        } else {
+            relative = Vault.normalized(argument)
+            if relative == ".." || relative.hasPrefix("../") { throw .outsideVault(argument) }
+        }
+        if argument.hasSuffix("/") || relative.isEmpty || FileSystem.status(fullPath(relative))?.kind == .directory {
+            relative = relative.isEmpty ? name : relative + "/" + name
+        }
+        if !Vault.isNoteName(relative) { relative += ".md" }
+        let folder = (relative as NSString).deletingLastPathComponent
+        try checkFolder(folder, argument: argument)
+        guard !(relative as NSString).lastPathComponent.hasPrefix(".") else { throw .hiddenName(argument) }
+        if FileSystem.status(fullPath(relative)) != nil { throw .alreadyExists(Note.id(forPath: relative)) }
+        return relative
+    }
+
     /// The vault-relative path of the existing file at `path` when it is a note file inside the
     /// vault: its folder resolved through symlinks must be the vault or below it, and the file
     /// itself must not be a symlink. Outside: `outsideVault` when `mustBeInside` (or when it is a

@@ -28,6 +28,12 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
     case notInTrash(String)
     /// A folder for new notes is hidden (`.git`, `.notes`), where notes are never looked for.
     case hiddenFolder(String)
+    /// A note's new name starts with a dot: a hidden file, which is never listed.
+    case hiddenName(String)
+    /// A note (or another file or folder) is already where a note was to go.
+    case alreadyExists(String)
+    /// A name holds a character a `[[link]]` cannot hold, so links to it could not be written.
+    case notLinkable(String)
 
     /// The problem without the file's path, for messages that already name the file.
     public var brief: String {
@@ -69,6 +75,13 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
             return "no note in the trash matches '\(query)'; see 'notes trash'"
         case .hiddenFolder(let folder):
             return "'\(folder)' is a hidden folder, where notes are never listed; choose another folder"
+        case .hiddenName(let name):
+            return "'\(name)' would be a hidden file, which notes never lists; choose a name that does not start with a dot"
+        case .alreadyExists(let path):
+            return "'\(path)' already exists; nothing was moved. Choose another name"
+        case .notLinkable(let name):
+            return "'\(name)' holds a character a [[link]] cannot hold ([, ], |, # or ^); nothing was moved. "
+                + "Choose another name"
         }
     }
 }

@@ -128,6 +128,8 @@ struct OptionSpec: Sendable {
     var help: String
     /// Whether the usage line shows it (`--help` and `--quiet` go without saying).
     var inUsage = true
+    /// Whether it may be given more than once, each value kept (`--tag a --tag b`).
+    var repeatable = false
     /// The error for a value the option cannot take; nil when it can.
     var check: @Sendable (String) -> String? = { _ in nil }
 
@@ -137,8 +139,8 @@ struct OptionSpec: Sendable {
         return valueName.map { names + " <\($0)>" } ?? names
     }
 
-    /// How the option is written in a usage line, e.g. `[--sort <order>]`.
-    var usage: String { "[--" + long + (valueName.map { " <\($0)>" } ?? "") + "]" }
+    /// How the option is written in a usage line, e.g. `[--sort <order>]` or `[--tag <tag> ...]`.
+    var usage: String { "[--" + long + (valueName.map { " <\($0)>" } ?? "") + (repeatable ? " ..." : "") + "]" }
 }
 
 /// An option that is on or off (`--json`).
@@ -154,10 +156,12 @@ struct Flag: Sendable {
 struct Option<Value: ArgumentValue>: Sendable {
     let spec: OptionSpec
 
-    /// `kind` overrides the value type's own (a `String` that names a folder).
-    init(_ long: String, short: Character? = nil, value: String, kind: ArgumentKind? = nil, help: String) {
+    /// `kind` overrides the value type's own (a `String` that names a folder); a `repeatable`
+    /// option keeps every value it is given.
+    init(_ long: String, short: Character? = nil, value: String, kind: ArgumentKind? = nil, repeatable: Bool = false,
+         help: String) {
         spec = OptionSpec(
-            long: long, short: short, valueName: value, kind: kind ?? Value.kind, help: help,
+            long: long, short: short, valueName: value, kind: kind ?? Value.kind, help: help, repeatable: repeatable,
             check: { Value(argument: $0) == nil ? Value.invalid($0) : nil })
     }
 }

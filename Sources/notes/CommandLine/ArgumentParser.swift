@@ -9,6 +9,8 @@ struct UsageError: Error {
 struct ParsedArguments: Sendable {
     fileprivate(set) var flags: Set<String> = []
     fileprivate(set) var values: [String: String] = [:]
+    /// Every value of each option, in order (for repeatable options; `values` has the last).
+    fileprivate(set) var allValues: [String: [String]] = [:]
     fileprivate(set) var positionals: [String] = []
     /// The words of each positional argument by name, once `bind(to:)` has checked them.
     private var bound: [String: [String]] = [:]
@@ -24,6 +26,13 @@ struct ParsedArguments: Sendable {
     /// The option's value, if given.
     func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
         try values[option.spec.long].map { word throws(UsageError) in try convert(word) }
+    }
+
+    /// Every value of a repeatable option, in order.
+    func values<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
+        var out: [Value] = []
+        for word in allValues[option.spec.long] ?? [] { out.append(try convert(word)) }
+        return out
     }
 
     /// A required argument's value.
@@ -57,8 +66,8 @@ struct ParsedArguments: Sendable {
     mutating func bind(to command: CommandSpec?) throws(UsageError) {
         self.command = command
         for option in GlobalOptions.all + (command?.options ?? []) {
-            if let word = values[option.long], let problem = option.check(word) {
-                throw UsageError(message: problem, command: command)
+            for word in allValues[option.long] ?? [] {
+                if let problem = option.check(word) { throw UsageError(message: problem, command: command) }
             }
         }
         var rest = positionals[...]
@@ -209,9 +218,11 @@ enum ArgumentParser {
             }
             if let inline {
                 result.values[option.long] = inline
+                result.allValues[option.long, default: []].append(inline)
             } else if i + 1 < tokens.count {
                 i += 1
                 result.values[option.long] = tokens[i]
+                result.allValues[option.long, default: []].append(tokens[i])
             } else {
                 throw UsageError(message: "Missing value for '\(option.label)'.", command: command)
             }

@@ -6,13 +6,17 @@ struct ListOptions {
         "sort", short: "s", value: "order", help: "Order: \(SortOrder.choiceList) (default: the 'sort' setting).")
     static let reverseFlag = Flag("reverse", short: "r", help: "Reverse the order.")
     static let limitOption = Option<PositiveCount>("limit", short: "n", value: "n", help: "Show at most n notes.")
+    static let tagOption = Option<String>(
+        "tag", short: "t", value: "tag", repeatable: true,
+        help: "Only notes with this tag, or one nested below it; repeat for all of several.")
     static let jsonFlag = Flag("json", help: "Print a JSON array.")
     static let gitFlag = Flag("git", help: "Mark notes with changes git has not committed ('*', \"dirty\" in JSON).")
-    static let specs = [sortOption.spec, reverseFlag.spec, limitOption.spec, jsonFlag.spec, gitFlag.spec]
+    static let specs = [sortOption.spec, reverseFlag.spec, limitOption.spec, tagOption.spec, jsonFlag.spec, gitFlag.spec]
 
     var sort: SortOrder?
     var reverse: Bool
     var limit: Int?
+    var tags: [String]
     var json: Bool
     var git: Bool
 
@@ -21,6 +25,7 @@ struct ListOptions {
         sort = try arguments.value(Self.sortOption)
         limit = try arguments.value(Self.limitOption)?.value
         reverse = arguments.flag(Self.reverseFlag)
+        tags = try arguments.values(Self.tagOption)
         json = arguments.flag(Self.jsonFlag)
     }
 
@@ -36,6 +41,7 @@ struct ListOptions {
         for copy in catalog.conflictCopies { copies[copy.original, default: []].append(Note.id(forPath: copy.path)) }
         Trace.mark("conflict copies")
         var query = NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit)
+        query.tags = tags
         query.once = true
         let notes = store.query(query)
         let snippets: SnippetNeed = search.map(\.isEmpty) != false ? .none

@@ -8,7 +8,8 @@ struct SearchCommand: NotesCommand {
         options: ListOptions.specs,
         discussion: """
         Matching ignores case, accents and width: 'creme' finds 'Crème', 'strasse' finds
-        'Straße'. A note matches when its title or body holds every term.
+        'Straße'. A note matches when its title or body holds every term; a term #tag asks
+        for the tag instead (or one nested below it), as --tag does.
         """, pages: true)
 
     static let queryArgument = Positional<String>(

@@ -4,6 +4,7 @@ import NotesKit
 /// `JSONSerialization` cannot do.
 enum JSONText {
     case string(String)
+    case number(Int)
     case bool(Bool)
     case null
     case object([(String, JSONText)])
@@ -22,6 +23,7 @@ enum JSONText {
     private func write(to out: inout String, indent: String) {
         switch self {
         case .string(let s): JSONText.quote(s, into: &out)
+        case .number(let n): out += String(n)
         case .bool(let b): out += b ? "true" : "false"
         case .null: out += "null"
         case .array(let items):
@@ -68,7 +70,7 @@ enum JSONText {
         out += "\""
     }
 
-    /// The §4 fields of a note: id, path, title, createdAt, updatedAt, preview.
+    /// The fields of a note (SPEC §4, §10): id, path, title, createdAt, updatedAt, preview, tags.
     static func noteFields(_ note: Note) -> [(String, JSONText)] {
         [
             ("id", .string(note.id)),
@@ -77,6 +79,12 @@ enum JSONText {
             ("createdAt", .string(NoteDate.format(note.createdAt))),
             ("updatedAt", optional(note.updatedAt.map(NoteDate.format))),
             ("preview", .string(note.preview)),
+            ("tags", .array(note.tags.map { .string($0) })),
         ]
+    }
+
+    /// The fields that say which note something is in or goes to: id, path, title.
+    static func noteIdentity(_ note: Note?) -> [(String, JSONText)] {
+        [("id", optional(note?.id)), ("path", optional(note?.path)), ("title", optional(note?.title))]
     }
 }

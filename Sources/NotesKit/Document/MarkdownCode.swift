@@ -1,0 +1,204 @@
+import Foundation
+
+/// The code in a Markdown body — fenced code blocks and inline code spans — where tags and links
+/// do not count (SPEC §10), found in one pass over the UTF-8 bytes, and the other rules the tag
+/// and link scanners share (escapes, line starts).
+///
+/// Fences are recognised at any indentation (inside a list item a fence is indented, and outside
+/// one an indented fence is an indented code block: code either way) and inside block quotes
+/// (`> ````); a fence opens with three or
+/// more backticks or tildes and closes with a line of at least as many of the same character and
+/// nothing else; an unclosed fence runs to the end. A code span is a run of backticks closed by the
+/// next run of exactly as many, within the same paragraph (a blank line ends the search, as in
+/// CommonMark); a backtick after a backslash opens nothing, and an unmatched run is plain text.
+enum MarkdownCode {
+    /// The byte ranges of `body` that are code, in order, not overlapping.
+    static func ranges(in body: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        // Many notes have no backtick or tilde at all: nothing to find.
+        guard let base = body.baseAddress, memchr(base, Int32(UInt8(ascii: "`")), body.count) != nil
+                || memchr(base, Int32(UInt8(ascii: "~")), body.count) != nil
+        else { return [] }
+        var ranges: [Range<Int>] = []
+        var paragraphStart: Int?
+        var fence: (start: Int, character: UInt8, length: Int)?
+        var lineStart = 0
+        let count = body.count
+        while lineStart < count {
+            let lineEnd = memchr(base + lineStart, 0x0A, count - lineStart)
+                .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
+            let next = min(count, lineEnd + 1)
+            let line = lineStart..<lineEnd
+            if let open = fence {
+                if closesFence(body, line, character: open.character, length: open.length) {
+                    ranges.append(open.start..<lineEnd)
+                    fence = nil
+                }
+            } else if let opened = opensFence(body, line) {
+                if let start = paragraphStart { spans(body, start..<lineStart, into: &ranges) }
+                paragraphStart = nil
+                fence = (lineStart, opened.character, opened.length)
+            } else if isBlank(body, line) {
+                if let start = paragraphStart { spans(body, start..<lineStart, into: &ranges) }
+                paragraphStart = nil
+            } else if paragraphStart == nil {
+                paragraphStart = lineStart
+            }
+            lineStart = next
+        }
+        if let open = fence { ranges.append(open.start..<count) }
+        if let start = paragraphStart { spans(body, start..<count, into: &ranges) }
+        return ranges.sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// The fence a line opens: optional blanks, then three or more backticks (whose info string
+    /// holds no backtick) or tildes.
+    private static func opensFence(
+        _ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>
+    ) -> (character: UInt8, length: Int)? {
+        var i = line.lowerBound
+        while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09 || body[i] == UInt8(ascii: ">")) { i += 1 }
+        guard i < line.upperBound, body[i] == UInt8(ascii: "`") || body[i] == UInt8(ascii: "~") else { return nil }
+        let character = body[i]
+        var j = i
+        while j < line.upperBound && body[j] == character { j += 1 }
+        guard j - i >= 3 else { return nil }
+        if character == UInt8(ascii: "`") && body[j..<line.upperBound].contains(UInt8(ascii: "`")) { return nil }
+        return (character, j - i)
+    }
+
+    /// Whether a line closes a fence of `length` `character`s: blanks, at least that many, blanks.
+    private static func closesFence(
+        _ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, character: UInt8, length: Int
+    ) -> Bool {
+        var i = line.lowerBound
+        while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09 || body[i] == UInt8(ascii: ">")) { i += 1 }
+        var j = i
+        while j < line.upperBound && body[j] == character { j += 1 }
+        guard j - i >= length else { return false }
+        return body[j..<line.upperBound].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    private static func isBlank(_ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
+        body[line].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    /// Adds the code spans of one paragraph.
+    private static func spans(
+        _ body: UnsafeBufferPointer<UInt8>, _ paragraph: Range<Int>, into ranges: inout [Range<Int>]
+    ) {
+        guard let base = body.baseAddress,
+              memchr(base + paragraph.lowerBound, Int32(UInt8(ascii: "`")), paragraph.count) != nil else { return }
+        var i = paragraph.lowerBound
+        let end = paragraph.upperBound
+        while i < end {
+            let byte = body[i]
+            if byte == UInt8(ascii: "\\") {
+                i += 2
+                continue
+            }
+            guard byte == UInt8(ascii: "`") else {
+                i += 1
+                continue
+            }
+            var runEnd = i
+            while runEnd < end && body[runEnd] == UInt8(ascii: "`") { runEnd += 1 }
+            let length = runEnd - i
+            // The closing run: the next run of exactly `length` backticks (backslashes are plain
+            // text inside a code span).
+            var j = runEnd
+            var closed: Int?
+            while j < end {
+                guard body[j] == UInt8(ascii: "`") else {
+                    j += 1
+                    continue
+                }
+                var k = j
+                while k < end && body[k] == UInt8(ascii: "`") { k += 1 }
+                if k - j == length {
+                    closed = k
+                    break
+                }
+                j = k
+            }
+            if let closed {
+                ranges.append(i..<closed)
+                i = closed
+            } else {
+                i = runEnd
+            }
+        }
+    }
+
+    /// Whether the byte at `i` is escaped: preceded by an odd number of backslashes.
+    static func isEscaped(_ body: UnsafeBufferPointer<UInt8>, _ i: Int, from start: Int) -> Bool {
+        var backslashes = 0
+        var j = i - 1
+        while j >= start && body[j] == UInt8(ascii: "\\") {
+            backslashes += 1
+            j -= 1
+        }
+        return backslashes % 2 == 1
+    }
+}
+
+/// A cursor over the code ranges of a body, for scanners that walk it forward: whether a byte is
+/// in code, and where the code it is in ends. The ranges are found when first asked for, so a
+/// note with nothing that looks like a tag or a link is never searched for code.
+struct CodeCursor {
+    private let body: UnsafeBufferPointer<UInt8>
+    private var found: [Range<Int>]?
+    private var next = 0
+
+    /// A cursor over `body`, which must outlive it.
+    init(_ body: UnsafeBufferPointer<UInt8>) { self.body = body }
+
+    private var ranges: [Range<Int>] {
+        mutating get {
+            if let found { return found }
+            let made = MarkdownCode.ranges(in: body)
+            found = made
+            return made
+        }
+    }
+
+    /// The end of the code range holding byte `i` (which only grows between calls), or nil when
+    /// `i` is not in code.
+    mutating func codeEnd(at i: Int) -> Int? {
+        let ranges = self.ranges
+        while next < ranges.count && ranges[next].upperBound <= i { next += 1 }
+        guard next < ranges.count, ranges[next].lowerBound <= i else { return nil }
+        return ranges[next].upperBound
+    }
+
+    /// Whether any byte of `range` is code (for a construct that must lie outside code whole).
+    mutating func overlaps(_ range: Range<Int>) -> Bool {
+        let ranges = self.ranges
+        let first = MarkdownCode.firstEnding(in: ranges, after: range.lowerBound)
+        return first < ranges.count && ranges[first].lowerBound < range.upperBound
+    }
+
+    /// Whether code starts inside `range` and ends outside it, or the other way round (code
+    /// wholly inside, as in `[[Note#`code`|text]]`, does not cross it).
+    mutating func crosses(_ range: Range<Int>) -> Bool {
+        let ranges = self.ranges
+        var k = MarkdownCode.firstEnding(in: ranges, after: range.lowerBound)
+        while k < ranges.count && ranges[k].lowerBound < range.upperBound {
+            if ranges[k].lowerBound < range.lowerBound || ranges[k].upperBound > range.upperBound { return true }
+            k += 1
+        }
+        return false
+    }
+
+}
+
+extension MarkdownCode {
+    /// The first of `ranges` (in order) that ends after `position`.
+    static func firstEnding(in ranges: [Range<Int>], after position: Int) -> Int {
+        var low = 0, high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound <= position { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,348 @@
+import Foundation
+
+/// A link from a note to another (SPEC §10), as written in its body: `[[Target]]`,
+/// `[[Target|shown text]]`, `[[Target#Heading]]` (and `![[Target]]`, a note shown inside another),
+/// or a Markdown link `[text](relative/path.md#heading)`.
+public struct NoteLink: Equatable, Sendable {
+    /// How a link is written.
+    public enum Style: UInt8, Sendable {
+        /// `[[Target]]`, with an optional `#Heading` and `|shown text`.
+        case wiki = 0
+        /// `[text](path.md)`: a relative path to the note file.
+        case markdown = 1
+    }
+
+    /// How it is written.
+    public var style: Style
+    /// `![[…]]`: the note is shown inside this one (Obsidian's embed).
+    public var isEmbed: Bool
+    /// The 1-based line of the file it is on.
+    public var line: Int
+    /// The link as written, from `[` (or `!`) to the closing bracket.
+    public var text: String
+    /// The target as written: a wiki link's name or path, a Markdown link's destination path (as
+    /// written, percent-encoding and all), without the heading.
+    public var target: String
+    /// The heading after `#`, if any (percent-decoded in a Markdown link).
+    public var heading: String?
+    /// Where `text` is, in bytes of the body.
+    public var range: Range<Int>
+    /// Where `target` is, in bytes of the body: what a move rewrites.
+    public var targetRange: Range<Int>
+
+    /// The target of a Markdown link with percent-escapes decoded (`My%20Note.md` → `My Note.md`).
+    public var decodedTarget: String { style == .markdown ? NoteLinks.percentDecoded(target) : target }
+}
+
+/// Finds the links of a note's body (SPEC §10). Links in inline code and fenced code blocks do not
+/// count (code inside a wiki link's brackets, `[[Note#`code`]]`, is part of it), nor escaped
+/// brackets (`\[[x]]`); images (`![alt](x.png)`), URLs (`[x](https://…)`,
+/// `mailto:` and any other scheme), anchors (`[x](#part)`) and attachments (`[[photo.png]]`,
+/// `[[paper.pdf]]`) are not links to notes; `[[#Heading]]` points into the same note and is not
+/// a link to another. A link is on one line.
+public enum NoteLinks {
+    /// The links of `body`; `firstLine` is the file's line number of the body's first line.
+    public static func of(body: String, firstLine: Int = 1) -> [NoteLink] {
+        var body = body
+        return body.withUTF8 { bytes -> [NoteLink] in scan(bytes, firstLine: firstLine) }
+    }
+
+    /// The links of a parsed note file, with file line numbers.
+    public static func of(_ document: NoteDocument) -> [NoteLink] {
+        of(body: document.body, firstLine: firstBodyLine(document))
+    }
+
+    /// The file line number of the first line of `document`'s body: after the front matter's
+    /// opening line, its lines and its closing line.
+    public static func firstBodyLine(_ document: NoteDocument) -> Int {
+        document.frontMatter.map { $0.lines.count + 3 } ?? 1
+    }
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) -> [NoteLink] {
+        guard let base = bytes.baseAddress else { return [] }
+        var code = CodeCursor(bytes)
+        var links: [NoteLink] = []
+        var line = firstLine
+        var counted = 0
+        func lineNumber(at position: Int) -> Int {
+            // From one line feed to the next, not byte by byte.
+            while counted < position, let hit = memchr(base + counted, 0x0A, position - counted) {
+                line += 1
+                counted = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            counted = max(counted, position)
+            return line
+        }
+        var i = 0
+        // From one `[` to the next; only what parses as a link is checked for code.
+        while i < bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "[")), bytes.count - i) {
+            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if MarkdownCode.isEscaped(bytes, i, from: 0) {
+                i += 1
+                continue
+            }
+            if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
+                if var link = wikiLink(bytes, at: i) {
+                    if let end = code.codeEnd(at: i) {
+                        i = end
+                        continue
+                    }
+                    if !code.crosses(link.range) {
+                        link.line = lineNumber(at: link.range.lowerBound)
+                        links.append(link)
+                        i = link.range.upperBound
+                        continue
+                    }
+                }
+                i += 2
+                continue
+            }
+            guard let parsed = markdownLink(bytes, at: i) else {
+                i += 1
+                continue
+            }
+            if let end = code.codeEnd(at: i) {
+                i = end
+                continue
+            }
+            let image = i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
+            if image || code.overlaps(parsed.destination) {
+                // An image is no link, and nothing in it is one either.
+                i = image ? parsed.end : i + 1
+                continue
+            }
+            if var link = noteLink(bytes, opening: i, parsed) {
+                link.line = lineNumber(at: i)
+                links.append(link)
+                i = parsed.end
+            } else {
+                // A link to a URL or to something else: its text may still hold a link.
+                i += 1
+            }
+        }
+        return links
+    }
+
+    // MARK: Wiki links
+
+    /// The wiki link whose `[[` is at `i`, if it is one: `]]` closes it on the same line.
+    private static func wikiLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> NoteLink? {
+        let innerStart = i + 2
+        var j = innerStart
+        var close: Int?
+        while j + 1 < bytes.count, bytes[j] != 0x0A {
+            if bytes[j] == UInt8(ascii: "]") && bytes[j + 1] == UInt8(ascii: "]") {
+                close = j
+                break
+            }
+            // A second `[[` starts the link again: `[[a [[b]]` links to b.
+            if bytes[j] == UInt8(ascii: "[") && bytes[j + 1] == UInt8(ascii: "[") { return nil }
+            j += 1
+        }
+        guard let close else { return nil }
+        // The shown text starts at the first `|` (written `\|` inside a table).
+        var targetEnd = close
+        if let bar = (innerStart..<close).first(where: { bytes[$0] == UInt8(ascii: "|") }) {
+            targetEnd = bar > innerStart && bytes[bar - 1] == UInt8(ascii: "\\") ? bar - 1 : bar
+        }
+        var headingRange: Range<Int>?
+        if let hash = (innerStart..<targetEnd).first(where: { bytes[$0] == UInt8(ascii: "#") }) {
+            headingRange = (hash + 1)..<targetEnd
+            targetEnd = hash
+        }
+        let target = trimmed(bytes, innerStart..<targetEnd)
+        guard !target.isEmpty else { return nil }
+        let name = string(bytes, target)
+        guard !isAttachment(name) else { return nil }
+        let embed = i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
+        let range = (embed ? i - 1 : i)..<(close + 2)
+        let heading = headingRange.map { string(bytes, trimmed(bytes, $0)) }
+        return NoteLink(
+            style: .wiki, isEmbed: embed, line: 0, text: string(bytes, range), target: name,
+            heading: heading?.isEmpty == false ? heading : nil, range: range, targetRange: target)
+    }
+
+    /// File extensions of attachments (Obsidian's images, audio, video, PDF, canvas): a wiki link
+    /// to one is not a link to a note.
+    static let attachmentExtensions: Set<String> = [
+        "avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp", "flac", "m4a", "mp3", "ogg", "wav", "webm",
+        "3gp", "mkv", "mov", "mp4", "ogv", "pdf", "canvas", "base",
+    ]
+
+    /// Whether a wiki link's target names an attachment rather than a note.
+    static func isAttachment(_ target: String) -> Bool {
+        // Most targets have no dot: compared as bytes before any string is made.
+        let utf8 = target.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")), !utf8[dot...].contains(UInt8(ascii: "/")) else { return false }
+        return attachmentExtensions.contains(String(decoding: utf8[utf8.index(after: dot)...], as: UTF8.self).lowercased())
+    }
+
+    // MARK: Markdown links
+
+    /// The parts of `[text](destination "title")`: where the destination is (without `<>`), and
+    /// where the whole ends.
+    private struct MarkdownParts {
+        var destination: Range<Int>
+        var angled: Bool
+        var end: Int
+    }
+
+    /// The Markdown link (or image, without its `!`) whose `[` is at `i`, all on one line.
+    private static func markdownLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> MarkdownParts? {
+        // The text: brackets nest, escaped ones do not count.
+        var depth = 0
+        var j = i
+        var closeText: Int?
+        while j < bytes.count, bytes[j] != 0x0A {
+            let byte = bytes[j]
+            if byte == UInt8(ascii: "\\") {
+                j += 2
+                continue
+            }
+            if byte == UInt8(ascii: "[") { depth += 1 }
+            if byte == UInt8(ascii: "]") {
+                depth -= 1
+                if depth == 0 {
+                    closeText = j
+                    break
+                }
+            }
+            j += 1
+        }
+        guard let closeText, closeText + 1 < bytes.count, bytes[closeText + 1] == UInt8(ascii: "(") else { return nil }
+        var k = closeText + 2
+        func skipBlanks() { while k < bytes.count && (bytes[k] == 0x20 || bytes[k] == 0x09) { k += 1 } }
+        skipBlanks()
+        let destination: Range<Int>
+        var angled = false
+        if k < bytes.count, bytes[k] == UInt8(ascii: "<") {
+            let start = k + 1
+            k = start
+            while k < bytes.count, bytes[k] != UInt8(ascii: ">") {
+                if bytes[k] == 0x0A || bytes[k] == UInt8(ascii: "<") { return nil }
+                k += bytes[k] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            guard k < bytes.count else { return nil }
+            destination = start..<k
+            angled = true
+            k += 1
+        } else {
+            let start = k
+            var parentheses = 0
+            while k < bytes.count {
+                let byte = bytes[k]
+                if byte <= 0x20 { break }
+                if byte == UInt8(ascii: "\\") {
+                    k += 2
+                    continue
+                }
+                if byte == UInt8(ascii: "(") { parentheses += 1 }
+                if byte == UInt8(ascii: ")") {
+                    if parentheses == 0 { break }
+                    parentheses -= 1
+                }
+                k += 1
+            }
+            guard k <= bytes.count else { return nil }
+            destination = start..<k
+        }
+        skipBlanks()
+        // An optional title: "…", '…' or (…).
+        if k < bytes.count, let closing = [UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "'"): UInt8(ascii: "'"),
+                                           UInt8(ascii: "("): UInt8(ascii: ")")][bytes[k]], k > destination.upperBound {
+            k += 1
+            while k < bytes.count, bytes[k] != closing {
+                if bytes[k] == 0x0A { return nil }
+                k += bytes[k] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            guard k < bytes.count else { return nil }
+            k += 1
+            skipBlanks()
+        }
+        guard k < bytes.count, bytes[k] == UInt8(ascii: ")") else { return nil }
+        return MarkdownParts(destination: destination, angled: angled, end: k + 1)
+    }
+
+    /// The link a Markdown link is when its destination is a relative path to a note file.
+    private static func noteLink(
+        _ bytes: UnsafeBufferPointer<UInt8>, opening i: Int, _ parts: MarkdownParts
+    ) -> NoteLink? {
+        let destination = parts.destination
+        guard !destination.isEmpty else { return nil }
+        var pathEnd = destination.upperBound
+        if let hash = destination.first(where: { bytes[$0] == UInt8(ascii: "#") }) { pathEnd = hash }
+        if let question = (destination.lowerBound..<pathEnd).first(where: { bytes[$0] == UInt8(ascii: "?") }) {
+            pathEnd = question
+        }
+        let pathRange = destination.lowerBound..<pathEnd
+        // Most destinations are URLs or other files: told apart by their bytes first.
+        guard !pathRange.isEmpty, bytes[pathRange.lowerBound] != UInt8(ascii: "/") else { return nil }
+        let last = bytes[pathRange.upperBound - 1]
+        guard last == UInt8(ascii: "d") || last == UInt8(ascii: "n") || bytes[pathRange].contains(UInt8(ascii: "%"))
+        else { return nil }
+        let path = string(bytes, pathRange)
+        guard !hasScheme(path) else { return nil }
+        let decoded = percentDecoded(path)
+        guard decoded.hasSuffix(".md") || decoded.hasSuffix(".markdown") else { return nil }
+        var heading: String?
+        if pathEnd < destination.upperBound, bytes[pathEnd] == UInt8(ascii: "#") {
+            let fragment = percentDecoded(string(bytes, (pathEnd + 1)..<destination.upperBound))
+            heading = fragment.isEmpty ? nil : fragment
+        }
+        let range = i..<parts.end
+        return NoteLink(
+            style: .markdown, isEmbed: false, line: 0, text: string(bytes, range), target: path, heading: heading,
+            range: range, targetRange: pathRange)
+    }
+
+    /// Whether a destination starts with a URL scheme (`https:`, `mailto:`, `obsidian:`…).
+    static func hasScheme(_ destination: String) -> Bool {
+        guard let colon = destination.firstIndex(of: ":") else { return false }
+        let scheme = destination[..<colon]
+        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return scheme.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "+-.".unicodeScalars.contains(scalar))
+        }
+    }
+
+    /// `text` with `%XX` escapes decoded; as it is when the result would not be UTF-8.
+    public static func percentDecoded(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var out: [UInt8] = []
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]),
+               let low = hexValue(bytes[i + 2]) {
+                out.append(high << 4 | low)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self) ?? text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    // MARK: Bytes
+
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var low = range.lowerBound, high = range.upperBound
+        while low < high && (bytes[low] == 0x20 || bytes[low] == 0x09) { low += 1 }
+        while high > low && (bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09) { high -= 1 }
+        return low..<high
+    }
+
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// A tag and the number of notes that have it (SPEC §10).
+public struct TagCount: Equatable, Sendable {
+    /// The tag as the newest note that has it spells it.
+    public var tag: String
+    /// How many notes have it (a nested tag does not count toward its parent).
+    public var count: Int
+}
+
+/// A link of a note and the note it goes to (nil when it is broken).
+public struct ResolvedLink: Equatable, Sendable {
+    /// The link.
+    public var link: IndexedLink
+    /// The note it resolves to; nil when it is broken.
+    public var note: Note?
+}
+
+/// A link found in a note: the note, and the link's line and text (a backlink, or a broken link).
+public struct LinkSite: Equatable, Sendable {
+    /// The note the link is in.
+    public var source: Note
+    /// The 1-based line of the file.
+    public var line: Int
+    /// The link as written.
+    public var text: String
+}
+
+extension Catalog {
+    /// Every tag with the number of notes that have it, most used first, ties A→Z by folded name
+    /// (byte order); each spelled as in the newest note (the `updated` order, ties by ID) that has
+    /// it. Reads the index's folded tags, and the spellings of the winners only.
+    public func tagCounts() -> [TagCount] {
+        struct Entry {
+            var folded: [UInt8]
+            var count: Int
+            /// The newest note with the tag, and the tag's place among its tags.
+            var position: Int
+            var tagNumber: Int
+        }
+        var entries: [Entry] = []
+        var byHash: [UInt64: [Int]] = [:]
+        for position in 0..<count {
+            var tagNumber = 0
+            tags(at: position).forEachFoldedTag { tag in
+                defer { tagNumber += 1 }
+                let hash = MappedIndex.hash(tag)
+                if let found = byHash[hash]?.first(where: { entries[$0].folded.elementsEqual(tag) }) {
+                    entries[found].count += 1
+                    if isNewer(position, than: entries[found].position) {
+                        (entries[found].position, entries[found].tagNumber) = (position, tagNumber)
+                    }
+                } else {
+                    byHash[hash, default: []].append(entries.count)
+                    entries.append(Entry(folded: Array(tag), count: 1, position: position, tagNumber: tagNumber))
+                }
+                return true
+            }
+        }
+        Trace.mark("tags")
+        entries.sort { $0.count != $1.count ? $0.count > $1.count : $0.folded.lexicographicallyPrecedes($1.folded) }
+        // The spellings of a few notes scattered over the index are read, not mapped (see
+        // `MappedIndex.note(at:reading:)`); of many, mapped, which is faster.
+        let reading = entries.count <= 64
+        return entries.map { entry in
+            let spellings = note(at: entry.position, reading: reading).tags
+            let tag = entry.tagNumber < spellings.count ? spellings[entry.tagNumber]
+                : String(decoding: entry.folded, as: UTF8.self)
+            return TagCount(tag: tag, count: entry.count)
+        }
+    }
+
+    /// Whether the note at position `a` comes before `b` in the `updated` order (newest first,
+    /// ties by ID).
+    private func isNewer(_ a: Int, than b: Int) -> Bool {
+        let (x, y) = (date(at: a, order: .updated), date(at: b, order: .updated))
+        if x != y { return x > y }
+        return withID(at: a) { x in withID(at: b) { y in Catalog.precedes(x, y) } }
+    }
+
+    /// The links of `note` (a note of this catalog), in order, each with the note it resolves to.
+    public func links(of note: Note) -> [ResolvedLink] {
+        guard let position = position(ofPath: note.path) else { return [] }
+        let resolver = LinkResolver(catalog: self)
+        let source = Array(note.path.utf8)
+        return links(at: position).map { link in
+            let target = resolver.resolve(link.keys, markdown: link.style == .markdown, from: source)
+            return ResolvedLink(link: link, note: target.map { self.note(at: $0) })
+        }
+    }
+
+    /// The links to `note` from every note (itself included), by linking note in ID order, then
+    /// in file order. Only links whose keys could name it (`NamingKeys`) are resolved.
+    public func backlinks(to note: Note) -> [LinkSite] {
+        guard let target = position(ofPath: note.path) else { return [] }
+        let resolver = LinkResolver(catalog: self)
+        let keys = NamingKeys(resolver, target)
+        var sources: [(Int, [Int])] = []
+        for position in 0..<count {
+            var numbers: [Int] = []
+            linkKeys(at: position).forEach { link in
+                if keys.couldName(link) {
+                    let source = withPath(at: position) { Array($0) }
+                    if resolver.resolve(markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
+                                        from: source) == target {
+                        numbers.append(link.number)
+                    }
+                }
+                return true
+            }
+            if !numbers.isEmpty { sources.append((position, numbers)) }
+        }
+        Trace.mark("links")
+        return LinkSite.sorted(sites(sources))
+    }
+
+    /// Every broken link of the vault, by linking note in ID order, then in file order.
+    public func brokenLinks() -> [LinkSite] {
+        let resolver = LinkResolver(catalog: self)
+        var sources: [(Int, [Int])] = []
+        for position in 0..<count {
+            var source: [UInt8]?
+            var broken: [Int] = []
+            linkKeys(at: position).forEach { link in
+                let from = source ?? withPath(at: position) { Array($0) }
+                source = from
+                if resolver.resolve(markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
+                                    from: from) == nil {
+                    broken.append(link.number)
+                }
+                return true
+            }
+            if !broken.isEmpty { sources.append((position, broken)) }
+        }
+        return LinkSite.sorted(sites(sources))
+    }
+
+    /// The links numbered `numbers` of each note, with the note, made whole; for a few notes read,
+    /// not mapped (see `MappedIndex.note(at:reading:)`).
+    private func sites(_ sources: [(position: Int, numbers: [Int])]) -> [LinkSite] {
+        var found: [LinkSite] = []
+        let reading = sources.count <= 64
+        for (position, numbers) in sources {
+            let links = links(at: position, reading: reading)
+            let source = note(at: position, reading: reading)
+            for number in numbers where number < links.count {
+                found.append(LinkSite(source: source, line: links[number].line, text: links[number].text))
+            }
+        }
+        return found
+    }
+}
+
+extension LinkSite {
+    /// Sites by their note's ID (code-point order); a note's own in the order given (file order).
+    static func sorted(_ sites: [LinkSite]) -> [LinkSite] {
+        sites.enumerated().sorted { a, b in
+            if a.element.source.id != b.element.source.id {
+                return a.element.source.id.utf8.lexicographicallyPrecedes(b.element.source.id.utf8)
+            }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}

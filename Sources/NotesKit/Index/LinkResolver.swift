@@ -1,0 +1,317 @@
+import Foundation
+
+/// Resolves links to the notes of a catalog (SPEC §10), from the keys the index keeps, comparing
+/// bytes. A wiki link goes, first that applies, to the note whose ID is its target; the note whose
+/// file name (without extension) is its target, the nearest to the linking note when several are
+/// (fewest folder steps, then the smaller ID); the note whose folded title is its folded target
+/// (the nearest too); else it is broken. Two more steps come before "broken", for links Obsidian
+/// resolves: a target with folders (`[[Plugins/Backlinks]]`) also names the notes whose ID ends
+/// with it, as a file name names them; and, last, file names and such path endings compare folded
+/// (`[[backlinks]]` finds `Backlinks.md`, as Obsidian ignores case). A Markdown link goes to the
+/// note at its path from the linking note's folder, else (Obsidian's absolute-in-vault links) from
+/// the top of the vault.
+///
+/// With `moving`, it resolves as the vault will be once that note is at its new path: the one
+/// place a move asks "where will this link go?".
+final class LinkResolver {
+    let catalog: Catalog
+    private let index: IndexView?
+    /// The catalog position of each record of the index (-1 for none), and the notes by name and
+    /// title: shared with the resolvers `moving(_:)` makes.
+    private let tables: Tables
+    /// The note being moved, its new path and its new folded title (when titles are file names).
+    private let moving: (position: Int, path: [UInt8], foldedTitle: [UInt8]?)?
+
+    init(catalog: Catalog) {
+        self.catalog = catalog
+        index = catalog.index
+        tables = Tables(catalog: catalog)
+        moving = nil
+    }
+
+    private init(_ other: LinkResolver, moving: (position: Int, path: [UInt8], foldedTitle: [UInt8]?)) {
+        catalog = other.catalog
+        index = other.index
+        tables = other.tables
+        self.moving = moving
+    }
+
+    /// A resolver of the vault as it will be once the note at `position` is at `path` (its title
+    /// then folded to `foldedTitle`, when titles are file names), sharing this one's tables.
+    func moving(_ position: Int, to path: String, foldedTitle: [UInt8]?) -> LinkResolver {
+        LinkResolver(self, moving: (position, Array(path.utf8), foldedTitle))
+    }
+
+    /// Notes by the hashes of their file names, titles and folded file names, as the catalog has
+    /// them (a moving resolver corrects for its note when it looks them up), made when first asked.
+    private final class Tables {
+        let catalog: Catalog
+        let positions: [Int32]
+        lazy var byName = HashTable(count: catalog.count) { position, _ in
+            self.catalog.withPath(at: position) { MappedIndex.hash(LinkResolver.name(ofPath: $0)) }
+        }
+        lazy var byTitle = HashTable(count: catalog.count) { position, _ in
+            self.catalog.tags(at: position).foldedTitle.map { MappedIndex.hash($0) }
+        }
+        lazy var byFoldedName = HashTable(count: catalog.count) { position, scratch in
+            self.catalog.withPath(at: position) { path in
+                scratch.removeAll(keepingCapacity: true)
+                LinkResolver.name(ofPath: path).withMemoryRebound(to: UInt8.self) { scratch.fold($0) }
+                return scratch.hash
+            }
+        }
+
+        init(catalog: Catalog) {
+            self.catalog = catalog
+            let index = catalog.index
+            var positions = [Int32](repeating: -1, count: (index?.base.count ?? 0) + (index?.delta?.count ?? 0))
+            for (position, record) in catalog.mapped.enumerated() { positions[Int(record)] = Int32(position) }
+            self.positions = positions
+        }
+    }
+
+    // MARK: Notes by path, name and title
+
+    /// The vault path of the note at `position` (its new one, for the note being moved).
+    func path(_ position: Int) -> [UInt8] {
+        if let moving, moving.position == position { return moving.path }
+        return catalog.withPath(at: position) { Array($0) }
+    }
+
+    /// The note at a vault path, if there is one.
+    func position(ofPath path: [UInt8]) -> Int? {
+        if let moving, path == moving.path { return moving.position }
+        guard let index, let record = path.withUnsafeBytes({ index.find($0, UnsafeRawBufferPointer(start: nil, count: 0)) })
+        else { return nil }
+        let position = Int(tables.positions[record])
+        if position < 0 || position == moving?.position { return nil }
+        return position
+    }
+
+    /// The note whose ID is `id`.
+    func position(ofID id: UnsafeRawBufferPointer) -> Int? {
+        guard !id.isEmpty else { return nil }
+        if LinkResolver.hasSuffix(id, ".markdown"), let found = position(ofPath: Array(id)) { return found }
+        return position(ofPath: Array(id) + Array(".md".utf8))
+    }
+
+    /// The positions `table` files under the hash of `key` whose `matches` says they are it, and
+    /// the moving note if it will be.
+    private func lookUp(_ table: HashTable, _ key: UnsafeRawBufferPointer, _ matches: (Int) -> Bool) -> [Int] {
+        var found = table.positions(for: MappedIndex.hash(key)).map(Int.init).filter(matches)
+        if let moving, !found.contains(moving.position), matches(moving.position) { found.append(moving.position) }
+        return found
+    }
+
+    /// Calls `body` with the file name of the note at `position`, without `.md` or `.markdown`.
+    func withName<R>(of position: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let moving, moving.position == position {
+            return moving.path.withUnsafeBytes { body(LinkResolver.name(ofPath: $0)) }
+        }
+        return catalog.withPath(at: position) { body(LinkResolver.name(ofPath: $0)) }
+    }
+
+    /// Calls `body` with the folded title of the note at `position`; nil when the index has none.
+    func withFoldedTitle<R>(of position: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        if let moving, moving.position == position, let title = moving.foldedTitle {
+            return title.withUnsafeBytes(body)
+        }
+        return catalog.tags(at: position).foldedTitle.map(body)
+    }
+
+    /// The file name in a path, without `.md` or `.markdown`.
+    static func name(ofPath path: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let start = path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+        var end = path.count
+        if hasSuffix(path, ".markdown") && end - start > 9 {
+            end -= 9
+        } else if hasSuffix(path, ".md") && end - start > 3 {
+            end -= 3
+        }
+        return UnsafeRawBufferPointer(rebasing: path[start..<end])
+    }
+
+    static func hasSuffix(_ bytes: UnsafeRawBufferPointer, _ suffix: StaticString) -> Bool {
+        let n = suffix.utf8CodeUnitCount
+        guard bytes.count >= n, let base = bytes.baseAddress else { return false }
+        return memcmp(base + bytes.count - n, suffix.utf8Start, n) == 0
+    }
+
+    static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == 0 }
+        return memcmp(x, y, a.count) == 0
+    }
+
+    /// The notes whose file name is `name`.
+    func positions(named name: UnsafeRawBufferPointer) -> [Int] {
+        lookUp(tables.byName, name) { position in withName(of: position) { LinkResolver.equal($0, name) } }
+    }
+
+    /// The notes a wiki target names by its end: by file name, or, with folders, by the end of
+    /// their ID (`Plugins/Backlinks` names `en/Plugins/Backlinks`). With `folded`, `target` is
+    /// folded and so are the names and IDs it is compared with.
+    func positions(ending target: UnsafeRawBufferPointer, folded: Bool) -> [Int] {
+        let slash = target.lastIndex(of: UInt8(ascii: "/"))
+        let name = UnsafeRawBufferPointer(rebasing: target[(slash.map { $0 + 1 } ?? 0)...])
+        guard !name.isEmpty else { return [] }
+        var folder = TextFolder()
+        let named = folded
+            ? lookUp(tables.byFoldedName, name) { position in
+                let folded = withName(of: position) { folder.foldedBytes(utf8: $0.assumingMemoryBound(to: UInt8.self)) }
+                return folded.withUnsafeBytes { LinkResolver.equal($0, name) }
+            }
+            : positions(named: name)
+        guard slash != nil else { return named }
+        let ending = [UInt8(ascii: "/")] + Array(target)
+        return named.filter { position in
+            var id = Array(Note.id(forPath: String(decoding: path(position), as: UTF8.self)).utf8)
+            if folded { id = id.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) } }
+            return id.count > ending.count && Array(id.suffix(ending.count)) == ending
+        }
+    }
+
+    /// The notes whose folded title is `title`.
+    func positions(titled title: UnsafeRawBufferPointer) -> [Int] {
+        lookUp(tables.byTitle, title) { position in withFoldedTitle(of: position) { LinkResolver.equal($0, title) } ?? false }
+    }
+
+    // MARK: Resolving
+
+    /// Where a link with `keys` in the note at vault path `source` goes; nil when it is broken.
+    func resolve(markdown: Bool, key: UnsafeRawBufferPointer, alternative: UnsafeRawBufferPointer,
+                 from source: [UInt8]) -> Int? {
+        if markdown {
+            if !key.isEmpty, let found = position(ofPath: Array(key)) { return found }
+            if !alternative.isEmpty, let found = position(ofPath: Array(alternative)) { return found }
+            return nil
+        }
+        if let found = position(ofID: key) { return found }
+        let named = positions(ending: key, folded: false)
+        if !named.isEmpty { return nearest(named, to: source) }
+        let titled = positions(titled: alternative)
+        if !titled.isEmpty { return nearest(titled, to: source) }
+        let alike = positions(ending: LinkResolver.withoutMD(alternative), folded: true)
+        return alike.isEmpty ? nil : nearest(alike, to: source)
+    }
+
+    /// A folded target without a `.md` ending (as the key of a wiki link is made).
+    static func withoutMD(_ target: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        hasSuffix(target, ".md") && target.count > 3 ? UnsafeRawBufferPointer(rebasing: target[..<(target.count - 3)]) : target
+    }
+
+    /// `resolve` of keys held in arrays.
+    func resolve(_ keys: LinkKeys, markdown: Bool, from source: [UInt8]) -> Int? {
+        keys.key.withUnsafeBytes { key in
+            keys.alternative.withUnsafeBytes { resolve(markdown: markdown, key: key, alternative: $0, from: source) }
+        }
+    }
+
+    /// Of `candidates`, the one nearest the note at `source`: fewest folder steps between their
+    /// folders, then the smaller ID (byte order).
+    func nearest(_ candidates: [Int], to source: [UInt8]) -> Int {
+        guard candidates.count > 1 else { return candidates[0] }
+        let from = LinkResolver.folders(of: source)
+        var best = candidates[0], bestSteps = Int.max, bestID: [UInt8] = []
+        for candidate in candidates {
+            let path = path(candidate)
+            let to = LinkResolver.folders(of: path)
+            var common = 0
+            while common < from.count && common < to.count && from[common] == to[common] { common += 1 }
+            let steps = from.count - common + to.count - common
+            let id = Array(Note.id(forPath: String(decoding: path, as: UTF8.self)).utf8)
+            if steps < bestSteps || (steps == bestSteps && id.lexicographicallyPrecedes(bestID)) {
+                (best, bestSteps, bestID) = (candidate, steps, id)
+            }
+        }
+        return best
+    }
+
+    /// The folder names of a vault path, outermost first.
+    static func folders(of path: [UInt8]) -> [ArraySlice<UInt8>] {
+        Array(path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast())
+    }
+}
+
+/// The keys by which a link can name one note — its ID, file name, path, folded title, and the
+/// folded ID and file name — as they will be after a move when the resolver is a moving one:
+/// what backlinks and a move compare each link's keys with, in place, before resolving the few
+/// that match.
+struct NamingKeys {
+    var id: [UInt8], name: [UInt8], path: [UInt8]
+    var foldedTitle: [UInt8]?, foldedID: [UInt8], foldedName: [UInt8]
+
+    init(_ resolver: LinkResolver, _ position: Int) {
+        path = resolver.path(position)
+        id = Array(Note.id(forPath: String(decoding: path, as: UTF8.self)).utf8)
+        name = resolver.withName(of: position) { Array($0) }
+        foldedTitle = resolver.withFoldedTitle(of: position) { Array($0) }
+        var folder = TextFolder()
+        foldedID = id.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }
+        foldedName = name.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }
+    }
+
+    /// Whether `link` could resolve to the note (it does if it resolves to nothing nearer).
+    func couldName(_ link: LinkKeysChunk.Link) -> Bool {
+        if link.isMarkdown { return link.key.elementsEqual(path) || link.alternative.elementsEqual(path) }
+        if link.key.elementsEqual(id) || link.key.elementsEqual(name) || NamingKeys.ends(id, with: link.key) { return true }
+        if let foldedTitle, link.alternative.elementsEqual(foldedTitle) { return true }
+        let folded = LinkResolver.withoutMD(link.alternative)
+        return folded.elementsEqual(foldedName) || NamingKeys.ends(foldedID, with: folded)
+    }
+
+    /// Whether `id` ends with `/` and `target`, when `target` has folders.
+    static func ends(_ id: [UInt8], with target: UnsafeRawBufferPointer) -> Bool {
+        guard target.contains(UInt8(ascii: "/")), id.count > target.count,
+              id[id.count - target.count - 1] == UInt8(ascii: "/") else { return false }
+        return id.suffix(target.count).elementsEqual(target)
+    }
+}
+
+/// Positions filed under a hash (of a name, a title…): pairs sorted by hash, looked up by binary
+/// search — made in one pass and one sort, where a dictionary of arrays would allocate an array
+/// per note.
+struct HashTable {
+    private var hashes: [UInt64] = []
+    private var positions: [Int32] = []
+
+    /// The table of positions `0..<count`, each under the hash `hash` gives it (none for nil);
+    /// `hash` may use the scratch buffer it is given.
+    init(count: Int, hash: (Int, inout FoldScratch) -> UInt64?) {
+        var pairs: [(UInt64, Int32)] = []
+        pairs.reserveCapacity(count)
+        var scratch = FoldScratch()
+        for position in 0..<count {
+            if let value = hash(position, &scratch) { pairs.append((value, Int32(position))) }
+        }
+        pairs.sort { $0.0 < $1.0 }
+        hashes = pairs.map(\.0)
+        positions = pairs.map(\.1)
+    }
+
+    /// The positions filed under `hash`.
+    func positions(for hash: UInt64) -> ArraySlice<Int32> {
+        var low = 0, high = hashes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if hashes[middle] < hash { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < hashes.count && hashes[end] == hash { end += 1 }
+        return positions[low..<end]
+    }
+}
+
+/// A text folder and a buffer it folds into, reused from one name to the next.
+struct FoldScratch {
+    private var folder = TextFolder()
+    private var bytes: [UInt8] = []
+
+    mutating func removeAll(keepingCapacity: Bool) { bytes.removeAll(keepingCapacity: keepingCapacity) }
+
+    /// Appends the folded form of `text` (valid UTF-8).
+    mutating func fold(_ text: UnsafeBufferPointer<UInt8>) { folder.appendFolded(utf8: text, to: &bytes) }
+
+    /// The hash of what was folded.
+    var hash: UInt64 { bytes.withUnsafeBytes { MappedIndex.hash($0) } }
+}

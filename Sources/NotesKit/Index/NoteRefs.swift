@@ -1,0 +1,274 @@
+import Foundation
+
+/// What link resolution compares for one link (SPEC §10), made once, when the note is read.
+struct LinkKeys: Equatable {
+    /// A wiki link: its target without a `.md` ending, compared with IDs and file names. A
+    /// Markdown link: the vault path its relative path names from the linking note's folder, or
+    /// empty when that leaves the vault.
+    var key: [UInt8]
+    /// A wiki link: its folded target, compared with folded titles. A Markdown link: its path read
+    /// from the top of the vault (Obsidian's "absolute path in vault" links), or empty for a path
+    /// that starts with `./` or `../`.
+    var alternative: [UInt8]
+
+    /// The keys of `link` in the note at the vault path `source`.
+    static func make(_ link: NoteLink, from source: String, folder: inout TextFolder) -> LinkKeys {
+        make(style: link.style, target: link.target, from: source, folder: &folder)
+    }
+
+    /// The keys of a link of `style` whose target is written `target`, in the note at `source`.
+    static func make(style: NoteLink.Style, target: String, from source: String, folder: inout TextFolder) -> LinkKeys {
+        switch style {
+        case .wiki:
+            var key = Array(target.utf8)
+            if key.count > 3 && key.suffix(3).elementsEqual(".md".utf8) { key.removeLast(3) }
+            return LinkKeys(key: key, alternative: folder.foldedBytes(target))
+        case .markdown:
+            let path = NoteLinks.percentDecoded(target)
+            let relative = LinkKeys.join(LinkKeys.folder(of: source), path)
+            let fromTop = path.hasPrefix("./") || path.hasPrefix("../") ? nil : LinkKeys.join("", path)
+            return LinkKeys(key: Array((relative ?? "").utf8), alternative: Array((fromTop ?? "").utf8))
+        }
+    }
+
+    /// Whether a path may hold a `.`, `..` or empty component (a `/` followed by `.` or `/`, or a
+    /// `/` at the end).
+    static func needsNormalising(_ path: String.UTF8View) -> Bool {
+        var previous: UInt8 = 0
+        for byte in path {
+            if previous == UInt8(ascii: "/") && (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")) { return true }
+            previous = byte
+        }
+        return previous == UInt8(ascii: "/")
+    }
+
+    /// The folder of a vault path (`""` at the top).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// `path` read from the vault folder `folder`, normalised; nil when it leaves the vault.
+    static func join(_ folder: String, _ path: String) -> String? {
+        // Most paths have no `.` or `..` component and no empty one: nothing to normalise.
+        let utf8 = path.utf8
+        if let first = utf8.first, first != UInt8(ascii: "."), first != UInt8(ascii: "/"), !LinkKeys.needsNormalising(utf8) {
+            return folder.isEmpty ? path : folder + "/" + path
+        }
+        let joined = Vault.normalized(folder.isEmpty ? path : folder + "/" + path)
+        guard !joined.isEmpty, !joined.hasPrefix("/"), joined != "..", !joined.hasPrefix("../") else { return nil }
+        return joined
+    }
+}
+
+/// A link as the index keeps it: how it was written, where, and its resolution keys.
+public struct IndexedLink: Equatable, Sendable {
+    /// How it is written.
+    public var style: NoteLink.Style
+    /// Whether it is an embed (`![[…]]`).
+    public var isEmbed: Bool
+    /// The 1-based line of the file.
+    public var line: Int
+    /// The link as written.
+    public var text: String
+    /// The target as written.
+    public var target: String
+    /// The heading, if any.
+    public var heading: String?
+    /// Where the target is in `text`, in bytes.
+    var targetRange: Range<Int>
+    var keys: LinkKeys
+}
+
+/// A note's tags and links as the index keeps them (layout in `IndexLayout`). What commands
+/// compare — the folded tags and title, the links' keys — sits in two compact regions of their
+/// own (`TagsChunk`, `LinkKeysChunk`), so that counting tags or finding backlinks reads a few
+/// bytes per note; what they show — the tags as spelled, the links as written — follows the
+/// note's title, preview and warnings in its strings (`ShownRefs`), read for shown notes only.
+enum NoteRefs {
+    /// A note's three parts, ready for an index table.
+    struct Encoded: Equatable, Sendable {
+        var tags: [UInt8] = []
+        var links: [UInt8] = []
+        var shown: [UInt8] = ShownRefs.none
+    }
+
+    static let markdown: UInt8 = 1, embed: UInt8 = 2, hasHeading: UInt8 = 4
+
+    /// The parts of a note: its folded title, its tags (as spelled and folded, each once), its
+    /// links with their keys. A tag or link too long for the layout (hundreds of bytes,
+    /// thousands) is left out.
+    static func encode(foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
+                       links: [(link: NoteLink, keys: LinkKeys)]) -> Encoded {
+        let tags = tags.filter { $0.folded.count <= 255 && $0.spelling.utf8.count <= 255 }.prefix(Int(UInt16.max))
+        let links = links.filter { link, keys in
+            link.text.utf8.count <= Int(UInt16.max) && keys.key.count <= Int(UInt16.max)
+                && keys.alternative.count <= Int(UInt16.max)
+        }.prefix(Int(UInt16.max))
+        var encoded = Encoded()
+        func u16(_ value: Int, _ out: inout [UInt8]) { NoteIndexFile.append(UInt16(truncatingIfNeeded: value), to: &out) }
+        func bytes16<C: Collection>(_ bytes: C, _ out: inout [UInt8]) where C.Element == UInt8 {
+            u16(bytes.count, &out)
+            out.append(contentsOf: bytes)
+        }
+        u16(tags.count, &encoded.tags)
+        bytes16(foldedTitle.prefix(Int(UInt16.max)), &encoded.tags)
+        for tag in tags {
+            encoded.tags.append(UInt8(tag.folded.count))
+            encoded.tags.append(contentsOf: tag.folded)
+        }
+        u16(links.count, &encoded.links)
+        var shown: [UInt8] = []
+        NoteIndexFile.append(UInt32(tags.count), to: &shown)
+        for tag in tags { NoteIndexFile.append(tag.spelling, to: &shown) }
+        NoteIndexFile.append(UInt32(links.count), to: &shown)
+        for (link, keys) in links {
+            var flags: UInt8 = link.style == .markdown ? markdown : 0
+            if link.isEmbed { flags |= embed }
+            if link.heading != nil { flags |= hasHeading }
+            encoded.links.append(flags & markdown)
+            bytes16(keys.key, &encoded.links)
+            bytes16(keys.alternative, &encoded.links)
+            NoteIndexFile.append(UInt32(clamping: link.line), to: &shown)
+            shown.append(flags)
+            NoteIndexFile.append(link.text, to: &shown)
+            u16(link.targetRange.lowerBound - link.range.lowerBound, &shown)
+            u16(link.targetRange.upperBound - link.range.lowerBound, &shown)
+            NoteIndexFile.append(link.heading ?? "", to: &shown)
+        }
+        encoded.shown = shown
+        return encoded
+    }
+}
+
+/// A note's folded title and folded tags, read in place with bounds checks (damage reads as none):
+///
+///     u16 tag count, u16 length + the folded title, per tag: u8 length + the folded tag
+struct TagsChunk {
+    let bytes: UnsafeRawBufferPointer
+
+    /// The folded title, or nil when the chunk is empty or damaged.
+    var foldedTitle: UnsafeRawBufferPointer? {
+        var reader = ByteReader(bytes: bytes)
+        guard reader.u16() != nil else { return nil }
+        return reader.bytes16()
+    }
+
+    /// Calls `body` with each folded tag, in order; stops when it returns false.
+    func forEachFoldedTag(_ body: (UnsafeRawBufferPointer) -> Bool) {
+        var reader = ByteReader(bytes: bytes)
+        guard var count = reader.u16(), reader.bytes16() != nil else { return }
+        while count > 0, let length = reader.byte(), let tag = reader.take(Int(length)) {
+            guard body(tag) else { return }
+            count -= 1
+        }
+    }
+
+    /// Whether the note has every tag of `wanted` (folded), or one nested below it.
+    func hasTags(_ wanted: [[UInt8]]) -> Bool {
+        wanted.allSatisfy { want in
+            var found = false
+            forEachFoldedTag { tag in
+                found = NoteTags.matches(tag, want)
+                return !found
+            }
+            return found
+        }
+    }
+}
+
+/// A note's links' keys, read in place with bounds checks (damage reads as no more links):
+///
+///     u16 link count, per link: u8 flags (1: Markdown), u16 length + key, u16 length + alternative
+struct LinkKeysChunk {
+    let bytes: UnsafeRawBufferPointer
+
+    /// One link's keys, in place, and its number among the note's links.
+    struct Link {
+        var number: Int
+        var isMarkdown: Bool
+        var key: UnsafeRawBufferPointer
+        var alternative: UnsafeRawBufferPointer
+    }
+
+    /// Calls `body` with each link, in order; stops when it returns false.
+    func forEach(_ body: (Link) -> Bool) {
+        var reader = ByteReader(bytes: bytes)
+        guard let count = reader.u16() else { return }
+        for number in 0..<Int(count) {
+            guard let flags = reader.byte(), let key = reader.bytes16(), let alternative = reader.bytes16(),
+                  body(Link(number: number, isMarkdown: flags & NoteRefs.markdown != 0, key: key, alternative: alternative))
+            else { return }
+        }
+    }
+}
+
+/// What the index shows of a note's tags and links, after its title, preview and warnings in its
+/// strings (read with bounds checks; damage reads as none):
+///
+///     u32 tag count, per tag: u32 length + the tag as spelled
+///     u32 link count, per link: u32 line, u8 flags (1 Markdown, 2 embed, 4 heading),
+///         u32 length + the link as written, u16 start and end of the target in it, u32 length + heading
+enum ShownRefs {
+    /// No tags, no links.
+    static let none = [UInt8](repeating: 0, count: 8)
+
+    /// Reads past the shown tags and links; false when they do not parse.
+    static func skip(_ reader: inout ByteReader) -> Bool {
+        guard let tags = reader.u32(), UInt64(tags) * 4 <= UInt64(reader.bytes.count - reader.offset) else { return false }
+        for _ in 0..<tags {
+            guard reader.range() != nil else { return false }
+        }
+        guard let links = reader.u32(), UInt64(links) * 17 <= UInt64(reader.bytes.count - reader.offset) else { return false }
+        for _ in 0..<links {
+            guard reader.u32() != nil, reader.byte() != nil, reader.range() != nil, reader.u16() != nil,
+                  reader.u16() != nil, reader.range() != nil else { return false }
+        }
+        return true
+    }
+
+    /// The tags as spelled; nil when they do not parse.
+    static func tags(_ reader: inout ByteReader) -> [String]? {
+        guard let count = reader.u32(), UInt64(count) * 4 <= UInt64(reader.bytes.count - reader.offset) else { return nil }
+        var tags: [String] = []
+        for _ in 0..<count {
+            guard let tag = reader.repairedString() else { return nil }
+            tags.append(tag)
+        }
+        return tags
+    }
+
+    /// The links as written, paired with their keys from `keys`, in order.
+    static func links(_ reader: inout ByteReader, keys: LinkKeysChunk) -> [IndexedLink] {
+        guard tags(&reader) != nil else { return [] }
+        var allKeys: [LinkKeys] = []
+        keys.forEach { link in
+            allKeys.append(LinkKeys(key: Array(link.key), alternative: Array(link.alternative)))
+            return true
+        }
+        guard let count = reader.u32() else { return [] }
+        var links: [IndexedLink] = []
+        for number in 0..<min(Int(count), allKeys.count) {
+            guard let line = reader.u32(), let flags = reader.byte(), let text = reader.range(), let start = reader.u16(),
+                  let end = reader.u16(), let heading = reader.range() else { break }
+            let textBytes = UnsafeRawBufferPointer(rebasing: reader.bytes[text])
+            let target = start <= end && Int(end) <= textBytes.count ? Int(start)..<Int(end) : 0..<0
+            links.append(IndexedLink(
+                style: flags & NoteRefs.markdown != 0 ? .markdown : .wiki, isEmbed: flags & NoteRefs.embed != 0,
+                line: Int(line), text: String(decoding: textBytes, as: UTF8.self),
+                target: String(decoding: UnsafeRawBufferPointer(rebasing: textBytes[target]), as: UTF8.self),
+                heading: flags & NoteRefs.hasHeading != 0
+                    ? String(decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[heading]), as: UTF8.self) : nil,
+                targetRange: target, keys: allKeys[number]))
+        }
+        return links
+    }
+}
+
+extension ByteReader {
+    /// A u16-length-prefixed run of bytes.
+    mutating func bytes16() -> UnsafeRawBufferPointer? {
+        guard let length = u16() else { return nil }
+        return take(Int(length))
+    }
+}

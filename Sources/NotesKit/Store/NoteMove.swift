@@ -1,0 +1,332 @@
+import Foundation
+
+/// One link rewritten by a move: where it is, and how it reads before and after.
+public struct LinkRewrite: Equatable, Sendable {
+    /// The 1-based line of the file.
+    public var line: Int
+    /// The link as it was written.
+    public var old: String
+    /// The link as it is written now.
+    public var new: String
+}
+
+/// The links of one note that a move rewrites.
+public struct NoteRewrites: Equatable, Sendable {
+    /// The note's ID (after the move, for the moved note itself).
+    public var id: String
+    /// Its vault path before the move.
+    public var path: String
+    /// The rewrites, in file order.
+    public var rewrites: [LinkRewrite]
+    /// The file as the index last saw it; a file that is not so any more is left alone.
+    var size: Int64, mtime: Double, inode: UInt64
+    /// The note's place in the catalog the plan was made from.
+    var position: Int
+}
+
+/// A move worked out before anything changes (SPEC §10): the note, where it goes, and every link
+/// that must change so that it goes where it went — read from the index, so a dry run reads no
+/// note file. It keeps the catalog and resolvers it was worked out with, for `NoteStore.move`:
+/// use it on the thread that made it.
+public struct MovePlan {
+    /// The note moved.
+    public let note: Note
+    /// Its vault paths before and after.
+    public let from: String, to: String
+    /// The notes whose links change, in ID order.
+    public let notes: [NoteRewrites]
+    let rewriter: MoveRewriter
+
+    /// The ID after the move.
+    public var toID: String { Note.id(forPath: to) }
+    /// How many links change.
+    public var linkCount: Int { notes.reduce(0) { $0 + $1.rewrites.count } }
+}
+
+/// What a move did.
+public struct MoveReport {
+    /// The plan carried out.
+    public let plan: MovePlan
+    /// The notes whose links were rewritten, with the rewrites.
+    public var rewritten: [NoteRewrites] = []
+    /// The notes that changed on disk since the index read them: left as they are (their links
+    /// still point to the old place).
+    public var changed: [String] = []
+    /// The notes that could not be written, and why.
+    public var failed: [(id: String, error: VaultError)] = []
+
+    /// How many links were rewritten.
+    public var linkCount: Int { rewritten.reduce(0) { $0 + $1.rewrites.count } }
+}
+
+extension NoteStore {
+    /// Works out moving `loaded` to `argument` (see `Vault.notePath(forNew:name:)`): the new path,
+    /// and every link of the vault whose resolution the move changes — those that went to the note
+    /// (rewritten to go to its new place), those of the note itself (whose relative paths and
+    /// nearest matches change with its folder), and those that would now go to it instead of
+    /// where they went (kept going there). A link is rewritten in the style it was written in,
+    /// changing only its target: a wiki link by file name stays a file name when that resolves,
+    /// else takes as much of the ID as it needs; a Markdown link stays relative (or from the
+    /// vault's top), its percent-encoding, `<…>` and `#heading` kept. Nothing is changed on disk.
+    public func planMove(_ loaded: LoadedNote, to argument: String) throws(VaultError) -> MovePlan {
+        let catalog = self.catalog
+        let from = loaded.note.path
+        let name = String(from.split(separator: "/").last ?? Substring(from))
+        let to = try vault.notePath(forNew: argument, name: name)
+        let toID = Note.id(forPath: to)
+        guard !toID.contains(where: { "[]|#^".contains($0) }) else { throw .notLinkable(toID) }
+        guard let moved = catalog.position(ofPath: from) else { throw .noMatch(loaded.note.id) }
+        let rewriter = MoveRewriter(catalog: catalog, moved: moved, to: to, titleSource: vault.titleSource)
+        var notes: [NoteRewrites] = []
+        let candidates = rewriter.candidates()
+        Trace.mark("move: candidates")
+        for position in candidates {
+            var rewrites: [LinkRewrite] = []
+            for link in catalog.links(at: position) {
+                let written = WrittenLink(style: link.style, target: link.target, angled: link.isAngled, keys: link.keys)
+                guard let target = rewriter.newTarget(for: written, in: position) else { continue }
+                rewrites.append(LinkRewrite(line: link.line, old: link.text, new: link.replacingTarget(with: target)))
+            }
+            guard !rewrites.isEmpty else { continue }
+            let status = catalog.status(at: position)
+            let path = catalog.withPath(at: position) { String(decoding: $0, as: UTF8.self) }
+            notes.append(NoteRewrites(
+                id: position == moved ? toID : Note.id(forPath: path), path: path, rewrites: rewrites,
+                size: status.size, mtime: status.mtime, inode: status.inode, position: position))
+        }
+        notes.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        Trace.mark("move: plan")
+        return MovePlan(note: loaded.note, from: from, to: to, notes: notes, rewriter: rewriter)
+    }
+
+    /// Carries out `plan`, holding the lock: the file is renamed (folders made; a file that
+    /// appeared at the new path meanwhile is never replaced), then each note of the plan is read
+    /// again and its links rewritten — only the link targets, every other byte kept, front matter
+    /// and `updatedAt` included — and written atomically. A note that is no longer as the index
+    /// saw it when the plan was made, or that changes while it is rewritten, is left as it is and
+    /// reported in `changed`. Records `.moved` and a `.modified` per rewritten note.
+    public func move(_ plan: MovePlan) throws(VaultError) -> MoveReport {
+        let rewriter = plan.rewriter
+        return try withLock { () throws(VaultError) -> MoveReport in
+            let folder = (plan.to as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                try vault.checkFolder(folder, argument: plan.to)
+                try FileSystem.makeDirectory(vault.fullPath(folder))
+            }
+            if FileSystem.status(vault.fullPath(plan.to)) != nil { throw .alreadyExists(plan.toID) }
+            try FileSystem.moveExclusively(vault.fullPath(plan.from), to: vault.fullPath(plan.to))
+            record(.moved(from: plan.from, to: plan.to))
+            var report = MoveReport(plan: plan)
+            var writes: [(path: String, bytes: [UInt8])] = []
+            var written: [(entry: NoteRewrites, status: FileStatus)] = []
+            for entry in plan.notes {
+                let path = entry.path == plan.from ? plan.to : entry.path
+                guard let loaded = try? vault.load(path: path), loaded.status.size == entry.size,
+                      loaded.status.mtime == entry.mtime, loaded.status.inode == entry.inode
+                else {
+                    report.changed.append(entry.id)
+                    continue
+                }
+                let (bytes, rewrites) = rewriter.rewrite(loaded, at: entry.position, sourcePath: entry.path)
+                guard !rewrites.isEmpty else { continue }
+                var done = entry
+                done.rewrites = rewrites
+                writes.append((vault.fullPath(path), bytes))
+                written.append((done, loaded.status))
+            }
+            Trace.mark("move: rename, read")
+            let outcomes = FileSystem.writeAtomically(batch: writes) { i in
+                // Changed since it was read a moment ago (an editor saved it): not overwritten.
+                guard let now = FileSystem.status(writes[i].path) else { return false }
+                let read = written[i].status
+                return now.size == read.size && now.mtime == read.mtime && now.inode == read.inode
+            }
+            Trace.mark("move: write")
+            for (i, outcome) in outcomes.enumerated() {
+                let entry = written[i].entry
+                switch outcome {
+                case .written:
+                    report.rewritten.append(entry)
+                    record(.modified(entry.path == plan.from ? plan.to : entry.path))
+                case .changed: report.changed.append(entry.id)
+                case .failed(let error): report.failed.append((entry.id, error))
+                }
+            }
+            return report
+        }
+    }
+}
+
+extension Catalog {
+    /// The file status the index records for the note at position `i`.
+    func status(at i: Int) -> (size: Int64, mtime: Double, inode: UInt64) {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        let (file, n) = index.locate(Int(mapped[i]))
+        return (file.size(n), file.mtime(n), file.inode(n))
+    }
+}
+
+extension IndexedLink {
+    /// Whether a Markdown link's destination is written in `<…>`.
+    var isAngled: Bool {
+        let bytes = Array(text.utf8)
+        return style == .markdown && targetRange.lowerBound > 0 && targetRange.lowerBound <= bytes.count
+            && bytes[targetRange.lowerBound - 1] == UInt8(ascii: "<")
+    }
+
+    /// The link as written with its target replaced.
+    func replacingTarget(with target: String) -> String {
+        let bytes = Array(text.utf8)
+        guard targetRange.upperBound <= bytes.count else { return text }
+        return String(decoding: bytes[..<targetRange.lowerBound] + Array(target.utf8) + bytes[targetRange.upperBound...],
+                      as: UTF8.self)
+    }
+}
+
+/// What rewriting needs of a link, however it was read (from the index or from the file).
+struct WrittenLink {
+    var style: NoteLink.Style
+    /// The target as written.
+    var target: String
+    /// A Markdown destination in `<…>`.
+    var angled: Bool
+    /// Its keys in the note where it is, before the move.
+    var keys: LinkKeys
+}
+
+/// Where links go before and after one note moves, and how to write those that must change.
+struct MoveRewriter {
+    let catalog: Catalog
+    let moved: Int
+    let to: String
+    let before: LinkResolver
+    let after: LinkResolver
+
+    init(catalog: Catalog, moved: Int, to: String, titleSource: TitleSource) {
+        self.catalog = catalog
+        self.moved = moved
+        self.to = to
+        before = LinkResolver(catalog: catalog)
+        var folder = TextFolder()
+        // A title taken from the file name changes with it.
+        let title = titleSource == .filename ? folder.foldedBytes(Note.fileTitle(to)) : nil
+        after = before.moving(moved, to: to, foldedTitle: title)
+    }
+
+    /// The notes that may hold a link the move changes: the moved note, and those with a link
+    /// that could name it before or after the move (`NamingKeys`, compared as bytes, in place).
+    func candidates() -> [Int] {
+        let keys = [NamingKeys(before, moved), NamingKeys(after, moved)]
+        var found: [Int] = []
+        for position in 0..<catalog.count {
+            if position == moved {
+                found.append(position)
+                continue
+            }
+            var hit = false
+            catalog.linkKeys(at: position).forEach { link in
+                hit = keys.contains { $0.couldName(link) }
+                return !hit
+            }
+            if hit { found.append(position) }
+        }
+        return found
+    }
+
+    /// How `link`, in the note at `position`, must now be written (its target only) so that it
+    /// goes where it went — to the moved note's new place if it went to the moved note — or nil
+    /// when it already does, or was broken.
+    func newTarget(for link: WrittenLink, in position: Int) -> String? {
+        let sourceBefore = before.path(position), sourceAfter = after.path(position)
+        let markdown = link.style == .markdown
+        guard let desired = before.resolve(link.keys, markdown: markdown, from: sourceBefore) else { return nil }
+        var folder = TextFolder()
+        let sourceAfterPath = String(decoding: sourceAfter, as: UTF8.self)
+        // A relative Markdown link stays one: reaching the note only from the vault's top (as
+        // Obsidian would) is not enough, other Markdown readers would not find it.
+        let viaKey = markdown && !link.keys.key.isEmpty && before.position(ofPath: link.keys.key) == desired
+        func resolvesAfter(_ target: String) -> Bool {
+            let keys = LinkKeys.make(style: link.style, target: target, from: sourceAfterPath, folder: &folder)
+            if viaKey { return after.position(ofPath: keys.key) == desired }
+            return after.resolve(keys, markdown: markdown, from: sourceAfter) == desired
+        }
+        if resolvesAfter(link.target) { return nil }
+        let destination = String(decoding: after.path(desired), as: UTF8.self)
+        if markdown {
+            func written(_ path: String) -> String {
+                var path = path
+                if link.target.hasPrefix("./") && !path.hasPrefix("../") && !path.hasPrefix("./") { path = "./" + path }
+                // Inside <…> anything but <, > goes as it is; else blanks and the like are escaped,
+                // and everything is when the link was written escaped.
+                let plain = link.angled ? !path.contains { "<>".contains($0) }
+                    : !link.target.contains("%") && !path.contains { " ()<>#?".contains($0) }
+                return plain ? path : MoveRewriter.percentEncoded(path)
+            }
+            let relative = written(MoveRewriter.relativePath(from: LinkKeys.folder(of: sourceAfterPath), to: destination))
+            // A path from the vault's top stays one, unless a note at the same path from the
+            // linking note's folder would take the link.
+            if !viaKey, resolvesAfter(written(destination)) { return written(destination) }
+            return relative
+        }
+        // As short as it was written, or as little longer as it takes: the file name, or the
+        // end of the ID with as many folders as the link had, then more, up to the whole ID.
+        let id = Note.id(forPath: destination)
+        let suffix = link.target.hasSuffix(".md") ? ".md" : ""
+        let components = id.split(separator: "/", omittingEmptySubsequences: false)
+        let written = link.target.split(separator: "/", omittingEmptySubsequences: false).count
+        var forms = (min(written, components.count)...components.count).map {
+            components.suffix($0).joined(separator: "/")
+        }
+        if forms.first != Note.fileTitle(destination) && written == 1 { forms.insert(Note.fileTitle(destination), at: 0) }
+        for form in forms where resolvesAfter(form + suffix) { return form + suffix }
+        return id + suffix
+    }
+
+    /// Rewrites the links of a note read from its file (the note at `position`, whose path
+    /// before the move is `sourcePath`): its bytes with only link targets changed, and what changed.
+    func rewrite(_ loaded: LoadedNote, at position: Int, sourcePath: String) -> ([UInt8], [LinkRewrite]) {
+        var folder = TextFolder()
+        let body = Array(loaded.document.body.utf8)
+        let bodyStart = loaded.bytes.count - body.count
+        var bytes = loaded.bytes
+        var rewrites: [LinkRewrite] = []
+        for link in NoteLinks.of(loaded.document).reversed() {
+            let angled = link.style == .markdown && link.targetRange.lowerBound > 0
+                && body[link.targetRange.lowerBound - 1] == UInt8(ascii: "<")
+            let written = WrittenLink(style: link.style, target: link.target, angled: angled,
+                                      keys: LinkKeys.make(link, from: sourcePath, folder: &folder))
+            guard let target = newTarget(for: written, in: position) else { continue }
+            let range = (bodyStart + link.targetRange.lowerBound)..<(bodyStart + link.targetRange.upperBound)
+            bytes.replaceSubrange(range, with: Array(target.utf8))
+            let start = link.range.lowerBound
+            let inText = (link.targetRange.lowerBound - start)..<(link.targetRange.upperBound - start)
+            let text = Array(link.text.utf8)
+            let new = String(decoding: text[..<inText.lowerBound] + Array(target.utf8) + text[inText.upperBound...],
+                             as: UTF8.self)
+            rewrites.append(LinkRewrite(line: link.line, old: link.text, new: new))
+        }
+        return (bytes, rewrites.reversed())
+    }
+
+    /// The relative path from the vault folder `folder` to the vault path `path`.
+    static func relativePath(from folder: String, to path: String) -> String {
+        let from = folder.split(separator: "/")
+        let to = path.split(separator: "/")
+        var common = 0
+        while common < from.count && common + 1 < to.count && from[common] == to[common] { common += 1 }
+        return (Array(repeating: "..", count: from.count - common) + to[common...].map(String.init)).joined(separator: "/")
+    }
+
+    /// A path with blanks, parentheses, `<`, `>`, `#`, `?` and `%` written as `%XX`.
+    static func percentEncoded(_ path: String) -> String {
+        var out = ""
+        for scalar in path.unicodeScalars {
+            if " ()<>#?%".unicodeScalars.contains(scalar) {
+                out += "%" + String(format: "%02X", scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+@testable import NotesKit
+import Testing
+
+/// `NoteStore.planMove` and `move` (SPEC §10): the file moves inside the vault, and every link
+/// whose resolution the move changes is rewritten, its target only.
+@Suite struct NoteMoveTests {
+    static let vault: [PlaygroundItem] = [
+        .directory(".notes", []),
+        .file("idea.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md) and [[plan]].\n"),
+        .file("work/plan.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\nupdatedAt: 2026-01-03T00:00:00Z\n---\n"
+              + "# Plan\n\n[[idea]], [[idea#Part|the idea]], ![[idea]] and [up](../idea.md#Part).\n"),
+        .file("far/away/note.md", "[[Big idea]] [[idea.md]] [x](<../../idea.md>) `[[idea]]` [[other]]\n"),
+        .file("other.md", "# Other\n"),
+    ]
+
+    func moved(_ argument: String, _ check: (String, NoteStore, MoveReport) throws -> Void) throws {
+        try Playground(Self.vault).test { root in
+            let notes = store(try Vault(root: root))
+            let loaded = try notes.open("idea", cwd: root)
+            let report = try notes.move(try notes.planMove(loaded, to: argument))
+            try check(root, notes, report)
+        }
+    }
+
+    @Test func linksInOtherFoldersFollowTheNoteAndKeepTheirStyle() throws {
+        try moved("archive/2026/idea") { root, notes, report in
+            #expect(!Disk.exists(root + "/idea.md") && Disk.exists(root + "/archive/2026/idea.md"))
+            #expect(Disk.text(root + "/work/plan.md") == "---\ncreatedAt: 2026-01-02T00:00:00Z\nupdatedAt: 2026-01-03T00:00:00Z\n---\n"
+                    + "# Plan\n\n[[idea]], [[idea#Part|the idea]], ![[idea]] and [up](../archive/2026/idea.md#Part).\n")
+            // A title link still goes there; a file name with `.md` stays one; <…> is kept.
+            #expect(Disk.text(root + "/far/away/note.md")
+                    == "[[Big idea]] [[idea.md]] [x](<../../archive/2026/idea.md>) `[[idea]]` [[other]]\n")
+            // The note's own relative link follows it; its wiki link goes where it went.
+            #expect(Disk.text(root + "/archive/2026/idea.md")
+                    == "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](../../work/plan.md) and [[plan]].\n")
+            #expect(report.rewritten.map(\.id) == ["archive/2026/idea", "far/away/note", "work/plan"])
+            #expect(report.linkCount == 3 && report.changed.isEmpty && report.failed.isEmpty)
+            #expect(notes.changes == [.moved(from: "idea.md", to: "archive/2026/idea.md"),
+                                      .modified("archive/2026/idea.md"), .modified("far/away/note.md"),
+                                      .modified("work/plan.md")])
+            // Nothing is broken, and everything that linked to it still does.
+            let catalog = notes.refresh()
+            #expect(catalog.brokenLinks().map(\.text) == [])
+            let note = try #require(catalog.notes.first { $0.id == "archive/2026/idea" })
+            #expect(catalog.backlinks(to: note).count == 7)
+        }
+    }
+
+    @Test func aNewFileNameRewritesLinksByName() throws {
+        try moved("concept") { root, _, report in
+            #expect(Disk.text(root + "/work/plan.md")?.contains("[[concept]], [[concept#Part|the idea]], ![[concept]] and [up](../concept.md#Part)") == true)
+            #expect(Disk.text(root + "/far/away/note.md") == "[[Big idea]] [[concept.md]] [x](<../../concept.md>) `[[idea]]` [[other]]\n")
+            #expect(report.linkCount == 6)
+        }
+    }
+
+    @Test func aTrailingSlashMovesIntoAFolderKeepingTheName() throws {
+        try moved("ideas/") { root, _, _ in
+            #expect(Disk.exists(root + "/ideas/idea.md"))
+        }
+    }
+
+    /// A move must not change where other links go: a note that takes a file name another note
+    /// has, nearer to some links, would capture them.
+    @Test func linksTheNewNameWouldCaptureKeepGoingWhereTheyWent() throws {
+        try Playground([
+            .file("team/src.md", "[[plan]] [[x]]\n"),
+            .file("docs/plan.md", "# The plan\n"),
+            .file("x.md", "# Something\n"),
+        ]).test { root in
+            let notes = store(try Vault(root: root))
+            let report = try notes.move(try notes.planMove(try notes.open("x", cwd: root), to: "team/plan"))
+            // [[plan]] went to docs/plan by its file name; team/plan is nearer now, so the link
+            // names docs/plan by its ID. [[x]] follows x, by its new file name, nearest here.
+            #expect(Disk.text(root + "/team/src.md") == "[[docs/plan]] [[plan]]\n")
+            let catalog = notes.refresh()
+            let src = try #require(catalog.notes.first { $0.id == "team/src" })
+            #expect(catalog.links(of: src).map { $0.note?.id } == ["docs/plan", "team/plan"])
+            #expect(report.rewritten.map(\.id) == ["team/src"])
+        }
+    }
+
+    /// Links by the end of a path, or by a name in another case (as Obsidian writes them), follow
+    /// the note too, written as short as they were.
+    @Test func pathEndingsFollowTheNoteAsShortAsTheyWere() throws {
+        try Playground([
+            .file("en/src.md", "[[Plugins/Backlinks]] [[plugins/BACKLINKS]] [[Backlinks]] [[backlinks]]\n"),
+            .file("en/Plugins/Backlinks.md", "# B\n"),
+            .file("de/Plugins/Backlinks.md", "# B de\n"),
+        ]).test { root in
+            let notes = store(try Vault(root: root))
+            _ = try notes.move(try notes.planMove(try notes.open("en/Plugins/Backlinks", cwd: root), to: "en/Core/Backlinks"))
+            #expect(Disk.text(root + "/en/src.md") == "[[Core/Backlinks]] [[Core/Backlinks]] [[Backlinks]] [[backlinks]]\n")
+            let catalog = notes.refresh()
+            let src = try #require(catalog.notes.first { $0.id == "en/src" })
+            #expect(catalog.links(of: src).map { $0.note?.id } == Array(repeating: "en/Core/Backlinks", count: 4))
+        }
+    }
+
+    @Test func aDryRunPlanChangesNothing() throws {
+        try Playground(Self.vault).test { root in
+            let notes = store(try Vault(root: root))
+            _ = notes.refresh()
+            let before = try Self.snapshot(root)
+            let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "archive/idea")
+            #expect(plan.linkCount == 3 && plan.notes.map(\.id) == ["archive/idea", "far/away/note", "work/plan"])
+            #expect(plan.notes.first { $0.id == "work/plan" }?.rewrites
+                    == [LinkRewrite(line: 7, old: "[up](../idea.md#Part)", new: "[up](../archive/idea.md#Part)")])
+            #expect(try Self.snapshot(root) == before)
+            #expect(notes.changes.isEmpty)
+        }
+    }
+
+    /// The guard: a note that is no longer as the index saw it when the plan was made is left as
+    /// it is (and reported), and the others are rewritten.
+    @Test func aNoteChangedSinceThePlanIsLeftAlone() throws {
+        try Playground(Self.vault).test { root in
+            let notes = store(try Vault(root: root))
+            let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "archive/idea")
+            let edited = "[[idea]] edited meanwhile\n"
+            try Data(edited.utf8).write(to: URL(fileURLWithPath: root + "/work/plan.md"))
+            let report = try notes.move(plan)
+            #expect(Disk.text(root + "/work/plan.md") == edited)
+            #expect(report.changed == ["work/plan"])
+            #expect(report.rewritten.map(\.id) == ["archive/idea", "far/away/note"])
+            #expect(!notes.changes.contains(.modified("work/plan.md")))
+        }
+    }
+
+    /// The target must stay inside the vault and be free; nothing changes when it is not.
+    @Test(arguments: [
+        ("../outside", "outside the vault"), ("/etc/passwd", "outside the vault"), ("a/../../x", "outside the vault"),
+        ("linked/x", "outside the vault"), (".git/x", "hidden folder"), ("x/.dot", "hidden file"), ("other", "already exists"),
+        ("work", "already exists"), ("work/plan.md", "already exists"), ("bad#name", "cannot hold"),
+        ("bad[[x]]", "cannot hold"),
+    ])
+    func aBadTargetChangesNothing(_ argument: String, _ fragment: String) throws {
+        let outside = FileManager.default.temporaryDirectory.path
+        try Playground(Self.vault + [.symlink("linked", to: outside), .file("work/idea.md", "taken\n")]).test { root in
+            let notes = store(try Vault(root: root))
+            let before = try Self.snapshot(root)
+            let error = #expect(throws: VaultError.self) {
+                try notes.planMove(try notes.open("idea", cwd: root), to: argument)
+            }
+            #expect(error?.errorDescription?.contains(fragment) == true, "\(String(describing: error))")
+            #expect(try Self.snapshot(root) == before)
+        }
+    }
+
+    /// Between the plan and the move, a file appears at the target: it is never replaced.
+    @Test func aFileThatAppearsAtTheTargetIsNeverReplaced() throws {
+        try Playground(Self.vault).test { root in
+            let notes = store(try Vault(root: root))
+            let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "fresh")
+            try Data("mine\n".utf8).write(to: URL(fileURLWithPath: root + "/fresh.md"))
+            #expect(throws: VaultError.alreadyExists("fresh")) { try notes.move(plan) }
+            #expect(Disk.text(root + "/fresh.md") == "mine\n" && Disk.exists(root + "/idea.md"))
+        }
+    }
+
+    /// The rename itself never replaces a file, whatever a check before it saw.
+    @Test func anExclusiveMoveNeverReplacesAFile() throws {
+        try Playground([.file("a.md", "a\n"), .file("b.md", "b\n")]).test { root in
+            #expect(throws: VaultError.self) { try FileSystem.moveExclusively(root + "/a.md", to: root + "/b.md") }
+            #expect(Disk.text(root + "/a.md") == "a\n" && Disk.text(root + "/b.md") == "b\n")
+            try FileSystem.moveExclusively(root + "/a.md", to: root + "/c.md")
+            #expect(Disk.names(root) == ["b.md", "c.md"])
+        }
+    }
+
+    /// Between the plan and the move, a folder on the way becomes a symlink out of the vault:
+    /// nothing is moved there.
+    @Test func aFolderThatBecomesASymlinkIsRefusedAtTheMove() throws {
+        try Playground(Self.vault + [.directory("outside", [])]).test { root in
+            let notes = store(try Vault(root: root))
+            let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "sub/idea")
+            try FileManager.default.createSymbolicLink(atPath: root + "/sub", withDestinationPath: root + "/outside")
+            #expect(throws: VaultError.outsideVault("sub/idea.md")) { try notes.move(plan) }
+            #expect(Disk.names(root + "/outside").isEmpty && Disk.exists(root + "/idea.md"))
+        }
+    }
+
+    @Test func theBatchWriterLeavesAFileThatChangedBeforeItsRename() throws {
+        try Playground([.file("a.md", "a\n"), .file("b.md", "b\n")]).test { root in
+            let outcomes = FileSystem.writeAtomically(batch: [(root + "/a.md", Array("A\n".utf8)), (root + "/b.md", Array("B\n".utf8))]) { i in
+                i == 0
+            }
+            #expect(Disk.text(root + "/a.md") == "A\n" && Disk.text(root + "/b.md") == "b\n")
+            guard case .written = outcomes[0], case .changed = outcomes[1] else {
+                Issue.record("outcomes \(outcomes)")
+                return
+            }
+            #expect(Disk.names(root) == ["a.md", "b.md"])
+        }
+    }
+
+    /// Every file under `root` with its bytes.
+    static func snapshot(_ root: String) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasPrefix(".notes") || path.hasPrefix(".test-cache") || path.hasPrefix("linked") { continue }
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
+            files[path] = isDirectory.boolValue ? [] : Disk.bytes(root + "/" + path)
+        }
+        return files
+    }
+}
