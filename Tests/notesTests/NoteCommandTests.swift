@@ -120,6 +120,7 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         let items = try jsonArray(r.stdout)
         #expect(items.count == 3)
         #expect(Set(items[0].keys) == ["id", "path", "title", "createdAt", "updatedAt", "preview", "tags", "conflicted", "conflictCopies"])
+        #expect(items[0]["tags"] as? [String] == [])
         #expect(items[0]["id"] as? String == "a")
         #expect(items[0]["updatedAt"] as? String == "2026-03-01T00:00:00Z")
         #expect(items[2]["preview"] as? String == "yellow")
