@@ -66,6 +66,9 @@ pair_ms() {
     echo "$(median "${ours[@]}") $( ((${#theirs[@]})) && median "${theirs[@]}")"
 }
 
+# median_ms PREPARE COMMAND...: the median wall time of RUNS runs of COMMAND alone.
+median_ms() { local prepare=$1; shift; pair_ms "$prepare" "$@" | cut -d' ' -f1; }
+
 median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 # peak_mb COMMAND...: the peak resident set of one run, in MB.
