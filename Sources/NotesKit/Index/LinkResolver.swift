@@ -17,7 +17,7 @@ final class LinkResolver {
     let catalog: Catalog
     private let index: IndexView?
     /// The catalog position of each record of the index (-1 for none), and the notes by name and
-    /// title: shared with the resolvers `moving(_:)` makes.
+    /// title: shared with the resolvers `moving(_:to:foldedTitle:)` makes.
     private let tables: Tables
     /// The note being moved, its new path and its new folded title (when titles are file names).
     private let moving: (position: Int, path: [UInt8], foldedTitle: [UInt8]?)?

@@ -225,7 +225,8 @@ public enum FileSystem {
     private static func closeSideBySide(
         _ files: [(file: PendingFile, mode: mode_t)]
     ) -> [Result<TemporaryFiles.Entry, VaultError>] {
-        let results = UnsafeMutableBufferPointer<Result<TemporaryFiles.Entry, VaultError>?>.allocate(capacity: files.count)
+        typealias Closed = Result<TemporaryFiles.Entry, VaultError>
+        let results = UnsafeMutableBufferPointer<Closed?>.allocate(capacity: files.count)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
         let threads = min(8, files.count)

@@ -47,8 +47,9 @@ struct MoveCommand: NotesCommand {
         }
         if !report.changed.isEmpty {
             let names = report.changed.map { "'\($0)'" }.joined(separator: ", ")
-            problems.append("\(names) changed on disk during the move, so \(report.changed.count == 1 ? "its" : "their") "
-                + "links were left as they were; find the ones that no longer work with 'notes links --broken'")
+            let their = report.changed.count == 1 ? "its" : "their"
+            problems.append("\(names) changed on disk during the move, so \(their) links were left as they were; "
+                + "find the ones that no longer work with 'notes links --broken'")
         }
         guard let last = problems.popLast() else { return }
         for problem in problems { context.output.err("Error: " + problem) }
