@@ -3,7 +3,7 @@ import Darwin
 #elseif canImport(Glibc)
 import Glibc
 
-// Glibc's module map leaves out this GNU extension (glibc 2.34 and later).
+// Glibc's module map, as NotesKit sees it, leaves out this GNU extension (glibc 2.34 and later).
 @_silgen_name("posix_spawn_file_actions_addclosefrom_np")
 private func closeFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
 #endif
@@ -60,6 +60,55 @@ public enum ProcessRunner {
             for fd in outPipe + errPipe + inPipe where fd >= 0 { close(fd) }
             throw .failed(executable, reason: reason)
         }
+        let spawned: Result<pid_t, SpawnFailure>
+        do throws(SpawnFailure) {
+            spawned = .success(try ProcessRunner.spawn(executable, argv: [executable] + arguments, environment: environment, streams: [
+                0: input == nil ? .null : .descriptor(inPipe[0]), 1: .descriptor(outPipe[1]), 2: .descriptor(errPipe[1]),
+            ]))
+        } catch {
+            spawned = .failure(error)
+        }
+        // The child has its copies; ours of its ends must go, or reading never sees the end.
+        close(outPipe[1])
+        close(errPipe[1])
+        if input != nil { close(inPipe[0]) }
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let failure):
+            close(outPipe[0])
+            close(errPipe[0])
+            if input != nil { close(inPipe[1]) }
+            throw failure.code == ENOENT ? .notFound(executable) : .failed(executable, reason: failure.description)
+        }
+        let (stdout, stderr) = pump(out: outPipe[0], err: errPipe[0], inFD: input == nil ? -1 : inPipe[1], input: input ?? [])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return ProcessResult(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, stdout: stdout, stderr: stderr)
+    }
+
+    /// One of a child's standard streams: a descriptor of ours, or `/dev/null`.
+    public enum ChildStream: Sendable {
+        case descriptor(Int32)
+        case null
+    }
+
+    /// A program that `posix_spawn` could not start, with its `errno`.
+    public struct SpawnFailure: Error, CustomStringConvertible {
+        public let code: Int32
+        public var description: String { String(cString: strerror(code)) }
+    }
+
+    /// Starts `executable` with `argv` (argv[0] included) in `environment` and returns its pid:
+    /// the one way this program starts another (git, the pager, the editor). The child gets the
+    /// `streams` given (the others of 0, 1, 2 inherited) and no other descriptor of ours (the index
+    /// mapping, the vault lock), the default action of `defaultSignals` (nil: of every signal) and
+    /// an empty signal mask; it stays in our process group.
+    public static func spawn(
+        _ executable: String, argv: [String], environment: [String: String], streams: [Int32: ChildStream] = [:],
+        defaultSignals: [Int32]? = nil
+    ) throws(SpawnFailure) -> pid_t {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         var attributes: posix_spawnattr_t?
@@ -73,13 +122,12 @@ public enum ProcessRunner {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        if input != nil {
-            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for (fd, stream) in streams.sorted(by: { $0.key < $1.key }) {
+            switch stream {
+            case .descriptor(let ours): posix_spawn_file_actions_adddup2(&actions, ours, fd)
+            case .null: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
         }
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         #if canImport(Darwin)
         for fd: Int32 in 0...2 { posix_spawn_file_actions_addinherit_np(&actions, fd) }
         let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
@@ -88,33 +136,24 @@ public enum ProcessRunner {
         let closeOthers: Int32 = 0
         #endif
         var defaults = sigset_t()
-        sigfillset(&defaults)
+        if let defaultSignals {
+            sigemptyset(&defaults)
+            for signal in defaultSignals { sigaddset(&defaults, signal) }
+        } else {
+            sigfillset(&defaults)
+        }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = argv.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let started = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        // The child has its copies; ours of its ends must go, or reading never sees the end.
-        close(outPipe[1])
-        close(errPipe[1])
-        if input != nil { close(inPipe[0]) }
-        guard started == 0 else {
-            close(outPipe[0])
-            close(errPipe[0])
-            if input != nil { close(inPipe[1]) }
-            throw started == ENOENT ? .notFound(executable) : .failed(executable, reason: String(cString: strerror(started)))
-        }
-        let (stdout, stderr) = pump(out: outPipe[0], err: errPipe[0], inFD: input == nil ? -1 : inPipe[1], input: input ?? [])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let signal = status & 0x7f
-        return ProcessResult(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, stdout: stdout, stderr: stderr)
+        guard started == 0 else { throw SpawnFailure(code: started) }
+        return pid
     }
 
     /// Writes `input` to `inFD` and reads `out` and `err` until both end, with `poll`, then closes them.

@@ -26,44 +26,15 @@ final class Pager {
         if environment["LV"] == nil { environment["LV"] = "-c" }
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw Failure("could not start the pager: " + String(cString: strerror(errno))) }
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        var attributes: posix_spawnattr_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        #if canImport(Darwin)
-        for fd: Int32 in 0...2 { posix_spawn_file_actions_addinherit_np(&actions, fd) }
-        let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
-        #else
-        _ = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-        let closeOthers: Int32 = 0
-        #endif
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers))
-        let words: [String] = ["/bin/sh", "-c", command]
-        let argv = words.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let started = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
-        close(fds[0])
-        guard started == 0 else {
+        let pid: pid_t
+        do throws(ProcessRunner.SpawnFailure) {
+            pid = try ProcessRunner.spawn(
+                "/bin/sh", argv: ["/bin/sh", "-c", command], environment: environment, streams: [0: .descriptor(fds[0])])
+            close(fds[0])
+        } catch {
+            close(fds[0])
             close(fds[1])
-            throw Failure("could not start the pager '\(command)': " + String(cString: strerror(started)))
+            throw Failure("could not start the pager '\(command)': \(error.description)")
         }
         self.pid = pid
         input = fds[1]
