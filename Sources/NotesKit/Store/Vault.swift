@@ -67,7 +67,9 @@ public struct Vault: Sendable {
 
     /// Whether a file name is a note's (`.md` or `.markdown`).
     public static func isNoteName(_ name: String) -> Bool {
-        name.hasSuffix(".md") || name.hasSuffix(".markdown")
+        // By bytes, as the walk decides it (`Survey.swift`), so both always agree.
+        var name = name
+        return name.withUTF8 { isNoteName(UnsafeRawBufferPointer($0)) }
     }
 
     /// Reads and parses the note at a vault-relative path (opened relative to `root`, the vault
