@@ -57,13 +57,22 @@ public struct FrontMatter: Equatable, Sendable {
     public var text: String { opening + lines.joined() + closing }
 
     /// Reads the entries of `lines`; `firstLine` is the 1-based file line of `lines[0]`.
-    static func parseEntries(_ lines: [String], firstLine: Int, warnings: inout [ParseWarning]) -> [Entry] {
+    /// With `byBytes` false, every line is read Character by Character (tests compare the two).
+    static func parseEntries(
+        _ lines: [String], firstLine: Int, warnings: inout [ParseWarning], byBytes: Bool = true
+    ) -> [Entry] {
         var entries: [Entry] = []
         // The entry whose value was empty, so `- item` lines below it form its block list.
         var listOwner: Int?
         // True after a block scalar or nested map: indented lines below belong to it.
         var hasOwner = false
         for (index, raw) in lines.enumerated() {
+            if byBytes, let entry = plainEntry(raw, lineIndex: index) {
+                entries.append(entry)
+                hasOwner = true
+                listOwner = nil
+                continue
+            }
             let line = stripTerminator(raw)
             let lineNumber = firstLine + index
             let trimmed = line.trimmingWhitespace()
@@ -124,8 +133,59 @@ public struct FrontMatter: Equatable, Sendable {
         return entries
     }
 
+    /// The entry of a line that is `key: value` in ASCII with a plain value that is not empty and
+    /// holds no comment — most lines, such as `createdAt: 2024-03-01T09:30:00Z` — read by bytes;
+    /// nil for any other line, which the reader above takes Character by Character. (In ASCII each
+    /// byte is a Character, so both read such a line alike.)
+    static func plainEntry(_ raw: String, lineIndex: Int) -> Entry? {
+        var raw = raw
+        return raw.withUTF8 { b -> Entry? in
+            var end = b.count
+            if end > 0 && b[end - 1] == 0x0A {
+                end -= 1
+                if end > 0 && b[end - 1] == 0x0D { end -= 1 }
+            }
+            // Not blank, indented, a comment or a list item.
+            guard end > 0, b[0] != 0x20, b[0] != 0x09, b[0] != UInt8(ascii: "#"), b[0] != UInt8(ascii: "-")
+            else { return nil }
+            var colon: Int?
+            for i in 0..<end {
+                guard b[i] < 0x80 else { return nil }
+                if colon == nil && b[i] == UInt8(ascii: ":") && (i + 1 == end || b[i + 1] == 0x20 || b[i + 1] == 0x09) {
+                    colon = i
+                }
+            }
+            guard let colon else { return nil }
+            func blank(_ i: Int) -> Bool { b[i] == 0x20 || b[i] == 0x09 }
+            var keyEnd = colon
+            while keyEnd > 0 && blank(keyEnd - 1) { keyEnd -= 1 }
+            var start = colon + 1, valueEnd = end
+            while start < end && blank(start) { start += 1 }
+            while valueEnd > start && blank(valueEnd - 1) { valueEnd -= 1 }
+            // An empty value may own a list below; the others open a quote, a list, a comment or
+            // what the subset does not model.
+            guard keyEnd > 0, start < valueEnd, !"#|>{&*![\"'".utf8.contains(b[start]) else { return nil }
+            for i in start..<valueEnd where b[i] == UInt8(ascii: "#") && blank(i - 1) { return nil }
+            return Entry(key: String(decoding: UnsafeBufferPointer(rebasing: b[0..<keyEnd]), as: UTF8.self),
+                         value: .scalar(String(decoding: UnsafeBufferPointer(rebasing: b[start..<valueEnd]), as: UTF8.self)),
+                         lineIndex: lineIndex)
+        }
+    }
+
     /// Splits `key: value` at the first colon followed by a blank or the end of the line.
     static func splitKey(_ line: Substring) -> (String, Substring)? {
+        // An ASCII line (most are) by bytes: each byte is a Character there.
+        let utf8 = line.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            guard let colon = utf8.indices.first(where: { i in
+                utf8[i] == UInt8(ascii: ":")
+                    && (utf8.index(after: i) == utf8.endIndex || utf8[utf8.index(after: i)] == 0x20
+                        || utf8[utf8.index(after: i)] == 0x09)
+            }) else { return nil }
+            let key = line[line.startIndex..<colon].trimmingWhitespace()
+            guard !key.isEmpty else { return nil }
+            return (String(key), line[utf8.index(after: colon)...])
+        }
         var i = line.startIndex
         while i < line.endIndex {
             if line[i] == ":" {
@@ -267,6 +327,18 @@ public struct FrontMatter: Equatable, Sendable {
             return nil
         }
         // Plain scalar: a '#' after a blank starts a comment.
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (most values, dates among them) by bytes: each byte is a Character there.
+            var previous: UInt8 = 0x20
+            for i in utf8.indices {
+                if utf8[i] == UInt8(ascii: "#") && (previous == 0x20 || previous == 0x09) && i != utf8.startIndex {
+                    return String(text[text.startIndex..<i].trimmingWhitespace())
+                }
+                previous = utf8[i]
+            }
+            return String(text.trimmingWhitespace())
+        }
         var end = text.endIndex
         var i = text.startIndex
         var previous: Character = " "
@@ -304,11 +376,23 @@ public struct FrontMatter: Equatable, Sendable {
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
     func trimmingWhitespace() -> Substring {
-        // Most lines have nothing to trim: when neither end is a space or tab byte, neither end is
-        // a space or tab Character either, so the grapheme-by-grapheme loop below can be skipped.
+        // By bytes: a space or tab byte is a space or tab Character unless it joins a non-ASCII
+        // neighbour into one Character (a space and a combining mark after it; a prepended mark
+        // and a space after it). Only there do Characters decide, grapheme by grapheme, below.
         var s = Substring(self)
-        if let first = s.utf8.first, let last = s.utf8.last, first != 0x20, first != 0x09, last != 0x20, last != 0x09 {
-            return s
+        let trimmed = s.utf8.withContiguousStorageIfAvailable { b -> Range<Int>? in
+            var start = 0, end = b.count
+            while start < end && (b[start] == 0x20 || b[start] == 0x09) { start += 1 }
+            while end > start && (b[end - 1] == 0x20 || b[end - 1] == 0x09) { end -= 1 }
+            if start > 0 && start < end && b[start] >= 0x80 { return nil }
+            if end < b.count && end > start && b[end - 1] >= 0x80 { return nil }
+            return start..<end
+        }
+        if let trimmed = trimmed ?? nil {
+            if trimmed.count == s.utf8.count { return s }
+            let utf8 = s.utf8
+            let from = utf8.index(utf8.startIndex, offsetBy: trimmed.lowerBound)
+            return s[from..<utf8.index(from, offsetBy: trimmed.count)]
         }
         while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a note's title comes from (the `titleFrom` setting).
 public enum TitleSource: String, CaseIterable, Codable, Sendable {
     /// The front-matter `title`, else the first non-empty body line (the seed app's way).
@@ -79,7 +81,8 @@ public struct Note: Equatable, Sendable {
             return false
         }
         preview = firstOther ?? ""
-        conflicted = ConflictMarkers.present(in: [document.frontMatter?.text ?? "", body])
+        // The front matter's lines as they are, not joined into one text.
+        conflicted = ConflictMarkers.present(in: document.frontMatter.map { [$0.opening] + $0.lines + [$0.closing, body] } ?? [body])
         tags = NoteTags.of(document)
     }
 
@@ -116,21 +119,35 @@ public struct Note: Equatable, Sendable {
     /// and stops early, so finding a title never walks a whole 50 MB body.
     public static func forEachLine(of text: String, _ body: (Int, Substring) -> Bool) {
         let utf8 = text.utf8
-        var start = utf8.startIndex
-        var index = 0
-        while start < utf8.endIndex {
-            let newline = utf8[start...].firstIndex(of: 0x0A)
-            var end = newline ?? utf8.endIndex
-            if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
-            guard body(index, Substring(utf8[start..<end])) else { return }
-            guard let newline else { return }
-            start = utf8.index(after: newline)
-            index += 1
+        // Line feeds found with memchr over the text's bytes (a copy shares them: nothing is copied).
+        var bytes = text
+        bytes.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var start = 0
+            var index = 0
+            while start < buffer.count {
+                let newline = memchr(base + start, 0x0A, buffer.count - start)
+                    .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+                var end = newline ?? buffer.count
+                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+                let from = utf8.index(utf8.startIndex, offsetBy: start)
+                let line = Substring(utf8[from..<utf8.index(from, offsetBy: end - start)])
+                guard body(index, line) else { return }
+                guard let newline else { return }
+                start = newline + 1
+                index += 1
+            }
         }
     }
 
     /// A line trimmed, without ATX heading marks (`# ` … `###### ` and closing `#`s).
     public static func stripHeading(_ line: Substring) -> String {
+        if let ascii = line.utf8.withContiguousStorageIfAvailable(stripASCIIHeading), let ascii { return ascii }
+        return stripHeadingByCharacters(line)
+    }
+
+    /// `stripHeading`, Character by Character: for lines that are not ASCII.
+    static func stripHeadingByCharacters(_ line: Substring) -> String {
         var s = line.trimmingWhitespace()
         let hashes = s.utf8.prefix { $0 == UInt8(ascii: "#") }.count
         guard (1...6).contains(hashes) else { return String(s) }
@@ -146,5 +163,34 @@ public struct Note: Equatable, Sendable {
             s = s[s.startIndex..<end]
         }
         return String(s.trimmingWhitespace())
+    }
+
+    /// `stripHeading` of a line in ASCII, by bytes (each byte is a Character there); nil for
+    /// any other line.
+    private static func stripASCIIHeading(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        guard !b.contains(where: { $0 >= 0x80 }) else { return nil }
+        func blank(_ i: Int) -> Bool { b[i] == 0x20 || b[i] == 0x09 }
+        func trimmed(_ range: Range<Int>) -> Range<Int> {
+            var (start, end) = (range.lowerBound, range.upperBound)
+            while start < end && blank(start) { start += 1 }
+            while end > start && blank(end - 1) { end -= 1 }
+            return start..<end
+        }
+        var s = trimmed(0..<b.count)
+        var hashes = 0
+        while s.lowerBound + hashes < s.upperBound && b[s.lowerBound + hashes] == UInt8(ascii: "#") { hashes += 1 }
+        let afterMarks = s.lowerBound + hashes
+        if (1...6).contains(hashes) && (afterMarks == s.upperBound || blank(afterMarks)) {
+            s = trimmed(afterMarks..<s.upperBound)
+            // A closing sequence of #s counts only after a blank (or when it is all that is left).
+            var end = s.upperBound
+            while end > s.lowerBound && b[end - 1] == UInt8(ascii: "#") { end -= 1 }
+            if end == s.lowerBound {
+                s = s.lowerBound..<s.lowerBound
+            } else if end < s.upperBound && blank(end - 1) {
+                s = trimmed(s.lowerBound..<end)
+            }
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[s]), as: UTF8.self)
     }
 }

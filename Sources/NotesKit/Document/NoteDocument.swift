@@ -15,6 +15,9 @@ public struct NoteDocument: Equatable, Sendable {
     /// The keys a creation date is read from, in order (SPEC §2).
     public static let creationKeys = ["createdAt", "created", "date"]
 
+    /// The keys whose values must be dates: the creation keys and `updatedAt`.
+    static let dateKeys = creationKeys + ["updatedAt"]
+
     /// Splits `text` (the file's contents, decoded as UTF-8) into its parts.
     public init(parsing text: String) {
         var rest = Substring(text)
@@ -22,11 +25,16 @@ public struct NoteDocument: Equatable, Sendable {
         if hasBOM { rest = Substring(rest.unicodeScalars.dropFirst()) }
         warnings = []
         frontMatter = nil
-        body = String(rest)
         let firstLine = Self.nextLine(rest)
         lineEnding = firstLine.hasSuffix("\r\n") ? "\r\n" : "\n"
         // Delimiter lines may carry trailing blanks, as YAML, Jekyll and Hugo allow.
-        guard FrontMatter.stripTerminator(String(firstLine)).trimmingWhitespace() == "---" else { return }
+        guard FrontMatter.stripTerminator(String(firstLine)).trimmingWhitespace() == "---" else {
+            // The text itself when there is no BOM to drop: a note's body is not copied.
+            body = hasBOM ? String(rest) : text
+            return
+        }
+        // Set once, below, to what follows the front matter (or to all of it when it is not closed).
+        body = ""
         var lines: [String] = []
         var cursor = rest[firstLine.endIndex...]
         while !cursor.isEmpty {
@@ -44,6 +52,7 @@ public struct NoteDocument: Equatable, Sendable {
             }
             lines.append(String(line))
         }
+        body = hasBOM ? String(rest) : text
         warnings.append(ParseWarning(
             line: 1, message: "front matter has no closing '---' line; the whole file is read as the body"))
     }
@@ -87,7 +96,7 @@ public struct NoteDocument: Equatable, Sendable {
     public func dateWarnings() -> [ParseWarning] {
         guard let fm = frontMatter else { return [] }
         var result: [ParseWarning] = []
-        for entry in fm.entries where (Self.creationKeys + ["updatedAt"]).contains(entry.key) {
+        for entry in fm.entries where Self.dateKeys.contains(entry.key) {
             guard case .scalar(let value) = entry.value else {
                 result.append(ParseWarning(line: entry.lineIndex + 2, message: "\(entry.key) is not a date"))
                 continue

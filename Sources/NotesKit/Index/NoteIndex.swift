@@ -389,7 +389,7 @@ extension Vault {
             let folded = folder.foldedBytes(spelling)
             if !folded.isEmpty { tags.append((spelling, folded)) }
         }
-        let links = NoteLinks.of(loaded.document).map { link in
+        let links = NoteLinks.of(loaded.document).map { link -> (link: NoteLink, keys: LinkKeys) in
             (link, LinkKeys.make(link, from: loaded.note.path, folder: &folder))
         }
         return NoteRefs.encode(foldedTitle: folder.foldedBytes(loaded.note.title), tags: tags, links: links)

@@ -106,6 +106,9 @@ enum NoteRefs {
                 && keys.alternative.count <= Int(UInt16.max)
         }.prefix(Int(UInt16.max))
         var encoded = Encoded()
+        // Each part in one allocation: its size is known before it is written.
+        encoded.tags.reserveCapacity(4 + foldedTitle.count + tags.reduce(0) { $0 + 1 + $1.folded.count })
+        encoded.links.reserveCapacity(2 + links.reduce(0) { $0 + 5 + $1.keys.key.count + $1.keys.alternative.count })
         func u16(_ value: Int, _ out: inout [UInt8]) { NoteIndexFile.append(UInt16(truncatingIfNeeded: value), to: &out) }
         func bytes16<C: Collection>(_ bytes: C, _ out: inout [UInt8]) where C.Element == UInt8 {
             u16(bytes.count, &out)
@@ -119,6 +122,8 @@ enum NoteRefs {
         }
         u16(links.count, &encoded.links)
         var shown: [UInt8] = []
+        shown.reserveCapacity(8 + tags.reduce(0) { $0 + 4 + $1.spelling.utf8.count }
+            + links.reduce(0) { $0 + 17 + $1.link.text.utf8.count + ($1.link.heading?.utf8.count ?? 0) })
         NoteIndexFile.append(UInt32(tags.count), to: &shown)
         for tag in tags { NoteIndexFile.append(tag.spelling, to: &shown) }
         NoteIndexFile.append(UInt32(links.count), to: &shown)

@@ -117,25 +117,32 @@ public struct TextFolder: Sendable {
     private static func appendLowercasedASCII(
         _ bytes: UnsafeBufferPointer<UInt8>, from i: Int, to out: inout [UInt8]
     ) -> Int {
-        var end = i + 1
-        // Eight bytes at a time while none has its high bit set, then byte by byte.
+        var end = i &+ 1
+        // Eight bytes at a time: the first with a high bit set ends the run (its lowest set bit,
+        // the first byte in the file's order, says where), then byte by byte for the last few.
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
-            while end + 8 <= bytes.count,
-                  raw.loadUnaligned(fromByteOffset: end, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                end += 8
+            while end &+ 8 <= bytes.count {
+                let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)) & 0x8080_8080_8080_8080
+                if high != 0 { return appendLowercased(bytes, i..<(end &+ high.trailingZeroBitCount / 8), to: &out) }
+                end &+= 8
             }
         }
         while end < bytes.count && bytes[end] < 0x80 { end += 1 }
+        return appendLowercased(bytes, i..<end, to: &out)
+    }
+
+    /// Appends `bytes[run]` (ASCII) lower-cased; returns the run's end.
+    private static func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ run: Range<Int>, to out: inout [UInt8]) -> Int {
         let start = out.count
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run]))
         out.withUnsafeMutableBufferPointer { buffer in
             for k in start..<buffer.count {
                 let c = buffer[k]
                 buffer[k] = c &+ ((c &- 0x41) < 26 ? 0x20 : 0)
             }
         }
-        return end
+        return run.upperBound
     }
 
     /// Whether `entry`'s cached form can follow the text folded so far unchanged: no reordering

@@ -1,0 +1,73 @@
+import Foundation
+@testable import NotesKit
+import Testing
+
+/// Reading a note takes shortcuts by bytes where the text is ASCII (each byte is a Character
+/// there): a plain `key: value` front-matter line, a heading line, a run of ASCII being folded,
+/// the search for line ends. Each shortcut must give what the Character-by-Character way gives;
+/// these tests compare the two on seeded random inputs made of the characters each one treats
+/// specially, and of a few that are not ASCII so that the slow way is taken too.
+@Suite struct ByteFastPathTests {
+    @Test func frontMatterLinesReadByBytesAsByCharacters() {
+        var rng = NoteDocumentTests.SplitMix(state: 41)
+        let pieces = ["key", "createdAt", ":", ": ", " ", "\t", "#", " #", "-", "- ", "'", "\"", "[", "]", "|",
+                      ">", "{", "&", "*", "!", "v", "2024-03-01T09:30:00Z", "a:b", "\r", "é", "\u{0301}", "\u{0600}"]
+        for _ in 0..<4000 {
+            let lines = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+                (0..<Int.random(in: 0...7, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "" }.joined()
+                    + (Bool.random(using: &rng) ? "\n" : "\r\n")
+            }
+            var fastWarnings: [ParseWarning] = [], slowWarnings: [ParseWarning] = []
+            let fast = FrontMatter.parseEntries(lines, firstLine: 2, warnings: &fastWarnings)
+            let slow = FrontMatter.parseEntries(lines, firstLine: 2, warnings: &slowWarnings, byBytes: false)
+            #expect(fast == slow, "\(lines)")
+            #expect(fastWarnings == slowWarnings, "\(lines)")
+        }
+        // And the lines the shortcut is for are read by it, as expected.
+        var warnings: [ParseWarning] = []
+        let entries = FrontMatter.parseEntries(["createdAt: 2024-03-01T09:30:00Z\n", "title:\tPlan a:b  \r\n"],
+                                               firstLine: 2, warnings: &warnings)
+        #expect(entries.map(\.key) == ["createdAt", "title"])
+        #expect(entries.map(\.value) == [.scalar("2024-03-01T09:30:00Z"), .scalar("Plan a:b")])
+        #expect(FrontMatter.plainEntry("title: Plan # later\n", lineIndex: 0) == nil)
+        #expect(FrontMatter.plainEntry("title: Plan#1\n", lineIndex: 0)?.value == .scalar("Plan#1"))
+    }
+
+    @Test func headingsStripByBytesAsByCharacters() {
+        var rng = NoteDocumentTests.SplitMix(state: 43)
+        let pieces = ["#", "#", " ", "\t", "a", "Title", "\r"]
+        for _ in 0..<4000 {
+            let line = (0..<Int.random(in: 0...10, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "" }.joined()
+            #expect(Note.stripHeading(line[...]) == Note.stripHeadingByCharacters(line[...]), "\(Array(line.utf8))")
+        }
+        #expect(Note.stripHeading("  ## Plan for Monday ##  ") == "Plan for Monday")
+        #expect(Note.stripHeading("####### seven") == "####### seven")
+        #expect(Note.stripHeading("#hashtag") == "#hashtag")
+        #expect(Note.stripHeading("# #") == "")
+    }
+
+    /// A run of ASCII ends at the first byte with its high bit set, found eight bytes at a time;
+    /// here that byte sits at every place of a word, and the letters around it are the edges of
+    /// the upper-case range (`@` and `[` are not letters).
+    @Test func asciiRunsEndWhereverTheFirstOtherLetterIs() {
+        let ascii = Array("Ab@Z[z`{AZMN09 .,Q")
+        for before in 0..<40 {
+            for after in [0, 1, 7, 8, 9, 23] {
+                let head = String((0..<before).map { ascii[$0 % ascii.count] })
+                let tail = String((0..<after).map { ascii[($0 + 5) % ascii.count] })
+                #expect(TextFolding.fold(head + "Él" + tail) == head.lowercased() + "el" + tail.lowercased(),
+                        "\(before) \(after)")
+                #expect(TextFolding.fold(head + "ÖÉ" + tail) == head.lowercased() + "oe" + tail.lowercased())
+            }
+        }
+    }
+
+    @Test func linesAreSplitOnLineFeedsWithACarriageReturnDropped() {
+        #expect(Note.lines(of: "") == [])
+        #expect(Note.lines(of: "a") == ["a"])
+        #expect(Note.lines(of: "a\n") == ["a"])
+        #expect(Note.lines(of: "a\r\n\nb\rc\r\n\r") == ["a", "", "b\rc", ""])
+        #expect(Note.lines(of: "\n\n") == ["", ""])
+        #expect(Note.lines(of: "é\nß\r\nz") == ["é", "ß", "z"])
+    }
+}
