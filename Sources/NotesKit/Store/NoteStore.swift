@@ -183,7 +183,21 @@ public final class NoteStore {
     }
 
     /// The trashed notes, most recently deleted first, and problems with the trash.
-    public func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) { vault.trashEntries() }
+    public func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) {
+        let found = vault.trashEntries()
+        guard !found.diagnostics.isEmpty else { return found }
+        // A delete builds its entry in steps (folder, record, note) and a restore takes one apart,
+        // each holding the lock: an entry that looks broken may be one of those, half done. It is
+        // looked at again once no writer holds the lock; while one does (for more than a moment),
+        // it is left out without a word, as a reader never shows a half state.
+        do {
+            guard let lock = try VaultLock(path: lockPath, wait: false) else { return (found.entries, []) }
+            defer { lock.release() }
+            return vault.trashEntries()
+        } catch {
+            return found
+        }
+    }
 
     // MARK: Changing
 
