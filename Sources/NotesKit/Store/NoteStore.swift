@@ -126,10 +126,19 @@ public final class NoteStore {
     public var catalog: Catalog { current ?? refresh() }
 
     /// Brings the catalog up to date with the files now (after a change, or to rebuild the index).
+    /// The index is rewritten when it must be, unless another process holds the lock: then this one
+    /// leaves the writing to it, as a reader should — or, with `waitForLock` (`notes index`, whose
+    /// whole job the writing is), waits for it.
     @discardableResult
-    public func refresh(rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil) -> Catalog {
+    public func refresh(
+        rebuild: Bool = false, waitForLock: Bool = false, progress: ((Int, Int) -> Void)? = nil
+    ) -> Catalog {
         keepStateIgnored()
+        // Held nestable here, the catalog's own take of the lock succeeds at once. A lock that
+        // cannot be had at all is for the catalog to report (as the index not written).
+        let lock = waitForLock ? try? VaultLock(path: lockPath, wait: true, nestable: true) : nil
         let catalog = vault.catalog(indexPath: indexPath, lockPath: lockPath, rebuild: rebuild, progress: progress)
+        lock?.release()
         current = catalog
         unreported += catalog.diagnostics
         return catalog
@@ -174,7 +183,21 @@ public final class NoteStore {
     }
 
     /// The trashed notes, most recently deleted first, and problems with the trash.
-    public func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) { vault.trashEntries() }
+    public func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) {
+        let found = vault.trashEntries()
+        guard !found.diagnostics.isEmpty else { return found }
+        // A delete builds its entry in steps (folder, record, note) and a restore takes one apart,
+        // each holding the lock: an entry that looks broken may be one of those, half done. It is
+        // looked at again once no writer holds the lock; while one does (for more than a moment),
+        // it is left out without a word, as a reader never shows a half state.
+        do {
+            guard let lock = try VaultLock(path: lockPath, wait: false) else { return (found.entries, []) }
+            defer { lock.release() }
+            return vault.trashEntries()
+        } catch {
+            return found
+        }
+    }
 
     // MARK: Changing
 

@@ -98,6 +98,8 @@ extension Vault {
         let file = (path as NSString).lastPathComponent
         let ext = file.hasSuffix(".markdown") ? ".markdown" : ".md"
         let stem = String(file.dropLast(ext.count))
+        // Restored (or the trash emptied) by another process since the entry was read.
+        guard FileSystem.status(source) != nil else { throw .notInTrash(entry.note.id) }
         // The entry's record is a file anyone could edit: its folder must not lead out of the vault.
         try checkFolder(directory, argument: path)
         if !directory.isEmpty { try FileSystem.makeDirectory(fullPath(directory)) }

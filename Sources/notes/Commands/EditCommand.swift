@@ -7,8 +7,8 @@ struct EditCommand: NotesCommand {
         arguments: [idArgument.spec, textArgument.spec],
         discussion: """
         Only the body and the updatedAt line change; every other front-matter line stays as written.
-        If the file changes on disk while the editor is open, your text is saved beside it as
-        <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
+        If the file changes on disk while the editor is open (or while '-' reads stdin), your text is
+        saved beside it as <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
         """)
 
     static let idArgument = Positional<String>(
@@ -38,10 +38,13 @@ struct EditCommand: NotesCommand {
         }
         // Without TEXT the editor opens even when stdin is a pipe or a file (SPEC §4): `edit`
         // never consumes a script's stdin (a `while read` loop's) unless it is given `-`.
+        // Whichever way the text comes, a note that changed since it was loaded here (another
+        // writer saved it while stdin was being read: `notes show n | … | notes edit n -`) is not
+        // overwritten; the text goes to a conflict copy, as from the editor.
         if text == ["-"] {
-            try save(try context.output.readStandardInput(), expectUnchanged: false)
+            try save(try context.output.readStandardInput(), expectUnchanged: true)
         } else if !text.isEmpty {
-            try save(text.joined(separator: " "), expectUnchanged: false)
+            try save(text.joined(separator: " "), expectUnchanged: true)
         } else {
             let session = try context.editor().edit(Content.editable(loaded.body), name: note.id)
             try session.save { try save($0, expectUnchanged: true) }

@@ -21,7 +21,10 @@ struct IndexCommand: NotesCommand {
     func run(_ context: Context) throws {
         guard let store = try context.store(forWriting: false) else { return }
         let progress = ProgressBar(label: "Indexing")
-        let catalog = store.refresh(rebuild: rebuild) { done, total in progress.update(done: done, total: total) }
+        // Unlike other commands it waits for a writer that holds the lock, rather than leave the writing to it.
+        let catalog = store.refresh(rebuild: rebuild, waitForLock: true) { done, total in
+            progress.update(done: done, total: total)
+        }
         progress.finish()
         context.reportDiagnostics(of: store)
         // Writing the index is this command's whole job: not writing it is its failure.
