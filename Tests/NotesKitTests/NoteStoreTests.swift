@@ -99,29 +99,6 @@ import Testing
         }
     }
 
-    /// `notes index` waits for the lock, held nestable, so that the catalog's own take of it
-    /// (not waiting) succeeds: on that thread only, while it is held; another thread waits for it
-    /// as another process does.
-    @Test func aNestableLockIsTakenAgainByItsThreadOnly() throws {
-        try Playground([.directory("v", [.directory(".notes", []), .file("a.md", "a\n")])]).test { root in
-            let notes = store(try Vault(root: root + "/v"))
-            let path = notes.lockPath
-            let outer = try #require(try VaultLock(path: path, wait: true, nestable: true))
-            let inner = try #require(try VaultLock(path: path, wait: false))
-            let elsewhere = Thread.detachAndWait { (try? VaultLock(path: path, wait: false)) != nil }
-            #expect(!elsewhere)
-            inner.release()
-            #expect(!Thread.detachAndWait { (try? VaultLock(path: path, wait: false)) != nil })
-            #expect(notes.refresh(waitForLock: true).indexWritten)
-            outer.release()
-            #expect(Thread.detachAndWait { (try? VaultLock(path: path, wait: false)) != nil })
-            // Without `nestable`, a second take on the same thread is another writer's.
-            let plain = try #require(try VaultLock(path: path, wait: false))
-            #expect(try VaultLock(path: path, wait: false) == nil)
-            plain.release()
-        }
-    }
-
     /// A one-off search releases the mapped text it has scanned; an index encoded in memory (the
     /// lock was held) must keep its text, or the next search of the catalog would read zeros.
     @Test func aOneOffSearchKeepsTheTextOfAnIndexInMemory() throws {
@@ -219,19 +196,5 @@ import Testing
             #expect(throws: VaultError.emptyNote) { try notes.update(loaded, content: "", now: 2, expectUnchanged: true) }
             #expect(notes.changes == [.added("trimmed.md")])
         }
-    }
-}
-
-extension Thread {
-    /// Runs `body` on a new thread and returns its result once it has finished.
-    static func detachAndWait(_ body: @escaping @Sendable () -> Bool) -> Bool {
-        final class Box: @unchecked Sendable { var value = false }
-        let box = Box(), done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            box.value = body()
-            done.signal()
-        }
-        done.wait()
-        return box.value
     }
 }

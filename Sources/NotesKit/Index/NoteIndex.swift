@@ -188,7 +188,8 @@ extension Vault {
     /// another process holds the lock, this one leaves the writing to it. `rebuild` ignores the
     /// old index. `progress` is called on the calling thread with (files read, files to read).
     func catalog(
-        indexPath: String, lockPath: String, rebuild: Bool = false, progress: ((Int, Int) -> Void)? = nil
+        indexPath: String, lockPath: String, rebuild: Bool = false, waitForLock: Bool = false,
+        progress: ((Int, Int) -> Void)? = nil
     ) -> Catalog {
         let stateFolder = String(indexPath[..<(indexPath.lastIndex(of: "/") ?? indexPath.startIndex)])
         let deltaPath = indexPath + ".delta"
@@ -225,11 +226,12 @@ extension Vault {
         var view: IndexView?
         var indexError: VaultError?
         // Only a cache: a vault we cannot write to still works, just without it. When another
-        // process holds the lock, this one leaves the writing to it.
+        // process holds the lock, this one leaves the writing to it — unless told to wait for it
+        // (`notes index`, whose whole job the writing is).
         var lock: VaultLock?
         var stream: IndexStream?
         do {
-            lock = try VaultLock(path: lockPath, wait: false)
+            lock = try VaultLock(path: lockPath, wait: waitForLock)
             if lock != nil {
                 stream = try IndexStream(path: path, kept: plan.kept, of: index, capacity: kept.count + survey.stale.count)
             }
@@ -368,14 +370,17 @@ extension Vault {
             return loaded.diagnostics.map { Diagnostic(path: $0.path, line: ($0.line ?? 0) > 0 ? $0.line : nil, message: $0.message) }
         } catch {
             let message = error.brief + "; skipped"
-            // Remembered with the status the walk saw (or sees now), so it is not read again until it changes.
-            if let status = walked ?? FileSystem.status(fullPath(path)) {
+            // A file deleted since the walk (by another process, now) is simply gone: nothing to say.
+            let now = FileSystem.status(fullPath(path))
+            // Remembered with the status the walk saw (or sees now), so it is not read again until
+            // it changes (a file gone is remembered as no note, standing in for an older record).
+            if let status = walked ?? now {
                 mode &= status.mode
                 table.add(path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: nil,
-                          warnings: [ParseWarning(line: 0, message: message)], refs: NoteRefs.Encoded(),
-                          textFrom: start)
+                          warnings: now == nil ? [] : [ParseWarning(line: 0, message: message)],
+                          refs: NoteRefs.Encoded(), textFrom: start)
             }
-            return [Diagnostic(path: fullPath(path), line: nil, message: message)]
+            return now == nil ? [] : [Diagnostic(path: fullPath(path), line: nil, message: message)]
         }
     }
 }

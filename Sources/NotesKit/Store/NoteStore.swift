@@ -134,11 +134,8 @@ public final class NoteStore {
         rebuild: Bool = false, waitForLock: Bool = false, progress: ((Int, Int) -> Void)? = nil
     ) -> Catalog {
         keepStateIgnored()
-        // Held nestable here, the catalog's own take of the lock succeeds at once. A lock that
-        // cannot be had at all is for the catalog to report (as the index not written).
-        let lock = waitForLock ? try? VaultLock(path: lockPath, wait: true, nestable: true) : nil
-        let catalog = vault.catalog(indexPath: indexPath, lockPath: lockPath, rebuild: rebuild, progress: progress)
-        lock?.release()
+        let catalog = vault.catalog(indexPath: indexPath, lockPath: lockPath, rebuild: rebuild,
+                                    waitForLock: waitForLock, progress: progress)
         current = catalog
         unreported += catalog.diagnostics
         return catalog
