@@ -659,7 +659,13 @@ final class IndexStream: @unchecked Sendable {
 
     /// Adds the records of `read` (just read, in order); their texts are written out meanwhile.
     func add(_ read: [IndexTable]) {
-        chunks += read
+        // Kept without their texts, which are let go once written: the memory is used again for
+        // the next batch (no new pages to fault in), and the texts are never all held at once.
+        chunks += read.map { chunk in
+            var kept = chunk
+            kept.texts = []
+            return kept
+        }
         queue.async { [file] in
             for chunk in read { chunk.texts.withUnsafeBytes(file.append) }
             file.startWriteback()

@@ -238,7 +238,7 @@ extension Vault {
         } catch {
             indexError = .indexNotWritten(path: indexPath, reason: error.brief)
         }
-        let (read, readDiagnostics, readMode) = readRecords(survey.stale, into: stream, progress: progress)
+        var (read, readDiagnostics, readMode) = readRecords(survey.stale, into: stream, progress: progress)
         // The modes of files the walk did not stat, as reading found them.
         indexMode &= readMode
         Trace.mark("read")
@@ -259,7 +259,8 @@ extension Vault {
         let written = view != nil
         if view == nil {
             // Not written (another process is writing it, or it cannot be): the same records,
-            // encoded in memory.
+            // encoded in memory. Texts handed to a stream that then failed are read again.
+            if stream != nil { read = readRecords(survey.stale, into: nil, progress: nil).0 }
             let bytes = NoteIndexFile.encode(kept: plan.kept, of: index, read: read, removed: plan.removed,
                                              titleSource: titleSource, kind: plan.kind, generation: plan.generation)
             view = plan.view(of: index, written: NoteIndexFile.map(TextStorage(bytes), titleSource: titleSource))
@@ -336,7 +337,9 @@ extension Vault {
                 return (table, diagnostics, mode)
             }
             stream?.add(chunks.map(\.0))
-            for (table, found, chunkMode) in chunks {
+            for (var table, found, chunkMode) in chunks {
+                // Texts handed to the stream are its to write and let go.
+                if stream != nil { table.texts = [] }
                 tables.append(table)
                 diagnostics += found
                 mode &= chunkMode
