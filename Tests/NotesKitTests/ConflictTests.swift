@@ -10,6 +10,9 @@ import Testing
         (">>>>>>> a closing first\n<<<<<<< then an opening\n", false),
         ("text with <<<<<<< inside a line\nand >>>>>>> too\n", false),
         ("<<<<<< six\n>>>>>> six\n", false),
+        ("<< <<<<<< < <<<<<<\n>>>>>>> after runs of fewer than seven\n", false),
+        ("a < b\n<<<<<<<<\n>>>>>>>", true),
+        ("x\n<<<<<<<", false),
         ("", false),
     ])
     func markers(text: String, present: Bool) {

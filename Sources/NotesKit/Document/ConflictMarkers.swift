@@ -11,16 +11,29 @@ public enum ConflictMarkers {
     /// note's front matter and its body: when both sides changed `updatedAt`, git's markers are
     /// in the front matter).
     public static func present(in parts: [String]) -> Bool {
-        // Almost no note has a run of seven '<': look for one anywhere first (16 bytes at a
-        // time), and only then line by line.
-        let seven = Array("<<<<<<<".utf8)
+        // Almost no note has a run of seven '<': look for one anywhere first (from one '<' to
+        // the next, with memchr), and only then line by line.
         guard parts.contains(where: { part in
             var part = part
-            return part.withUTF8 { TextFolding.firstIndex(of: seven, in: UnsafeRawBufferPointer($0)) != nil }
+            return part.withUTF8(hasSevenOpenings)
         }) else { return false }
         var opened = false
         for var part in parts {
             if part.withUTF8({ scan(UnsafeRawBufferPointer($0), opened: &opened) }) { return true }
+        }
+        return false
+    }
+
+    /// Whether `bytes` holds `<<<<<<<` anywhere.
+    private static func hasSevenOpenings(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var i = 0
+        while i + 7 <= bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "<")), bytes.count - 6 - i) {
+            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            var run = 1
+            while run < 7 && bytes[i + run] == UInt8(ascii: "<") { run += 1 }
+            if run == 7 { return true }
+            i += run
         }
         return false
     }
