@@ -157,29 +157,49 @@ public enum FileSystem {
     }
 
     /// Writes many files, each atomically as `writeAtomically` does — a temp file, fsync, rename,
-    /// so a crash leaves each old or new, never torn — but many at a time: a group's temps are
-    /// written, then synced side by side (the file system commits them together, where one
-    /// after the other would wait for the disk each time), then renamed in place one by one,
-    /// and each folder is synced once. `isCurrent(i)` is asked just before file `i` is renamed
-    /// (holding whatever lock the caller holds): when it says no, the file is left as it is and
-    /// its temp removed. Each file keeps its permissions.
+    /// so a crash leaves each old or new, never torn — but many at a time: `prepare(batch:)`, then
+    /// `commit(batch:prepared:isCurrent:)`. Each file keeps its permissions.
     public static func writeAtomically(
         batch files: [(path: String, bytes: [UInt8])], isCurrent: (Int) -> Bool
     ) -> [BatchOutcome] {
-        var outcomes = [BatchOutcome](repeating: .written, count: files.count)
-        var folders: [String] = []
+        commit(batch: files, prepared: prepare(batch: files), isCurrent: isCurrent)
+    }
+
+    /// The temp files of a batch, written and synced, not yet in place: one per file, or the error
+    /// that kept it from being written.
+    public struct PreparedBatch: Sendable {
+        fileprivate var temps: [Result<TemporaryFiles.Entry, VaultError>]
+
+        /// The first error, if a temp could not be written.
+        public var firstFailure: VaultError? {
+            for temp in temps { if case .failure(let error) = temp { return error } }
+            return nil
+        }
+
+        /// Removes the temps: the batch will not be put in place.
+        public func discard() {
+            for temp in temps { if case .success(let entry) = temp { FileSystem.discard(entry) } }
+        }
+    }
+
+    /// Writes the temps of a batch beside its files, in groups: a group's temps are written, then
+    /// synced side by side (the file system commits them together, where one after the other would
+    /// wait for the disk each time). Nothing is in place yet: a disk that cannot take every file
+    /// fails here, before any is changed.
+    public static func prepare(batch files: [(path: String, bytes: [UInt8])]) -> PreparedBatch {
+        var temps: [Result<TemporaryFiles.Entry, VaultError>] = []
+        temps.reserveCapacity(files.count)
+        var folders: Set<String> = []
         for file in files {
             let folder = (file.path as NSString).deletingLastPathComponent
-            if !folders.contains(folder) {
-                folders.append(folder)
-                sweepStaleTemps(in: folder.isEmpty ? "." : folder)
-            }
+            if folders.insert(folder).inserted { sweepStaleTemps(in: folder.isEmpty ? "." : folder) }
         }
         let group = 64
         var start = 0
         while start < files.count {
             let range = start..<min(files.count, start + group)
             var pending: [(index: Int, file: PendingFile, mode: mode_t)] = []
+            var failures: [Int: VaultError] = [:]
             for i in range {
                 do {
                     var st = stat()
@@ -190,33 +210,54 @@ public enum FileSystem {
                     file.startWriteback()
                     pending.append((i, file, mode))
                 } catch {
-                    outcomes[i] = .failed(error)
+                    failures[i] = error
                 }
             }
             let closed = closeSideBySide(pending.map { ($0.file, $0.mode) })
-            pauseIfTesting()
-            for (k, entry) in pending.enumerated() {
-                let i = entry.index
-                switch closed[k] {
-                case .failure(let error):
-                    outcomes[i] = .failed(error)
-                case .success(let temp):
-                    guard isCurrent(i) else {
-                        discard(temp)
-                        outcomes[i] = .changed
-                        continue
-                    }
-                    WriteStep.take(.rename)
-                    if rename(temp.path, files[i].path) == 0 {
-                        forget(temp)
-                    } else {
-                        let reason = lastError()
-                        discard(temp)
-                        outcomes[i] = .failed(.writeFailed(path: files[i].path, reason: reason))
-                    }
+            var k = 0
+            for i in range {
+                if let error = failures[i] {
+                    temps.append(.failure(error))
+                } else {
+                    temps.append(closed[k])
+                    k += 1
                 }
             }
             start = range.upperBound
+        }
+        return PreparedBatch(temps: temps)
+    }
+
+    /// Puts the temps of `prepare(batch: files)` in place one by one, and syncs each folder once.
+    /// `isCurrent(i)` is asked just before file `i` is renamed (holding whatever lock the caller
+    /// holds): when it says no, the file is left as it is and its temp removed.
+    public static func commit(
+        batch files: [(path: String, bytes: [UInt8])], prepared: PreparedBatch, isCurrent: (Int) -> Bool
+    ) -> [BatchOutcome] {
+        pauseIfTesting()
+        var outcomes = [BatchOutcome](repeating: .written, count: files.count)
+        var folders: [String] = []
+        for (i, temp) in prepared.temps.enumerated() {
+            let folder = (files[i].path as NSString).deletingLastPathComponent
+            if !folders.contains(folder) { folders.append(folder) }
+            switch temp {
+            case .failure(let error):
+                outcomes[i] = .failed(error)
+            case .success(let temp):
+                guard isCurrent(i) else {
+                    discard(temp)
+                    outcomes[i] = .changed
+                    continue
+                }
+                WriteStep.take(.rename)
+                if rename(temp.path, files[i].path) == 0 {
+                    forget(temp)
+                } else {
+                    let reason = lastError()
+                    discard(temp)
+                    outcomes[i] = .failed(.writeFailed(path: files[i].path, reason: reason))
+                }
+            }
         }
         for folder in folders { syncFolder(folder.isEmpty ? "." : folder) }
         return outcomes
