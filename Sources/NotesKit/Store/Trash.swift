@@ -37,10 +37,16 @@ extension Vault {
         // A vault opened with --vault may have no .notes/ yet: make it with its .gitignore, so the
         // trash never ends up in the user's git history.
         try Vault.initialize(at: root)
-        try FileSystem.makeDirectory(trashDirectory)
-        sweepTrash()
-        let staging = try FileSystem.makeTemporaryDirectory(
-            trashDirectory + "/" + FileSystem.tempPrefix + "\(getpid())-XXXXXX")
+        // A failure while the entry is made names the trash, not the temp folder it is made in.
+        func failed(_ error: VaultError) -> VaultError { .writeFailed(path: trashDirectory, reason: error.brief) }
+        let staging: String
+        do {
+            try FileSystem.makeDirectory(trashDirectory)
+            sweepTrash()
+            staging = try FileSystem.makeTemporaryDirectory(trashDirectory + "/" + FileSystem.tempPrefix + "\(getpid())-XXXXXX")
+        } catch {
+            throw failed(error)
+        }
         let record = TrashRecord(path: relative, deletedAt: NoteDate.format(now), deletedAtSeconds: now)
         let data = (try? JSONEncoder().encode(record)) ?? Data()
         let entry: String
@@ -59,7 +65,7 @@ extension Vault {
             try FileSystem.moveExclusively(staging, to: entry)
         } catch {
             try? FileSystem.remove(staging)
-            throw error
+            throw failed(error)
         }
         do {
             try FileSystem.move(fullPath(relative), to: entry + "/" + relative)
