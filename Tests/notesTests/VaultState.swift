@@ -19,10 +19,14 @@ final class ScratchVault {
     var home: String { root + "/home" }
     private let ownsRoot: Bool
 
-    init() throws {
+    /// Folders under `root` when given (a file system a test mounted), else as above.
+    init(root given: String? = nil) throws {
         sandbox = try Sandbox(initVault: false)
         let shm = "/dev/shm"
-        if access(shm, W_OK) == 0 {
+        if let given {
+            root = given
+            ownsRoot = false
+        } else if access(shm, W_OK) == 0 {
             root = shm + "/notes-scratch-" + UUID().uuidString
             ownsRoot = true
         } else {
