@@ -132,6 +132,44 @@ import Testing
         #expect(VaultState.read(s).trash.isEmpty)
     }
 
+    /// The disk fills up at any step of a command (`NOTES_TEST_FULL_DISK_AT=N`: every write of data
+    /// from the N-th step on fails): the command stops with exit 1 and a message that the disk is
+    /// full, every note is as before or as after, and — the process lived to clean up — no temp is
+    /// left anywhere; or it finishes, having needed no more space.
+    @Test(arguments: CrashSafetyTests.scenarios)
+    func aDiskThatFillsUpAtAnyStepLeavesEveryNoteWholeAndNoTemp(_ scenario: WriteScenario) throws {
+        let reference = try ScratchVault()
+        try scenario.setup(reference)
+        #expect(try reference.run(scenario.arguments(in: reference)).status == scenario.status)
+        let after = VaultState.read(reference)
+        for n in 1...80 {
+            let s = try ScratchVault()
+            try scenario.setup(s)
+            let before = VaultState.read(s)
+            let result = try s.run(scenario.arguments(in: s), env: ["NOTES_TEST_FULL_DISK_AT": "\(n)"])
+            let now = VaultState.read(s)
+            // No pid: a temp of any process is a leftover.
+            var problems = leftoverProblems(before: before, after: after, now: now, pid: 0, conserves: scenario.conserves)
+            if result.status == 1 {
+                // After what was done before the disk filled up (`delete a b`: a was).
+                let last = result.stderr.split(separator: "\n").last ?? ""
+                if !(last.hasPrefix("Error: could not write ") && last.contains("No space left on device")) {
+                    problems.append("not a full disk's message: \(result)")
+                }
+            } else if result.status != scenario.status {
+                problems.append("\(result)")
+            }
+            if !problems.isEmpty {
+                Issue.record("\(scenario.name), the disk full from step \(n):\n\(problems.joined(separator: "\n"))")
+                return
+            }
+            let done = now.notes.mapValues(maskingNow) == after.notes.mapValues(maskingNow)
+                && now.trash.count == after.trash.count && now.settings == after.settings
+            if result.status == scenario.status && done { return }
+        }
+        Issue.record("\(scenario.name) never finished")
+    }
+
     @Test(arguments: Disk.allCases)
     func readCommandsStillWork(_ disk: Disk) throws {
         // What they print on a disk that takes writes.
