@@ -37,6 +37,19 @@ import Testing
         WriteScenario(name: "edit", arguments: ["edit", "alpha", "all new text"], setup: smallVault, term: "new"),
         WriteScenario(name: "edit in a folder", arguments: ["edit", "work/plan", "replanned"], setup: smallVault,
                       term: "replanned"),
+        WriteScenario(name: "edit in the editor", arguments: ["edit", "beta"], setup: { s in
+            try smallVault(s)
+            try Data("#!/bin/sh\nprintf 'Edited in the editor\\n' > \"$1\"\n".utf8)
+                .write(to: URL(fileURLWithPath: s.root + "/editor.sh"))
+            chmod(s.root + "/editor.sh", 0o755)
+        }, term: "editor", environment: ["NOTES_EDITOR": "{root}/editor.sh"]),
+        // The note changes while the editor is open: the text goes to a conflict copy.
+        WriteScenario(name: "edit, conflict copy", arguments: ["edit", "beta"], setup: { s in
+            try smallVault(s)
+            try Data("#!/bin/sh\nprintf 'meanwhile\\n' >> \"$NOTES_VAULT/beta.md\"\nprintf 'Mine\\n' > \"$1\"\n".utf8)
+                .write(to: URL(fileURLWithPath: s.root + "/editor.sh"))
+            chmod(s.root + "/editor.sh", 0o755)
+        }, term: "mine", status: 1, environment: ["NOTES_EDITOR": "{root}/editor.sh"]),
         WriteScenario(name: "delete", arguments: ["delete", "--yes", "beta"], setup: smallVault, usesTrash: true),
         WriteScenario(name: "delete from a folder", arguments: ["delete", "--yes", "work/plan"], setup: smallVault,
                       usesTrash: true),
@@ -101,7 +114,8 @@ import Testing
         // What a run that finishes makes.
         let reference = try ScratchVault()
         try scenario.setup(reference)
-        let finished = try reference.run(scenario.arguments(in: reference))
+        let finished = try reference.run(
+            scenario.arguments(in: reference), env: scenario.environment(in: reference))
         #expect(finished.status == scenario.status, "\(scenario.name), not interrupted: \(finished)")
         let after = VaultState.read(reference)
         var steps = 0
@@ -110,7 +124,8 @@ import Testing
             let s = try ScratchVault()
             try scenario.setup(s)
             let before = VaultState.read(s)
-            let child = try s.start(scenario.arguments(in: s), env: ["NOTES_TEST_CRASH_AT": "\(n)"])
+            let crash = scenario.environment(in: s, ["NOTES_TEST_CRASH_AT": "\(n)"])
+            let child = try s.start(scenario.arguments(in: s), env: crash)
             let status = exitStatus(child.wait(untraced: false))
             for path in [child.outPath, child.errPath] { unlink(path) }
             guard status == 128 + SIGKILL else {

@@ -97,9 +97,9 @@ struct VaultState {
         var state = VaultState()
         let vault = s.vault
         walk(vault, "") { relative, hidden in
-            state.files.insert("vault/" + normalizedTrashPath(relative))
+            state.files.insert("vault/" + normalizedTrashPath(stampless(relative)))
             if !hidden && (relative.hasSuffix(".md") || relative.hasSuffix(".markdown")) {
-                state.notes[relative] = bytes(vault + "/" + relative)
+                state.notes[stampless(relative)] = bytes(vault + "/" + relative)
             }
         }
         let trash = vault + "/.notes/trash"
@@ -135,6 +135,23 @@ struct VaultState {
             default: break
             }
         }
+    }
+
+    /// Text with each conflict copy's time (`<id>.conflict-YYYYMMDD-HHMMSS.md`) written
+    /// `<id>.conflict-*.md`: two runs make it in different seconds.
+    static func stampless(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: ".conflict-") {
+            out += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let stamp = rest.prefix(15)
+            if stamp.count == 15, stamp.enumerated().allSatisfy({ $0.offset == 8 ? $0.element == "-" : $0.element.isNumber }) {
+                out += "*"
+                rest = rest.dropFirst(15)
+            }
+        }
+        return out + rest
     }
 
     /// `.notes/trash/<entry>/rest` as `.notes/trash/*/rest`: entry names are random.
@@ -191,12 +208,21 @@ struct WriteScenario: CustomTestStringConvertible, Sendable {
     var conserves = true
     /// The exit status of a run that is not interrupted.
     var status: Int32 = 0
+    /// Environment of the command (`{root}` and `{vault}` filled in).
+    var environment: [String: String] = [:]
 
     var testDescription: String { name }
 
     /// The arguments, `{vault}` replaced by the sandbox's vault folder.
     func arguments(in s: ScratchVault) -> [String] {
         arguments.map { $0.replacingOccurrences(of: "{vault}", with: s.vault) }
+    }
+
+    /// The environment, `{root}` and `{vault}` filled in, with `extra`.
+    func environment(in s: ScratchVault, _ extra: [String: String] = [:]) -> [String: String] {
+        environment.mapValues {
+            $0.replacingOccurrences(of: "{vault}", with: s.vault).replacingOccurrences(of: "{root}", with: s.root)
+        }.merging(extra) { $1 }
     }
 }
 
@@ -222,10 +248,11 @@ struct Listing: Equatable {
     init(_ s: ScratchVault, term: String?) throws {
         let list = try s.run(["list", "--json"])
         let search = try term.map { try s.run(["search", $0]) } ?? RunResult(status: 0, stdout: "", stderr: "")
-        self.list = String(decoding: maskingNow(Array(list.stdout.utf8)) ?? [], as: UTF8.self)
-            + (list.status == 0 && list.stderr.isEmpty ? "" : "\n\(list)")
-        self.search = String(decoding: maskingNow(Array(search.stdout.utf8)) ?? [], as: UTF8.self)
-            + (search.status == 0 && search.stderr.isEmpty ? "" : "\n\(search)")
+        func masked(_ text: String) -> String {
+            VaultState.stampless(String(decoding: maskingNow(Array(text.utf8)) ?? [], as: UTF8.self))
+        }
+        self.list = masked(list.stdout) + (list.status == 0 && list.stderr.isEmpty ? "" : "\n\(list)")
+        self.search = masked(search.stdout) + (search.status == 0 && search.stderr.isEmpty ? "" : "\n\(search)")
     }
 }
 
