@@ -157,29 +157,49 @@ public enum FileSystem {
     }
 
     /// Writes many files, each atomically as `writeAtomically` does — a temp file, fsync, rename,
-    /// so a crash leaves each old or new, never torn — but many at a time: a group's temps are
-    /// written, then synced side by side (the file system commits them together, where one
-    /// after the other would wait for the disk each time), then renamed in place one by one,
-    /// and each folder is synced once. `isCurrent(i)` is asked just before file `i` is renamed
-    /// (holding whatever lock the caller holds): when it says no, the file is left as it is and
-    /// its temp removed. Each file keeps its permissions.
+    /// so a crash leaves each old or new, never torn — but many at a time: `prepare(batch:)`, then
+    /// `commit(batch:prepared:isCurrent:)`. Each file keeps its permissions.
     public static func writeAtomically(
         batch files: [(path: String, bytes: [UInt8])], isCurrent: (Int) -> Bool
     ) -> [BatchOutcome] {
-        var outcomes = [BatchOutcome](repeating: .written, count: files.count)
-        var folders: [String] = []
+        commit(batch: files, prepared: prepare(batch: files), isCurrent: isCurrent)
+    }
+
+    /// The temp files of a batch, written and synced, not yet in place: one per file, or the error
+    /// that kept it from being written.
+    public struct PreparedBatch: Sendable {
+        fileprivate var temps: [Result<TemporaryFiles.Entry, VaultError>]
+
+        /// The first error, if a temp could not be written.
+        public var firstFailure: VaultError? {
+            for temp in temps { if case .failure(let error) = temp { return error } }
+            return nil
+        }
+
+        /// Removes the temps: the batch will not be put in place.
+        public func discard() {
+            for temp in temps { if case .success(let entry) = temp { FileSystem.discard(entry) } }
+        }
+    }
+
+    /// Writes the temps of a batch beside its files, in groups: a group's temps are written, then
+    /// synced side by side (the file system commits them together, where one after the other would
+    /// wait for the disk each time). Nothing is in place yet: a disk that cannot take every file
+    /// fails here, before any is changed.
+    public static func prepare(batch files: [(path: String, bytes: [UInt8])]) -> PreparedBatch {
+        var temps: [Result<TemporaryFiles.Entry, VaultError>] = []
+        temps.reserveCapacity(files.count)
+        var folders: Set<String> = []
         for file in files {
             let folder = (file.path as NSString).deletingLastPathComponent
-            if !folders.contains(folder) {
-                folders.append(folder)
-                sweepStaleTemps(in: folder.isEmpty ? "." : folder)
-            }
+            if folders.insert(folder).inserted { sweepStaleTemps(in: folder.isEmpty ? "." : folder) }
         }
         let group = 64
         var start = 0
         while start < files.count {
             let range = start..<min(files.count, start + group)
             var pending: [(index: Int, file: PendingFile, mode: mode_t)] = []
+            var failures: [Int: VaultError] = [:]
             for i in range {
                 do {
                     var st = stat()
@@ -190,32 +210,54 @@ public enum FileSystem {
                     file.startWriteback()
                     pending.append((i, file, mode))
                 } catch {
-                    outcomes[i] = .failed(error)
+                    failures[i] = error
                 }
             }
             let closed = closeSideBySide(pending.map { ($0.file, $0.mode) })
-            pauseIfTesting()
-            for (k, entry) in pending.enumerated() {
-                let i = entry.index
-                switch closed[k] {
-                case .failure(let error):
-                    outcomes[i] = .failed(error)
-                case .success(let temp):
-                    guard isCurrent(i) else {
-                        discard(temp)
-                        outcomes[i] = .changed
-                        continue
-                    }
-                    if rename(temp.path, files[i].path) == 0 {
-                        forget(temp)
-                    } else {
-                        let reason = lastError()
-                        discard(temp)
-                        outcomes[i] = .failed(.writeFailed(path: files[i].path, reason: reason))
-                    }
+            var k = 0
+            for i in range {
+                if let error = failures[i] {
+                    temps.append(.failure(error))
+                } else {
+                    temps.append(closed[k])
+                    k += 1
                 }
             }
             start = range.upperBound
+        }
+        return PreparedBatch(temps: temps)
+    }
+
+    /// Puts the temps of `prepare(batch: files)` in place one by one, and syncs each folder once.
+    /// `isCurrent(i)` is asked just before file `i` is renamed (holding whatever lock the caller
+    /// holds): when it says no, the file is left as it is and its temp removed.
+    public static func commit(
+        batch files: [(path: String, bytes: [UInt8])], prepared: PreparedBatch, isCurrent: (Int) -> Bool
+    ) -> [BatchOutcome] {
+        pauseIfTesting()
+        var outcomes = [BatchOutcome](repeating: .written, count: files.count)
+        var folders: [String] = []
+        for (i, temp) in prepared.temps.enumerated() {
+            let folder = (files[i].path as NSString).deletingLastPathComponent
+            if !folders.contains(folder) { folders.append(folder) }
+            switch temp {
+            case .failure(let error):
+                outcomes[i] = .failed(error)
+            case .success(let temp):
+                guard isCurrent(i) else {
+                    discard(temp)
+                    outcomes[i] = .changed
+                    continue
+                }
+                WriteStep.take(.rename)
+                if rename(temp.path, files[i].path) == 0 {
+                    forget(temp)
+                } else {
+                    let reason = lastError()
+                    discard(temp)
+                    outcomes[i] = .failed(.writeFailed(path: files[i].path, reason: reason))
+                }
+            }
         }
         for folder in folders { syncFolder(folder.isEmpty ? "." : folder) }
         return outcomes
@@ -250,28 +292,63 @@ public enum FileSystem {
         return results.map { $0 ?? .failure(.writeFailed(path: "", reason: "not written")) }
     }
 
-    /// Moves a file to a new name that must be free: a hard link, then the old name removed, so
-    /// that a file appearing at the new name meanwhile is never replaced (`rename` would). Where
-    /// hard links are not supported, `rename` after checking the name is free. The folders are
-    /// synced.
+    /// Moves a file (or folder) to a new name that must be free, so that a file appearing at the new
+    /// name meanwhile is never replaced (`rename` would). The folders are synced.
     public static func moveExclusively(_ from: String, to: String) throws(VaultError) {
-        if link(from, to) == 0 {
-            guard unlink(from) == 0 else {
-                let reason = lastError()
-                unlink(to)
-                throw .io(path: from, reason: reason)
-            }
-        } else {
-            let failure = errno
-            if failure == EEXIST { throw .io(path: to, reason: "a file is already there") }
-            guard failure == EPERM || failure == EOPNOTSUPP || failure == ENOSYS || failure == EXDEV else {
-                throw .io(path: from, reason: String(cString: strerror(failure)))
-            }
-            try move(from, to: to)
+        switch renameExclusively(from, to) {
+        case 0: break
+        case EEXIST: throw .io(path: to, reason: "a file is already there")
+        case let failure: throw .io(path: from, reason: String(cString: strerror(failure)))
         }
         syncDirectory(of: to)
         syncDirectory(of: from)
     }
+
+    /// Renames `from` to `to` unless something is at `to`, in one step of the file system
+    /// (`renameat2` with RENAME_NOREPLACE, `renamex_np` with RENAME_EXCL): at every moment the file
+    /// has one of its two names, never both, never neither, so a crash cannot leave two copies.
+    /// Where the file system cannot do that, a hard link then an unlink of the old name (both names
+    /// for a moment), and where it has no hard links either, `rename` once `to` is seen free.
+    /// Returns 0, or the `errno` of the failure: EEXIST when `to` is taken. Folders are not synced.
+    static func renameExclusively(_ from: String, _ to: String) -> Int32 {
+        WriteStep.take(.rename)
+        #if canImport(Darwin)
+        if renamex_np(from, to, UInt32(RENAME_EXCL)) == 0 { return 0 }
+        #else
+        if let renameat2 = renameat2 {
+            if renameat2(AT_FDCWD, from, AT_FDCWD, to, 1) == 0 { return 0 }  // RENAME_NOREPLACE
+        } else {
+            errno = ENOSYS
+        }
+        #endif
+        let failure = errno
+        guard failure == EINVAL || failure == ENOSYS || failure == ENOTSUP || failure == EOPNOTSUPP else {
+            return failure
+        }
+        WriteStep.take(.link)
+        if link(from, to) == 0 {
+            WriteStep.take(.remove)
+            guard unlink(from) == 0 else {
+                let failure = errno
+                unlink(to)
+                return failure
+            }
+            return 0
+        }
+        let linkFailure = errno
+        guard linkFailure == EPERM || linkFailure == EOPNOTSUPP || linkFailure == ENOSYS else { return linkFailure }
+        if status(to) != nil { return EEXIST }
+        return rename(from, to) == 0 ? 0 : errno
+    }
+
+    #if os(Linux)
+    /// glibc's `renameat2` (2.28 and later), which its headers declare only under `_GNU_SOURCE`.
+    private static let renameat2: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "renameat2") else { return nil }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
+    }()
+    #endif
 
     /// Creates the first free one of the files `candidate(1)`, `candidate(2)`, … (all in one
     /// folder) holding `bytes`, and returns the number of the one it created. The bytes are
@@ -288,6 +365,7 @@ public enum FileSystem {
         pauseIfTesting()
         while true {
             let path = candidate(attempt)
+            WriteStep.take(.link)
             if link(temp.path, path) == 0 {
                 syncDirectory(of: path)
                 return attempt
@@ -302,6 +380,7 @@ public enum FileSystem {
             }
             // No hard links here: claim the name with O_EXCL, then rename the temp over the empty
             // placeholder.
+            WriteStep.take(.create)
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, newFileMode())
             if fd < 0 {
                 if errno == EEXIST {
@@ -311,8 +390,10 @@ public enum FileSystem {
                 throw .writeFailed(path: path, reason: lastError())
             }
             close(fd)
+            WriteStep.take(.rename)
             guard rename(temp.path, path) == 0 else {
                 let reason = lastError()
+                WriteStep.take(.remove)
                 unlink(path)
                 throw .writeFailed(path: path, reason: reason)
             }
@@ -344,6 +425,7 @@ public enum FileSystem {
 
     /// Removes a temp that will not be renamed into place, and unregisters it.
     static func discard(_ temp: TemporaryFiles.Entry) {
+        WriteStep.take(.remove)
         unlink(temp.path)
         forget(temp)
     }
@@ -375,6 +457,7 @@ public enum FileSystem {
             if kill(pid, 0) != 0 && errno == ESRCH { stale.append(name) }
         }
         for name in stale where status(directory + "/" + name)?.kind == .regular {
+            WriteStep.take(.remove)
             unlink(directory + "/" + name)
         }
     }
@@ -408,6 +491,7 @@ public enum FileSystem {
     static func syncFolder(_ folder: String) {
         let fd = open(folder, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
+            WriteStep.take(.sync)
             fsync(fd)
             close(fd)
         }
@@ -438,6 +522,7 @@ public enum FileSystem {
     /// Creates a new private (0700) directory from a `mkdtemp` template ending in `XXXXXX`.
     public static func makeTemporaryDirectory(_ template: String) throws(VaultError) -> String {
         var buffer = Array(template.utf8CString)
+        WriteStep.take(.create)
         let made = buffer.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkdtemp($0) } ?? nil }
         guard made != nil else { throw .io(path: template, reason: lastError()) }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -451,7 +536,12 @@ public enum FileSystem {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            if mkdir(prefix, 0o777) != 0 && errno != EEXIST { throw .io(path: path, reason: lastError()) }
+            // Only a missing folder is a step (`mkdir` of an existing one changes nothing).
+            if stat(prefix, &st) == 0 { continue }
+            WriteStep.take(.create)
+            guard mkdir(prefix, 0o777) == 0 || errno == EEXIST else {
+                throw .io(path: path, reason: lastError())
+            }
         }
         guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
             throw .io(path: path, reason: "a file is in the way of this folder")
@@ -461,16 +551,49 @@ public enum FileSystem {
     /// Moves a file with `rename(2)`; refuses to replace an existing destination.
     public static func move(_ from: String, to: String) throws(VaultError) {
         if status(to) != nil { throw .io(path: to, reason: "a file is already there") }
+        WriteStep.take(.rename)
         guard rename(from, to) == 0 else { throw .io(path: from, reason: lastError()) }
         syncDirectory(of: to)
+        syncDirectory(of: from)
     }
 
-    /// Removes a file or a whole directory tree (without following symlinks).
+    /// Removes a file or a whole directory tree (without following symlinks), one `unlink` or
+    /// `rmdir` at a time (each a step of the crash seam).
     public static func remove(_ path: String) throws(VaultError) {
-        do {
-            try FileManager.default.removeItem(atPath: path)
-        } catch {
-            throw .io(path: path, reason: (error as NSError).localizedDescription)
+        var st = stat()
+        guard lstat(path, &st) == 0 else { throw .io(path: path, reason: lastError()) }
+        if st.st_mode & S_IFMT == S_IFDIR {
+            guard let names = entries(path) else { throw .io(path: path, reason: lastError()) }
+            for (name, _) in names { try remove(path + "/" + name) }
+            WriteStep.take(.remove)
+            guard rmdir(path) == 0 else { throw .io(path: path, reason: lastError()) }
+        } else {
+            WriteStep.take(.remove)
+            guard unlink(path) == 0 else { throw .io(path: path, reason: lastError()) }
+        }
+    }
+
+    /// Removes a file or a folder tree so that, to anyone looking, it goes in one step: it is renamed
+    /// to a hidden temp name beside it (`.notes-tmp-<pid>-XXXXXX`, its contents going with it), then
+    /// removed. A crash between the two leaves only that hidden name, for a sweep to remove (the
+    /// trash's sweeps folders; `sweepStaleTemps` only files).
+    public static func removeAtOnce(_ path: String) throws(VaultError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var attempt = 0
+        while true {
+            let name = String((0..<6).map { _ in letters[Int.random(in: 0..<letters.count)] })
+            let hidden = (parent.isEmpty ? "." : parent) + "/" + tempPrefix + "\(getpid())-" + name
+            switch renameExclusively(path, hidden) {
+            case 0:
+                syncDirectory(of: path)
+                try? remove(hidden)
+                return
+            case let failure where (failure == EEXIST || failure == ENOTEMPTY) && attempt < 8:
+                attempt += 1
+            case let failure:
+                throw .io(path: path, reason: String(cString: strerror(failure)))
+            }
         }
     }
 
@@ -577,6 +700,7 @@ final class PendingFile: @unchecked Sendable {
         let parent = (path as NSString).deletingLastPathComponent
         let directory = parent.isEmpty ? "." : parent
         if sweep { FileSystem.sweepStaleTemps(in: directory) }
+        WriteStep.take(.create)
         // A short fixed name, so a long note name never makes the temp name too long; the pid
         // says whose it is, so a sweep never takes the temp of a process still writing it.
         switch TemporaryFiles.shared.makeTemp(directory + "/" + FileSystem.tempPrefix + "\(getpid())-XXXXXX") {
@@ -621,6 +745,10 @@ final class PendingFile: @unchecked Sendable {
     private func writeAll(_ chunk: UnsafeRawBufferPointer, at offset: Int) {
         var done = 0
         while failure == 0 && done < chunk.count {
+            guard WriteStep.mayWrite() else {
+                failure = errno
+                break
+            }
             let n = pwrite(fd, chunk.baseAddress.map { $0 + done }, chunk.count - done, off_t(offset + done))
             if n < 0 {
                 if errno == EINTR { continue }
@@ -653,6 +781,7 @@ final class PendingFile: @unchecked Sendable {
     func close(mode: mode_t) throws(VaultError) -> TemporaryFiles.Entry {
         flush()
         closed = true
+        WriteStep.take(.sync)
         if failure == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { failure = errno }
         if Glue.close(fd) != 0 && failure == 0 { failure = errno }
         guard failure == 0 else {
@@ -667,6 +796,7 @@ final class PendingFile: @unchecked Sendable {
     func commit(mode: mode_t) throws(VaultError) {
         let temp = try close(mode: mode)
         FileSystem.pauseIfTesting()
+        WriteStep.take(.rename)
         guard rename(temp.path, path) == 0 else {
             let reason = FileSystem.lastError()
             FileSystem.discard(temp)

@@ -99,12 +99,13 @@ extension NoteStore {
         return MovePlan(note: loaded.note, from: from, to: to, notes: notes, rewriter: rewriter)
     }
 
-    /// Carries out `plan`, holding the lock: the file is renamed (folders made; a file that
-    /// appeared at the new path meanwhile is never replaced), then each note of the plan is read
-    /// again and its links rewritten — only the link targets, every other byte kept, front matter
-    /// and `updatedAt` included — and written atomically. A note that is no longer as the index
-    /// saw it when the plan was made, or that changes while it is rewritten, is left as it is and
-    /// reported in `changed`. Records `.moved` and a `.modified` per rewritten note.
+    /// Carries out `plan`, holding the lock: each note of the plan is read again and its links
+    /// rewritten — only the link targets, every other byte kept, front matter and `updatedAt`
+    /// included — into temp files beside them; then the file is renamed (folders made; a file that
+    /// appeared at the new path meanwhile is never replaced), and the rewritten notes put in place,
+    /// each atomically. When a rewritten note cannot be written, nothing is moved. A note that is
+    /// no longer as the index saw it when the plan was made, or that changes while it is rewritten,
+    /// is left as it is and reported in `changed`. Records `.moved` and a `.modified` per rewritten note.
     public func move(_ plan: MovePlan) throws(VaultError) -> MoveReport {
         let rewriter = plan.rewriter
         return try withLock { () throws(VaultError) -> MoveReport in
@@ -114,14 +115,12 @@ extension NoteStore {
                 try FileSystem.makeDirectory(vault.fullPath(folder))
             }
             if FileSystem.status(vault.fullPath(plan.to)) != nil { throw .alreadyExists(plan.toID) }
-            try FileSystem.moveExclusively(vault.fullPath(plan.from), to: vault.fullPath(plan.to))
-            record(.moved(from: plan.from, to: plan.to))
             var report = MoveReport(plan: plan)
             var writes: [(path: String, bytes: [UInt8])] = []
             var written: [(entry: NoteRewrites, status: FileStatus)] = []
             for entry in plan.notes {
-                let path = entry.path == plan.from ? plan.to : entry.path
-                guard let loaded = try? vault.load(path: path), loaded.status.size == entry.size,
+                // Read where it is now; written where it will be.
+                guard let loaded = try? vault.load(path: entry.path), loaded.status.size == entry.size,
                       loaded.status.mtime == entry.mtime, loaded.status.inode == entry.inode
                 else {
                     report.changed.append(entry.id)
@@ -131,11 +130,26 @@ extension NoteStore {
                 guard !rewrites.isEmpty else { continue }
                 var done = entry
                 done.rewrites = rewrites
-                writes.append((vault.fullPath(path), bytes))
+                writes.append((vault.fullPath(entry.path == plan.from ? plan.to : entry.path), bytes))
                 written.append((done, loaded.status))
             }
-            Trace.mark("move: rename, read")
-            let outcomes = FileSystem.writeAtomically(batch: writes) { i in
+            Trace.mark("move: read")
+            // Every rewritten note is written and synced beside its file before anything is
+            // renamed: a disk that cannot take them (full, read-only) fails the move with nothing
+            // changed, instead of leaving the note moved and the links to it broken.
+            let prepared = FileSystem.prepare(batch: writes)
+            if let failure = prepared.firstFailure {
+                prepared.discard()
+                throw failure
+            }
+            do throws(VaultError) {
+                try FileSystem.moveExclusively(vault.fullPath(plan.from), to: vault.fullPath(plan.to))
+            } catch {
+                prepared.discard()
+                throw error
+            }
+            record(.moved(from: plan.from, to: plan.to))
+            let outcomes = FileSystem.commit(batch: writes, prepared: prepared) { i in
                 // Changed since it was read a moment ago (an editor saved it): not overwritten.
                 guard let now = FileSystem.status(writes[i].path) else { return false }
                 let read = written[i].status

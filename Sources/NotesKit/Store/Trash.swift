@@ -28,39 +28,93 @@ extension Vault {
             == real + (directory.isEmpty ? "" : "/" + directory)
     }
 
-    /// Moves a note into the trash (a `rename`, so it is never half-moved).
+    /// Moves a note into the trash. The entry is made whole under a hidden temp name
+    /// (`.notes-tmp-<pid>-XXXXXX`: its record, the note's folders), shown under its own name, and
+    /// only then is the note renamed into it: at every moment the note is in the vault or in a
+    /// complete entry, never in both, never in neither. An entry a crash left without its note is
+    /// passed over, and removed by the next change to the trash. The caller holds the vault's lock.
     func trash(path relative: String, now: Double) throws(VaultError) {
         // A vault opened with --vault may have no .notes/ yet: make it with its .gitignore, so the
         // trash never ends up in the user's git history.
         try Vault.initialize(at: root)
-        try FileSystem.makeDirectory(trashDirectory)
-        let entry = try FileSystem.makeTemporaryDirectory(trashDirectory + "/" + NoteDate.stamp(now) + "-XXXXXX")
+        // A failure while the entry is made names the trash, not the temp folder it is made in.
+        func failed(_ error: VaultError) -> VaultError { .writeFailed(path: trashDirectory, reason: error.brief) }
+        let staging: String
+        do {
+            try FileSystem.makeDirectory(trashDirectory)
+            sweepTrash()
+            staging = try FileSystem.makeTemporaryDirectory(trashDirectory + "/" + FileSystem.tempPrefix + "\(getpid())-XXXXXX")
+        } catch {
+            throw failed(error)
+        }
         let record = TrashRecord(path: relative, deletedAt: NoteDate.format(now), deletedAtSeconds: now)
         let data = (try? JSONEncoder().encode(record)) ?? Data()
-        try FileSystem.writeAtomically(Array(data), to: entry + "/deleted.json")
-        let destination = entry + "/" + relative
+        let entry: String
         do {
-            try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
-            try FileSystem.move(fullPath(relative), to: destination)
+            try FileSystem.writeAtomically(Array(data), to: staging + "/deleted.json")
+            let folder = (relative as NSString).deletingLastPathComponent
+            if !folder.isEmpty { try FileSystem.makeDirectory(staging + "/" + folder) }
+            let name = NoteDate.stamp(now) + "-" + staging.suffix(6)
+            var candidate = name
+            var attempt = 1
+            while FileSystem.status(trashDirectory + "/" + candidate) != nil {
+                attempt += 1
+                candidate = name + "-\(attempt)"
+            }
+            entry = trashDirectory + "/" + candidate
+            try FileSystem.moveExclusively(staging, to: entry)
         } catch {
-            // Leave no empty entry behind when the note could not be moved.
-            try? FileSystem.remove(entry)
+            try? FileSystem.remove(staging)
+            throw failed(error)
+        }
+        do {
+            try FileSystem.move(fullPath(relative), to: entry + "/" + relative)
+        } catch {
+            // Leave no entry behind when the note could not be moved.
+            try? FileSystem.removeAtOnce(entry)
             throw error
         }
     }
 
-    /// The trashed notes, most recently deleted first.
+    /// The record of the trash entry in `folder` when it is sound: a readable `deleted.json`
+    /// naming a note path that stays inside the entry.
+    private func trashRecord(in folder: String) -> (path: String, deletedAt: Double)? {
+        guard let (bytes, _) = try? FileSystem.read(folder + "/deleted.json"),
+              let record = try? JSONDecoder().decode(TrashRecord.self, from: Data(bytes)),
+              Vault.normalized(record.path) == record.path, !record.path.hasPrefix("/"),
+              !record.path.hasPrefix(".."), Vault.isNoteName(record.path),
+              let deletedAt = record.deletedAtSeconds ?? NoteDate.parse(record.deletedAt),
+              Vault.isInside(folder, record.path)
+        else { return nil }
+        return (record.path, deletedAt)
+    }
+
+    /// Removes what interrupted changes left in the trash: hidden temp folders of processes that are
+    /// gone (an entry being made, or being removed for good), and entries whose note is not there
+    /// (a delete stopped before the note moved in, a restore after it moved out). Only while
+    /// holding the vault's lock, so that no other process is between those steps.
+    func sweepTrash() {
+        for (name, kind) in FileSystem.entries(trashDirectory) ?? [] where kind == .directory {
+            let folder = trashDirectory + "/" + name
+            if let pid = FileSystem.tempOwner(name) {
+                if kill(pid, 0) != 0 && errno == ESRCH { try? FileSystem.remove(folder) }
+            } else if !name.hasPrefix("."), let record = trashRecord(in: folder),
+                      FileSystem.status(folder + "/" + record.path) == nil {
+                try? FileSystem.removeAtOnce(folder)
+            }
+        }
+    }
+
+    /// The trashed notes, most recently deleted first. Hidden folders (an entry being made or
+    /// removed) and entries without their note (see `trash`) are passed over in silence.
     func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) {
         var entries: [TrashEntry] = []
         var diagnostics: [Diagnostic] = []
-        for (name, kind) in FileSystem.entries(trashDirectory) ?? [] where kind == .directory {
+        for (name, kind) in FileSystem.entries(trashDirectory) ?? [] where kind == .directory && !name.hasPrefix(".") {
             let folder = trashDirectory + "/" + name
-            guard let (bytes, _) = try? FileSystem.read(folder + "/deleted.json"),
-                  let record = try? JSONDecoder().decode(TrashRecord.self, from: Data(bytes)),
-                  Vault.normalized(record.path) == record.path, !record.path.hasPrefix("/"),
-                  !record.path.hasPrefix(".."), Vault.isNoteName(record.path),
-                  let deletedAt = record.deletedAtSeconds ?? NoteDate.parse(record.deletedAt),
-                  Vault.isInside(folder, record.path),
+            let record = trashRecord(in: folder)
+            if let record, FileSystem.status(folder + "/" + record.path) == nil { continue }
+            guard let record,
                   let (fileBytes, status) = try? FileSystem.read(folder + "/" + record.path),
                   let text = String(validating: fileBytes, as: UTF8.self)
             else {
@@ -68,7 +122,7 @@ extension Vault {
                 continue
             }
             let note = Note(path: record.path, document: NoteDocument(parsing: text), mtime: status.mtime, titleFrom: titleSource)
-            entries.append(TrashEntry(name: name, note: note, deletedAt: deletedAt))
+            entries.append(TrashEntry(name: name, note: note, deletedAt: record.deletedAt))
         }
         entries.sort { a, b in
             a.deletedAt != b.deletedAt ? a.deletedAt > b.deletedAt : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
@@ -106,22 +160,34 @@ extension Vault {
         var attempt = 1
         while true {
             let name = (directory.isEmpty ? "" : directory + "/") + stem + (attempt == 1 ? "" : "-\(attempt)") + ext
-            // link() refuses to replace an existing file, so a note created meanwhile is safe.
-            if link(source, fullPath(name)) == 0 {
-                try FileSystem.remove(folder)
+            // One step, never replacing a note created meanwhile: the note is in the trash or back
+            // in the vault, never in both (a link, then an unlink, would have a moment of both).
+            switch FileSystem.renameExclusively(source, fullPath(name)) {
+            case 0:
                 FileSystem.syncDirectory(of: fullPath(name))
+                FileSystem.syncDirectory(of: source)
+                // The entry is now a record without its note, which nobody lists; the next change
+                // to the trash removes it if this does not. Out of sight first: an entry half
+                // removed would be listed as unreadable.
+                try? FileSystem.removeAtOnce(folder)
                 return name
+            case EEXIST:
+                attempt += 1
+            case ENOENT:
+                throw .io(path: source, reason: String(cString: strerror(ENOENT)))
+            case let failure:
+                throw .writeFailed(path: fullPath(name), reason: String(cString: strerror(failure)))
             }
-            guard errno == EEXIST else { throw .io(path: fullPath(name), reason: FileSystem.lastError()) }
-            attempt += 1
         }
     }
 
-    /// Removes every trashed note for good; returns how many there were.
+    /// Removes every trashed note for good; returns how many there were. Each entry leaves the
+    /// trash in one step (see `FileSystem.removeAtOnce`), so a crash never leaves half of one.
     @discardableResult
     func emptyTrash() throws(VaultError) -> Int {
-        let names = (FileSystem.entries(trashDirectory) ?? []).filter { $0.kind == .directory }
-        for (name, _) in names { try FileSystem.remove(trashDirectory + "/" + name) }
+        sweepTrash()
+        let names = (FileSystem.entries(trashDirectory) ?? []).filter { $0.kind == .directory && !$0.name.hasPrefix(".") }
+        for (name, _) in names { try FileSystem.removeAtOnce(trashDirectory + "/" + name) }
         return names.count
     }
 }

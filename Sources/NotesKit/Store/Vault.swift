@@ -37,10 +37,18 @@ public struct Vault: Sendable {
             throw .io(path: state, reason: "it is a file, not the vault's state folder; move it away and run 'notes init' again")
         }
         let existed = FileSystem.status(state)?.kind == .directory
+        let folderExisted = FileSystem.status(path) != nil
         try FileSystem.makeDirectory(state)
         let ignore = state + "/.gitignore"
         if FileSystem.status(ignore) == nil {
-            try FileSystem.writeAtomically(Array("*\n".utf8), to: ignore)
+            do {
+                try FileSystem.writeAtomically(Array("*\n".utf8), to: ignore)
+            } catch {
+                // A full disk: take back the folders just made (empty, so `rmdir` takes nothing else).
+                if !existed { rmdir(state) }
+                if !folderExisted { rmdir(path) }
+                throw error
+            }
         } else if let (bytes, _) = try? FileSystem.read(ignore), let text = String(validating: bytes, as: UTF8.self),
                   !text.split(whereSeparator: \.isNewline).contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) {
             let separator = text.isEmpty || text.hasSuffix("\n") ? "" : "\n"

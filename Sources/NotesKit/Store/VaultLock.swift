@@ -14,7 +14,12 @@ public final class VaultLock {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !folder.isEmpty { try FileSystem.makeDirectory(folder) }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, FileSystem.newFileMode(within: 0o600))
-        guard fd >= 0 else { throw .writeFailed(path: path, reason: FileSystem.lastError()) }
+        // `flock` needs no write access: a lock file that is there but cannot be written (a vault
+        // on a read-only disk, or not ours to write) still locks, and the write the lock is for
+        // fails naming its own file.
+        let failure = errno
+        if fd < 0 && (failure == EROFS || failure == EACCES) { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(failure))) }
         var tries = 0
         while flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
             let code = errno
