@@ -418,13 +418,10 @@ struct VaultAudit {
     /// What must hold whatever the outcome: no temp or editor folder left, every file a whole
     /// note that parses without a warning, no note both in the trash and in the vault, every
     /// trash entry whole, and `notes list` and `notes trash` agreeing with the files.
-    /// `abandoned` trash entries are allowed (with what is left in them, and the warning about
-    /// them): those of a `delete` killed on purpose, which crash safety is about, not races.
-    func check(_ race: Race, abandoned: Int = 0, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func check(_ race: Race, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let label = race.label
-        let left = leftovers.filter { abandoned == 0 || !$0.hasPrefix(".notes/trash/") }
-        #expect(left.isEmpty, "\(label): left behind: \(left)", sourceLocation: sourceLocation)
-        #expect(brokenEntries.count == abandoned, "\(label): broken trash entries: \(brokenEntries)",
+        #expect(leftovers.isEmpty, "\(label): left behind: \(leftovers)", sourceLocation: sourceLocation)
+        #expect(brokenEntries.isEmpty, "\(label): broken trash entries: \(brokenEntries)",
                 sourceLocation: sourceLocation)
         for file in notes + trashed {
             guard let text = String(validating: file.bytes, as: UTF8.self) else {
@@ -449,10 +446,7 @@ struct VaultAudit {
         #expect(listed.compactMap { $0["path"] as? String }.sorted() == notes.map(\.path).sorted(),
                 "\(label): list says \(list.stdout)\nfiles: \(notes.map(\.path))", sourceLocation: sourceLocation)
         let trash = try race.run(["trash", "--json"])
-        let warnings = trash.stderr.split(separator: "\n")
-            .filter { !$0.hasSuffix(": not a readable trash entry; skipped") }
-        #expect(trash.status == 0 && warnings.isEmpty && trash.stderr.split(separator: "\n").count == abandoned,
-                "\(label): \(trash)", sourceLocation: sourceLocation)
+        #expect(trash.status == 0 && trash.stderr.isEmpty, "\(label): \(trash)", sourceLocation: sourceLocation)
         let inTrash = (try? JSONSerialization.jsonObject(with: Data(trash.stdout.utf8)) as? [[String: Any]]) ?? []
         #expect(inTrash.count == trashed.count, "\(label): trash says \(trash.stdout)\nfiles: \(trashed.map(\.path))",
                 sourceLocation: sourceLocation)

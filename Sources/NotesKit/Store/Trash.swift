@@ -174,7 +174,8 @@ extension Vault {
             case EEXIST:
                 attempt += 1
             case ENOENT:
-                throw .io(path: source, reason: String(cString: strerror(ENOENT)))
+                // Restored by another process between the check above and here.
+                throw .notInTrash(entry.note.id)
             case let failure:
                 throw .writeFailed(path: fullPath(name), reason: String(cString: strerror(failure)))
             }
