@@ -68,11 +68,18 @@ private func deliver(_ number: Int32) {
             }
         }
         #expect(Modes(fd) == before)
-        // The alternate screen was entered, then left with the cursor shown.
-        var bytes = [UInt8](repeating: 0, count: 64)
-        let count = read(pty.leader, &bytes, bytes.count)
-        let written = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
-        #expect(written == Terminal.enterAlternateScreen + Terminal.showCursor + Terminal.leaveAlternateScreen)
+        // The alternate screen was entered, then left with the cursor shown. All of it was written
+        // before `withRawMode` returned, but the terminal may hand it over in more than one read.
+        let expected = Terminal.enterAlternateScreen + Terminal.showCursor + Terminal.leaveAlternateScreen
+        var received: [UInt8] = []
+        var waiter = pollfd(fd: pty.leader, events: Int16(POLLIN), revents: 0)
+        while received.count < expected.utf8.count, poll(&waiter, 1, 5000) == 1 {
+            var bytes = [UInt8](repeating: 0, count: 64)
+            let count = read(pty.leader, &bytes, bytes.count)
+            guard count > 0 else { break }
+            received += bytes.prefix(count)
+        }
+        #expect(String(decoding: received, as: UTF8.self) == expected)
     }
 
     /// A hangup in raw mode restores the terminal, then runs the handler that was there before
