@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+@testable import NotesKit
+
+/// Bugs the fuzz targets (`FuzzTests`) found, each kept as a plain test of the input that showed it.
+@Suite struct FuzzRegressionTests {
+    /// Foundation's Gregorian calendar is Julian before 15 October 1582, so `created: 1500-01-01`
+    /// (local time) read as 1500-01-10 while `1500-01-01T00:00Z` read as 1500-01-01: dates are
+    /// ISO 8601's proleptic Gregorian ones, whatever their form.
+    @Test(arguments: ["0957-01-25", "1500-01-01", "1582-10-04", "1582-10-10", "1582-10-14", "0001-01-01"])
+    func aLocalDateBeforeTheGregorianReformIsTheDateWritten(_ date: String) throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let local = try #require(NoteDate.parse(date, timeZone: utc))
+        #expect(NoteDate.parse(date + "T00:00:00Z") == local)
+        #expect(NoteDate.format(local) == date + "T00:00:00Z")
+        let paris = try #require(TimeZone(identifier: "Europe/Paris"))
+        let parisTime = try #require(NoteDate.parse(date + " 12:00", timeZone: paris))
+        // Paris kept local mean time then: 9 minutes 21 seconds ahead of UTC.
+        #expect(NoteDate.format(parisTime) == date + "T11:50:39Z")
+    }
+
+    @Test func theReformItselfStillReadsAsTheCalendarSaysAfterIt() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        #expect(NoteDate.parse("1582-10-15", timeZone: utc) == -12_219_292_800)
+        #expect(NoteDate.parse("2026-11-29 12:38", timeZone: utc) == 1_795_955_880)
+    }
+}
