@@ -25,3 +25,29 @@ import Testing
         #expect(NoteDate.parse("2026-11-29 12:38", timeZone: utc) == 1_795_955_880)
     }
 }
+
+/// Foundation's NFC composes a Hangul LV syllable with the jamo just past the final consonants
+/// (U+11A7, a vowel, and U+11C3, an archaic final): ᄋ ᅥ ᇃ became 에, another syllable, and ᄀ ᅡ
+/// U+11A7 lost its last letter. Folding recomposes Hangul itself, as Unicode defines it.
+@Suite struct HangulFoldingRegressionTests {
+    @Test(arguments: [
+        ("\u{110B}\u{1165}\u{11C3}", "\u{C5B4}\u{11C3}"),
+        ("\u{1100}\u{1161}\u{11A7}", "\u{AC00}\u{11A7}"),
+        ("\u{C5B4}\u{11C3}\u{357}", "\u{C5B4}\u{11C3}"),
+        ("\u{C5B4}\u{1DD1}\u{20EF}\u{11A7}", "\u{C5B4}\u{11A7}"),
+        ("\u{110B}\u{1165}\u{11A8}", "\u{C5B5}"),
+        ("\u{110B}\u{1165}\u{11C2}", "\u{C5CF}"),
+        ("\u{C5B4}\u{11A8}", "\u{C5B5}"),
+        ("\u{1100}\u{1100}\u{1161}\u{1161}", "\u{1100}\u{AC00}\u{1161}"),
+    ])
+    func hangulRecomposesAsUnicodeSays(_ input: String, _ folded: String) {
+        #expect(Array(TextFolder.fold(input).bytes) == Array(folded.utf8))
+        var folder = TextFolder()
+        #expect(folder.foldedBytes(input) == Array(folded.utf8))
+    }
+
+    @Test func aSyllableIsNotFoundInsideAnother() {
+        let text = TextFolding.fold("\u{110B}\u{1165}\u{11C3}")
+        #expect(!SearchQuery("\u{C5D0}").matches(folded: Array(text.utf8)))
+    }
+}

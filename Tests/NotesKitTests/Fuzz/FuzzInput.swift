@@ -1,4 +1,5 @@
 import Foundation
+import NotesKit
 
 // Inputs for the fuzz targets (`FuzzTests`, and `Tests/Fuzz/fuzz.sh` for libFuzzer, which compiles
 // this file too): valid seeds — notes, front matters, dates, queries, text in many scripts —
@@ -134,12 +135,12 @@ enum FuzzText {
         return text
     }
 
-    /// New content as the content rules make it (trimmed, one final newline), never empty.
+    /// New content as the content rules make it (`Content.normalize`: LF line endings, trimmed,
+    /// one final newline), never empty.
     static func content(_ r: inout FuzzRandom) -> String {
         var text = r.chance(30) ? r.pick(noteSeeds) : (0..<r.within(1...8)).map { _ in piece(&r) }.joined()
         if r.chance(50) { text = mutate(text, &r) }
-        let trimmed = text.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? "x\n" : trimmed + "\n"
+        return (try? Content.normalize(text)) ?? "x\n"
     }
 
     /// One mutation of `text`, at a scalar boundary (the result is valid text).
