@@ -39,6 +39,9 @@ import Testing
         ("\u{110B}\u{1165}\u{11C2}", "\u{C5CF}"),
         ("\u{C5B4}\u{11A8}", "\u{C5B5}"),
         ("\u{1100}\u{1100}\u{1161}\u{1161}", "\u{1100}\u{AC00}\u{1161}"),
+        ("\u{110D}\u{1176}", "\u{110D}\u{1176}"),
+        ("\u{FFB9}\u{1176}", "\u{110D}\u{1176}"),
+        ("\u{1100}\u{1161}\u{1176}", "\u{AC00}\u{1176}"),
     ])
     func hangulRecomposesAsUnicodeSays(_ input: String, _ folded: String) {
         #expect(Array(TextFolder.fold(input).bytes) == Array(folded.utf8))
@@ -49,5 +52,31 @@ import Testing
     @Test func aSyllableIsNotFoundInsideAnother() {
         let text = TextFolding.fold("\u{110B}\u{1165}\u{11C3}")
         #expect(!SearchQuery("\u{C5D0}").matches(folded: Array(text.utf8)))
+    }
+}
+
+/// `updatedAt` was put right after the creation key's line even when the key's value goes on
+/// over the lines below (a block list, an indented or quoted scalar, a flow list): the rewrite
+/// cut the value in two, so the key read differently and a warning appeared. It now goes after them.
+@Suite struct RewriteAfterAValueOverSeveralLinesTests {
+    static let u = "updatedAt: 2026-12-01T09:30:00Z"
+
+    @Test(arguments: [
+        ("---\ncreatedAt:\n 2026-11-29T12:38:16Z\n---\nold\n", "---\ncreatedAt:\n 2026-11-29T12:38:16Z\n\(u)\n---\nnew\n"),
+        ("---\ndate:\n  - 2026-11-29\ntitle: x\n---\nold\n", "---\ndate:\n  - 2026-11-29\n\(u)\ntitle: x\n---\nnew\n"),
+        ("---\ndate:\n- 2026-11-29\n- b\ntitle: x\n---\nold\n", "---\ndate:\n- 2026-11-29\n- b\n\(u)\ntitle: x\n---\nnew\n"),
+        ("---\ncreated: \"2026-11-29\n  12:38\"\ntitle: x\n---\nold\n", "---\ncreated: \"2026-11-29\n  12:38\"\n\(u)\ntitle: x\n---\nnew\n"),
+        ("---\ndate: [2026-11-29,\n  2026-11-30]\n---\nold\n", "---\ndate: [2026-11-29,\n  2026-11-30]\n\(u)\n---\nnew\n"),
+        ("---\ndate:\n  - a\n\n  - b\n# c\ntitle: t\n---\nold\n", "---\ndate:\n  - a\n\n  - b\n\(u)\n# c\ntitle: t\n---\nnew\n"),
+        ("---\ncreatedAt: 2026-11-29T12:38:16Z\n\ntitle: x\n---\nold\n", "---\ncreatedAt: 2026-11-29T12:38:16Z\n\(u)\n\ntitle: x\n---\nnew\n"),
+    ])
+    func updatedAtGoesAfterTheWholeValue(_ original: String, _ expected: String) {
+        var document = NoteDocument(parsing: original)
+        document.rewrite(content: "new\n", updated: 1_796_117_400, fallbackCreation: 0)
+        #expect(document.text == expected)
+        let before = NoteDocument(parsing: original).frontMatter?.entries.map { [$0.key: "\($0.value)"] }
+        let after = NoteDocument(parsing: document.text).frontMatter?.entries.filter { $0.key != "updatedAt" }
+            .map { [$0.key: "\($0.value)"] }
+        #expect(before == after)
     }
 }

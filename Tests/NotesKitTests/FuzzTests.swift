@@ -70,21 +70,10 @@ struct FuzzBudget: Sendable {
 @Suite struct FuzzTests {
     static var budget: FuzzBudget { FuzzBudget.current }
 
-    /// Times as the tool writes them (now-ish), and odd ones: far past and future, fractions,
-    /// beyond the years 1–9999, not a number.
-    static func seconds(_ r: inout FuzzRandom) -> Double {
-        switch r.below(10) {
-        case 0: return Double(bitPattern: r.next())
-        case 1: return r.pick([-1e300, 1e300, -62_135_596_801, 253_402_300_800, .nan, .infinity, -0.5, 0])
-        case 2: return Double(Int64(bitPattern: r.next()) % 400_000_000_000)
-        default: return Double(r.within(1_500_000_000...2_000_000_000)) + Double(r.below(1000)) / 1000
-        }
-    }
-
     @Test func frontMatterRoundTripsAndRewritesTouchOnlyTheBodyAndUpdatedAt() {
         Self.budget.run("front matter", cases: 1200) { r, _ in
-            DocumentFuzz.check(FuzzText.note(&r), content: FuzzText.content(&r), updated: Self.seconds(&r),
-                               fallback: Self.seconds(&r))
+            DocumentFuzz.check(FuzzText.note(&r), content: FuzzText.content(&r), updated: FuzzText.seconds(&r),
+                               fallback: FuzzText.seconds(&r))
         }
     }
 
@@ -92,13 +81,13 @@ struct FuzzBudget: Sendable {
         Self.budget.run("note files", cases: 1200) { r, _ in
             var bytes = Array(FuzzText.note(&r).utf8)
             if r.chance(40) { bytes = FuzzBytes.mutate(bytes, &r) }
-            return DocumentFuzz.checkFile(bytes, path: IndexFuzz.path(&r), mtime: Self.seconds(&r))
+            return DocumentFuzz.checkFile(bytes, path: IndexFuzz.path(&r), mtime: FuzzText.seconds(&r))
         }
     }
 
     @Test func datesParseExactlyTheFormsOfTheSpec() {
         Self.budget.run("dates", cases: 4000) { r, _ in
-            DateFuzz.check(FuzzText.date(&r), zone: r.pick(DateFuzz.zones)) + DateFuzz.checkFormat(Self.seconds(&r))
+            DateFuzz.check(FuzzText.date(&r), zone: r.pick(DateFuzz.zones)) + DateFuzz.checkFormat(FuzzText.seconds(&r))
         }
     }
 

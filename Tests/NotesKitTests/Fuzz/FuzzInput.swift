@@ -272,6 +272,17 @@ enum FuzzText {
         return text
     }
 
+    /// Times as the tool writes them (now-ish), and odd ones: far past and future, fractions,
+    /// beyond the years 1–9999, not a number.
+    static func seconds(_ r: inout FuzzRandom) -> Double {
+        switch r.below(10) {
+        case 0: return Double(bitPattern: r.next())
+        case 1: return r.pick([-1e300, 1e300, -62_135_596_801, 253_402_300_800, .nan, .infinity, -0.5, 0])
+        case 2: return Double(Int64(bitPattern: r.next()) % 400_000_000_000)
+        default: return Double(r.within(1_500_000_000...2_000_000_000)) + Double(r.below(1000)) / 1000
+        }
+    }
+
     /// A search query: words, quoted phrases (some unbalanced), tag terms, odd blanks.
     static func query(_ r: inout FuzzRandom) -> String {
         var parts: [String] = []
