@@ -148,12 +148,14 @@ enum DocumentFuzz {
         return problems
     }
 
-    /// Lines that belong to the entry above them: indented lines, list items, blank lines.
+    /// Lines that belong to the entry above them: indented lines and list items, with blank and
+    /// comment lines among them.
     static func isContinuation(_ lines: ArraySlice<String>) -> Bool {
         lines.allSatisfy { line in
             let content = FrontMatter.stripTerminator(line)
-            return content.trimmingWhitespace().isEmpty || content.first == " " || content.first == "\t"
-                || content.trimmingWhitespace().hasPrefix("-")
+            let trimmed = content.trimmingWhitespace()
+            return trimmed.isEmpty || trimmed.hasPrefix("#") || content.first == " " || content.first == "\t"
+                || trimmed.hasPrefix("-")
         }
     }
 
