@@ -169,8 +169,9 @@ import Testing
     }
 
     /// Folders 500 deep (1,000 bytes of path) and deeper than PATH_MAX (5,500 bytes): the first
-    /// is listed, shown, found and edited; the second cannot be opened by its path, so it is not
-    /// listed — the others are, and the command ends normally. Nothing else changes.
+    /// is listed, shown, found and edited; the second cannot be opened by its path, so its notes
+    /// are skipped with a warning naming the folder — the others are listed, the command ends
+    /// normally, and nothing else changes.
     @Test func foldersFiveHundredDeep() throws {
         let s = try Sandbox()
         try s.write("top.md", "# Top\n")
@@ -184,6 +185,8 @@ import Testing
         let before = VaultFingerprint(s.vault)
         let list = try s.run(["list"], tty: true)
         #expect(list.status == 0 && list.stdout.contains(id + "\t") && list.stdout.contains("top\t"), "\(list.stderr)")
+        #expect(!list.stdout.contains("deeper"))
+        #expect(list.stderr.contains("/folder-abc: could not read this folder (File name too long); its notes are skipped"))
         let show = try s.run(["show", id])
         #expect(show.status == 0 && show.stdout == "# Deep note\nfound here\n", "\(show)")
         let search = try s.run(["search", "found"])
