@@ -40,7 +40,8 @@ enum FuzzTarget: String, CaseIterable {
                                       fallback: FuzzText.seconds(&r))
                 + DocumentFuzz.checkFile(bytes, path: "fuzz.md", mtime: FuzzText.seconds(&r))
         case .dates:
-            let seconds = bytes.count >= 8 ? Double(bitPattern: bytes.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }) : 0
+            let bits = bytes.count >= 8 ? bytes.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) } : 0
+            let seconds = Double(bitPattern: bits)
             return DateFuzz.check(text, zone: r.pick(DateFuzz.zones)) + DateFuzz.checkFormat(seconds)
         case .fold:
             return FoldFuzz.check(bytes, folder: &Self.folder)
@@ -69,7 +70,9 @@ enum FuzzTarget: String, CaseIterable {
 }
 
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>) -> CInt {
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
+) -> CInt {
     let name = ProcessInfo.processInfo.environment["NOTES_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
         let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")

@@ -40,4 +40,9 @@ if [[ ! -x "$stamp" ]] || [[ -n "$(find Sources Tests/Fuzz Tests/NotesKitTests/F
         2> >(grep -v "Cannot export local symbol" >&2)
 fi
 
-NOTES_FUZZ_TARGET="$target" exec "$stamp" -dict=Tests/Fuzz/notes.dict "$@" "$out/corpus/$target"
+# Files named on the command line are inputs to replay; else the target's corpus is fuzzed.
+corpus=("$out/corpus/$target")
+for argument in "$@"; do
+    if [[ "$argument" != -* && -f "$argument" ]]; then corpus=(); fi
+done
+NOTES_FUZZ_TARGET="$target" exec "$stamp" -dict=Tests/Fuzz/notes.dict "$@" "${corpus[@]}"

@@ -135,13 +135,16 @@ import Testing
     @Test func aSixtyMegabyteSingleLineNote() throws {
         let s = try Sandbox()
         var line = [UInt8](repeating: UInt8(ascii: "x"), count: 60_000_000)
-        for k in stride(from: 0, to: line.count - 20, by: 1_000_000) { line.replaceSubrange(k..<(k + 8), with: Array(" crème ".utf8)) }
+        for k in stride(from: 0, to: line.count - 20, by: 1_000_000) {
+            line.replaceSubrange(k..<(k + 8), with: Array(" crème ".utf8))
+        }
         line.replaceSubrange(30_500_000..<30_500_008, with: Array(" needle ".utf8))
         try s.writeBytes("big.md", line)
         try s.write("small.md", "# Small\n")
         let before = VaultFingerprint(s.vault)
         let list = try s.run(["list"])
-        #expect(list.status == 0 && list.stdout.utf8.count > 60_000_000 && list.stdout.contains("small\t"), "\(list.status) \(list.stderr)")
+        #expect(list.status == 0 && list.stdout.utf8.count > 60_000_000, "\(list.status) \(list.stderr)")
+        #expect(list.stdout.contains("small\t"))
         let search = try s.run(["search", "needle", "creme"])
         #expect(search.status == 0 && search.stdout.hasPrefix("big\t") && !search.stdout.contains("small"), "\(search.stderr)")
         #expect(VaultFingerprint(s.vault) == before)
@@ -224,7 +227,8 @@ import Testing
         let keys = (0..<100_000).map { "key\($0): \(filler) \($0)\n" }.joined()
         try s.write("keys.md", "---\ntitle: Many keys\ncreatedAt: 2026-11-29T12:38:16Z\n" + keys + "---\nold body\n")
         try s.write("title.md", "---\ntitle: " + String(repeating: "t", count: 10_000_000) + "\n---\nbody\n")
-        try s.write("tags.md", "---\ntags: [" + (0..<100_000).map { "\(filler)\($0 % 50_000)" }.joined(separator: ", ") + "]\n---\n# Tagged\n")
+        let tagList = (0..<100_000).map { "\(filler)\($0 % 50_000)" }.joined(separator: ", ")
+        try s.write("tags.md", "---\ntags: [" + tagList + "]\n---\n# Tagged\n")
         let before = VaultFingerprint(s.vault)
         let list = try s.run(["list"])
         #expect(list.status == 0 && list.stdout.contains("\tMany keys\n") && list.stdout.contains("\tTagged\n"), "\(list.stderr)")
@@ -263,7 +267,8 @@ import Testing
         try Data(garbage).write(to: URL(fileURLWithPath: path))
         let before = [VaultFingerprint(s.vault), VaultFingerprint(s.config)]
         let listed = try s.run(["list"])
-        #expect(listed.status == 0 && listed.stdout.hasPrefix("a\t") && listed.stderr.contains("is not valid"), "\(listed.stderr.prefix(500))")
+        #expect(listed.status == 0 && listed.stdout.hasPrefix("a\t"), "\(listed.stderr.prefix(500))")
+        #expect(listed.stderr.contains("is not valid"), "\(listed.stderr.prefix(500))")
         let refused = try s.run(["config", "set", "scheme", "green"])
         #expect(refused.status == 1 && refused.stderr.contains("\nError: "), "\(refused.stderr.prefix(500))")
         #expect([VaultFingerprint(s.vault), VaultFingerprint(s.config)] == before)

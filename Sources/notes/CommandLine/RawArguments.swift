@@ -28,14 +28,11 @@ enum RawArguments {
 
     /// `problem` for this process.
     static func problemOfThisProcess() -> (message: String, isUsage: Bool)? {
-        let arguments = (1..<max(1, Int(CommandLine.argc))).map { index -> [UInt8] in
-            guard let word = CommandLine.unsafeArgv[index] else { return [] }
-            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(word).assumingMemoryBound(to: UInt8.self), count: strlen(word)))
+        func bytes(_ text: UnsafePointer<CChar>) -> [UInt8] {
+            Array(UnsafeRawBufferPointer(start: text, count: strlen(text)))
         }
-        let variables = pathVariables.map { name -> (name: String, value: [UInt8]?) in
-            guard let value = getenv(name) else { return (name, nil) }
-            return (name, Array(UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: strlen(value))))
-        }
+        let arguments = (1..<max(1, Int(CommandLine.argc))).map { CommandLine.unsafeArgv[$0].map { bytes($0) } ?? [] }
+        let variables = pathVariables.map { name in (name: name, value: getenv(name).map { bytes($0) }) }
         return problem(arguments: arguments, variables: variables)
     }
 

@@ -143,7 +143,8 @@ enum DocumentFuzz {
         var again = reread
         again.rewrite(content: content, updated: updated, fallbackCreation: fallback)
         if !again.text.utf8.elementsEqual(text.utf8) {
-            problems.append("a second identical rewrite changed\n\(fuzzShow(text)) (from \(fuzzShow(original.text)))\nto\n\(fuzzShow(again.text))")
+            problems.append("a second identical rewrite changed\n\(fuzzShow(text)) (from \(fuzzShow(original.text)))"
+                + "\nto\n\(fuzzShow(again.text))")
         }
         return problems
     }
@@ -373,7 +374,8 @@ enum FoldFuzz {
         let once = String(decoding: exact, as: UTF8.self)
         let twice = TextFolder.fold(once).bytes
         if twice != exact {
-            problems.append("folding is not idempotent on \(scalars(text)): \(scalars(once)) → \(scalars(String(decoding: twice, as: UTF8.self)))")
+            let again = scalars(String(decoding: twice, as: UTF8.self))
+            problems.append("folding is not idempotent on \(scalars(text)): \(scalars(once)) → \(again)")
         }
         return problems
     }

@@ -55,11 +55,12 @@ struct IndexRegions {
             (0..<width).reduce(0) { $0 | Int(bytes[records + n * IndexLayout.recordSize + offset + $1]) << (8 * $1) }
         }
         typealias C = IndexLayout.Column
+        let text = IndexLayout.headerSize
         let stringsStart = strings + column(C.stringsOffset, 4)
         return [
             (records + n * IndexLayout.recordSize)..<(records + (n + 1) * IndexLayout.recordSize),
             (paths + column(C.pathOffset, 4))..<(paths + column(C.pathOffset, 4) + column(C.pathLength, 2)),
-            (IndexLayout.headerSize + column(C.textOffset, 8))..<(IndexLayout.headerSize + column(C.textOffset, 8) + column(C.textLength, 4)),
+            (text + column(C.textOffset, 8))..<(text + column(C.textOffset, 8) + column(C.textLength, 4)),
             stringsStart..<(stringsStart + (index.stringsBytes(n)?.count ?? 0)),
             (tags + column(C.tagsOffset, 4))..<(tags + column(C.tagsOffset, 4) + column(C.tagsLength, 4)),
             (links + column(C.linksOffset, 4))..<(links + column(C.linksOffset, 4) + column(C.linksLength, 4)),
@@ -119,7 +120,8 @@ enum IndexFuzz {
             guard path.utf8.count <= Int(UInt16.max) else { return nil }
             return DecodedRecord(
                 path: Array(path.utf8), size: size, mtime: mtime.bitPattern, inode: inode, isNote: false, removed: false,
-                note: nil, noteRead: nil, warnings: [warning], text: [], refs: NoteRefs.Encoded(tags: [], links: [], shown: ShownRefs.none),
+                note: nil, noteRead: nil, warnings: [warning], text: [],
+                refs: NoteRefs.Encoded(tags: [], links: [], shown: ShownRefs.none),
                 links: [], linksRead: [], foldedTitle: nil, foldedTags: [], linkKeys: [])
         }
         let document = NoteDocument(parsing: text)
@@ -144,7 +146,9 @@ enum IndexFuzz {
         let tags = note.tags.map { ($0, folder.foldedBytes($0)) }
             .filter { !$0.1.isEmpty && $0.1.count <= 255 && $0.0.utf8.count <= 255 }.prefix(Int(UInt16.max))
         let links = NoteLinks.of(document).map { ($0, LinkKeys.make($0, from: path, folder: &folder)) }
-            .filter { $0.0.text.utf8.count <= Int(UInt16.max) && $0.1.key.count <= Int(UInt16.max) && $0.1.alternative.count <= Int(UInt16.max) }
+            .filter { link, keys in
+                [link.text.utf8.count, keys.key.count, keys.alternative.count].allSatisfy { $0 <= Int(UInt16.max) }
+            }
             .prefix(Int(UInt16.max))
         var kept = note
         kept.tags = tags.map(\.0)
@@ -152,7 +156,8 @@ enum IndexFuzz {
             IndexedLink(
                 style: link.style, isEmbed: link.isEmbed, line: Int(UInt32(clamping: link.line)), text: link.text,
                 target: link.target, heading: link.heading,
-                targetRange: (link.targetRange.lowerBound - link.range.lowerBound)..<(link.targetRange.upperBound - link.range.lowerBound),
+                targetRange: link.targetRange.lowerBound - link.range.lowerBound
+                    ..< link.targetRange.upperBound - link.range.lowerBound,
                 keys: keys)
         }
         return DecodedRecord(
@@ -239,7 +244,8 @@ enum IndexFuzz {
             guard !d.bytes.isEmpty else { return 0 }
             switch r.below(5) {
             case 0: return r.below(min(IndexLayout.headerSize, d.bytes.count))
-            case 1 where regions.count > 0: return min(d.bytes.count - 1, regions.records + r.below(regions.count * IndexLayout.recordSize))
+            case 1 where regions.count > 0:
+                return min(d.bytes.count - 1, regions.records + r.below(regions.count * IndexLayout.recordSize))
             case 2: return min(d.bytes.count - 1, regions.slots + r.below(max(1, regions.paths - regions.slots)))
             default: return r.below(d.bytes.count)
             }
@@ -256,7 +262,8 @@ enum IndexFuzz {
                 // A column of a record (or a header field) set to a value that matters.
                 let width = r.pick([1, 2, 4, 8])
                 let at = r.chance(75) && regions.count > 0
-                    ? regions.records + r.below(regions.count) * IndexLayout.recordSize + r.pick([0, 8, 16, 24, 32, 40, 48, 52, 56, 60, 62, 64, 68, 72, 76])
+                    ? regions.records + r.below(regions.count) * IndexLayout.recordSize
+                        + r.pick([0, 8, 16, 24, 32, 40, 48, 52, 56, 60, 62, 64, 68, 72, 76])
                     : r.pick([19, 20, 28, 32, 36, 44, 52, 60, 64])
                 guard at + width <= d.bytes.count else { continue }
                 let value = r.chance(50) ? r.pick(interesting) : r.next()
@@ -281,7 +288,8 @@ enum IndexFuzz {
             case 7:
                 // A run copied over another of the same length.
                 guard d.bytes.count > 2 else { continue }
-                let n = r.within(1...min(64, d.bytes.count / 2)), from = r.below(d.bytes.count - n + 1), to = r.below(d.bytes.count - n + 1)
+                let n = r.within(1...min(64, d.bytes.count / 2))
+                let from = r.below(d.bytes.count - n + 1), to = r.below(d.bytes.count - n + 1)
                 d.bytes.replaceSubrange(to..<(to + n), with: Array(d.bytes[from..<(from + n)]))
                 d.touched.append(to..<(to + n))
                 d.steps.append("copied \(n) bytes from \(from) to \(to)")

@@ -213,7 +213,8 @@ enum FuzzText {
         default:  // a key's case changed, or a known key written in
             guard !lines.isEmpty else { return text }
             let k = r.below(lines.count)
-            lines[k] = r.chance(50) ? lines[k].uppercased() : r.pick(["createdAt", "updatedAt", "created", "date", "title", "tags"]) + ": " + lines[k]
+            let key = r.pick(["createdAt", "updatedAt", "created", "date", "title", "tags"])
+            lines[k] = r.chance(50) ? lines[k].uppercased() : key + ": " + lines[k]
             return joined()
         }
         return String(String.UnicodeScalarView(s))

@@ -26,7 +26,8 @@ private struct ArgvRandom {
 
 enum ArgumentFuzz {
     /// Every command and subcommand, with the words that name it.
-    static let commands: [(words: [String], type: any NotesCommand.Type)] = CLI.commands.flatMap { type -> [([String], any NotesCommand.Type)] in
+    static let commands: [(words: [String], type: any NotesCommand.Type)] = CLI.commands.flatMap {
+        type -> [([String], any NotesCommand.Type)] in
         let names = [type.spec.name] + type.spec.aliases
         if type.spec.subcommands.isEmpty, let leaf = type as? any NotesCommand.Type { return names.map { ([$0], leaf) } }
         return type.spec.subcommands.flatMap { sub in
@@ -62,7 +63,9 @@ enum ArgumentFuzz {
             case 5: words.append(r.pick(["x", "note", "work/standup", "../../etc/passwd", "/tmp", "title", "sort", "blue"]))
             default:
                 var word = r.pick(oddWords + ["list", "--sort", "-n"])
-                if !word.isEmpty { word.insert(r.pick(["\0", "=", "-", "\u{301}", " "]), at: word.index(word.startIndex, offsetBy: r.below(word.count))) }
+                if !word.isEmpty {
+                    word.insert(r.pick(["\0", "=", "-", "\u{301}", " "]), at: word.index(word.startIndex, offsetBy: r.below(word.count)))
+                }
                 words.append(word)
             }
         }
@@ -164,7 +167,8 @@ enum ArgumentFuzz {
             }
             return false
         }
-        let options = GlobalOptions.all + (invocation.command?.spec.options ?? []) + (invocation.group?.subcommands.flatMap { $0.spec.options } ?? [])
+        let options = GlobalOptions.all + (invocation.command?.spec.options ?? [])
+            + (invocation.group?.subcommands.flatMap { $0.spec.options } ?? [])
         for flag in parsed.flags {
             guard let option = options.first(where: { $0.long == flag }) else {
                 problems.append("the flag '\(flag)' is not an option of the command: \(shown)")
@@ -187,7 +191,8 @@ enum ArgumentFuzz {
                 problems.append("\(shown) runs \(String(describing: invocation.command)), not \(expected.command)")
             }
             if parsed.flags != expected.flags || parsed.values != expected.values || parsed.positionals != expected.positionals {
-                problems.append("\(shown) parses to \(parsed.flags) \(parsed.values) \(parsed.positionals), not \(expected.flags) \(expected.values) \(expected.positionals)")
+                problems.append("\(shown) parses to \(parsed.flags) \(parsed.values) \(parsed.positionals), "
+                    + "not \(expected.flags) \(expected.values) \(expected.positionals)")
             }
         }
         _ = Help.text(for: invocation.group ?? invocation.command?.spec, commands: CLI.commands)
@@ -213,7 +218,8 @@ enum ArgumentFuzz {
         var problems: [String] = []
         if error.message.isEmpty { problems.append("an empty usage error for \(shown)") }
         let name = error.command.map { "notes " + $0.fullName } ?? "notes"
-        let text = Output.printableLines("Error: \(error.message)\nUsage: \(Help.usage(error.command))\n  See '\(name) --help' for more information.\n")
+        let text = Output.printableLines(
+            "Error: \(error.message)\nUsage: \(Help.usage(error.command))\n  See '\(name) --help' for more information.\n")
         if text.unicodeScalars.contains(where: { $0 != "\n" && ($0.value < 0x20 || (0x7F..<0xA0).contains($0.value)) }) {
             problems.append("a usage error prints a control character: \(text.debugDescription)")
         }
