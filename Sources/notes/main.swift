@@ -10,6 +10,9 @@ TemporaryFiles.installSignalHandlers()
 // Each write of a closed pipe (`notes list | head`) should end quietly, as in other Unix tools.
 signal(SIGPIPE, SIG_DFL)
 
+// Text that is not UTF-8 is refused before Swift repairs it into U+FFFD.
+if let refused = RawArguments.refusal() { exit(refused) }
+
 let status = CLI.main(
     Array(CommandLine.arguments.dropFirst()),
     environment: ProcessInfo.processInfo.environment,

@@ -53,6 +53,22 @@ public struct FrontMatter: Equatable, Sendable {
         return nil
     }
 
+    /// The last line of the entry whose key is on line `index`: the key's line, or the last of the
+    /// lines below it that its value goes on over — indented lines and `- item` lines, with the
+    /// blank and comment lines among them — so that a line put after it does not cut the value.
+    func lastLine(ofEntryAt index: Int) -> Int {
+        var last = index
+        for j in (index + 1)..<max(index + 1, lines.count) {
+            let line = FrontMatter.stripTerminator(lines[j])
+            let trimmed = line.trimmingWhitespace()
+            if trimmed.isEmpty || (trimmed.hasPrefix("#") && line.first == "#") { continue }
+            let indented = line.first == " " || line.first == "\t"
+            guard indented || trimmed == "-" || trimmed.hasPrefix("- ") || trimmed.hasPrefix("-\t") else { break }
+            last = j
+        }
+        return last
+    }
+
     /// The text of the whole front matter, as in the file.
     public var text: String { opening + lines.joined() + closing }
 

@@ -146,6 +146,14 @@ public enum NoteDate {
     static func localSeconds(
         _ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int, _ fraction: Double, _ tz: TimeZone
     ) -> Double? {
+        // Foundation's Gregorian calendar is Julian before the reform of 15 October 1582; ISO 8601
+        // dates, the other forms and `format` are proleptic Gregorian. There, the wall-clock time
+        // less the zone's offset at that moment (local mean time, in most zones, that long ago).
+        if (y, mo, d) < (1582, 10, 15) {
+            let wall = Double(daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s)
+            let guess = wall - Double(tz.secondsFromGMT(for: Date(timeIntervalSince1970: wall)))
+            return wall - Double(tz.secondsFromGMT(for: Date(timeIntervalSince1970: guess))) + fraction
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = tz
         let components = DateComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s)

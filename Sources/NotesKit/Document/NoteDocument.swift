@@ -133,7 +133,7 @@ public struct NoteDocument: Equatable, Sendable {
         let existing = fm.entry("updatedAt")
         if let existing { fm.lines[existing.lineIndex] = updatedLine }
         if let anchor = creationAnchor(fm) {
-            if existing == nil { fm.lines.insert(updatedLine, at: anchor + 1) }
+            if existing == nil { fm.lines.insert(updatedLine, at: fm.lastLine(ofEntryAt: anchor) + 1) }
         } else {
             // No creation key, even when updatedAt is there: write the creation date down, or the
             // mtime fallback would become the time of this very edit.
@@ -147,8 +147,9 @@ public struct NoteDocument: Equatable, Sendable {
         reparse()
     }
 
-    /// The line index after which `updatedAt` goes: the line the creation date came from, else
-    /// the first creation key present (even if its value does not parse).
+    /// The line index of the entry after which `updatedAt` goes (after its value's last line): the
+    /// line the creation date came from, else the first creation key present (even if its value
+    /// does not parse).
     private func creationAnchor(_ fm: FrontMatter) -> Int? {
         if let (key, _) = creationDate(), let entry = fm.entry(key) { return entry.lineIndex }
         for key in Self.creationKeys {

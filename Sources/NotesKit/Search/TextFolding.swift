@@ -163,10 +163,11 @@ public struct TextFolder: Sendable {
         if let known = pairs[key] { return known }
         var pair = String.UnicodeScalarView()
         for value in [first, second] { pair.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
-        // Decomposed first: Foundation's NFC leaves a precomposed Hangul LV syllable and a final
-        // consonant apart (사 + ᆨ), although NFC joins them (삭).
-        let composed = String(pair).decomposedStringWithCanonicalMapping.precomposedStringWithCanonicalMapping
-            .unicodeScalars.map(\.value)
+        // Decomposed first, then composed as `fold` does (`TextFolder.composed`): Foundation's NFC
+        // leaves a precomposed Hangul LV syllable and a final consonant apart (사 + ᆨ), although
+        // NFC joins them (삭).
+        let composed = TextFolder.composed(Array(String(pair).decomposedStringWithCanonicalMapping.unicodeScalars))
+            .map(\.value)
         let result = composed != [first, second]
         pairs[key] = result
         return result
@@ -290,7 +291,7 @@ public struct TextFolder: Sendable {
     ) -> (bytes: [UInt8], decomposed: [Unicode.Scalar], composed: [Unicode.Scalar]) {
         let decomposed = Array(caseFold(text).decomposedStringWithCompatibilityMapping.unicodeScalars
             .filter { !isDiacritic($0) })
-        let composed = String(String.UnicodeScalarView(decomposed)).precomposedStringWithCanonicalMapping
+        let composed = String(String.UnicodeScalarView(TextFolder.composed(decomposed)))
         var lettered = String.UnicodeScalarView()
         for s in composed.unicodeScalars {
             if let replacement = letterTable[s] {
@@ -300,6 +301,46 @@ public struct TextFolder: Sendable {
             }
         }
         return (Array(caseFold(String(lettered)).utf8), decomposed, Array(composed.unicodeScalars))
+    }
+
+    /// The canonical composition (NFC) of decomposed `scalars`. Hangul is composed here, as Unicode
+    /// defines it — a leading consonant U+1100–U+1112 and a vowel U+1161–U+1175 make a syllable,
+    /// which takes a final consonant U+11A8–U+11C2 — and Foundation composes the rest: its NFC
+    /// takes the jamo just past those ranges too (ᄋ ᅥ ᇃ became 에, another syllable; U+11A7 after a
+    /// syllable vanished) and leaves a precomposed syllable and its final apart. Hangul composes
+    /// with nothing else and no mark reorders across it, so the runs between are composed alone.
+    static func composed(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        var out: [Unicode.Scalar] = []
+        out.reserveCapacity(scalars.count)
+        var run = String.UnicodeScalarView()
+        func flush() {
+            guard !run.isEmpty else { return }
+            out += String(run).precomposedStringWithCanonicalMapping.unicodeScalars
+            run = String.UnicodeScalarView()
+        }
+        for s in scalars {
+            switch s.value {
+            case 0x1100...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF, 0xAC00...0xD7A3:
+                flush()
+                if let last = out.last?.value {
+                    if (0x1100...0x1112).contains(last), (0x1161...0x1175).contains(s.value),
+                       let syllable = Unicode.Scalar(0xAC00 + ((last - 0x1100) * 21 + (s.value - 0x1161)) * 28) {
+                        out[out.count - 1] = syllable
+                        continue
+                    }
+                    if (0xAC00...0xD7A3).contains(last), (last - 0xAC00) % 28 == 0, (0x11A8...0x11C2).contains(s.value),
+                       let syllable = Unicode.Scalar(last + (s.value - 0x11A7)) {
+                        out[out.count - 1] = syllable
+                        continue
+                    }
+                }
+                out.append(s)
+            default:
+                run.append(s)
+            }
+        }
+        flush()
+        return out
     }
 
     /// Whether `s` is one of the diacritic marks SPEC §5 removes: a non-spacing mark of the

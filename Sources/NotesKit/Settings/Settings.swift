@@ -197,8 +197,13 @@ public struct Settings: Codable, Equatable, Sendable {
         switch (key, json) {
         case (.isDarkOn, .bool(let b)): isDarkOn = b
         case (.gitAutoCommit, .bool(let b)): gitAutoCommit = b
-        case (.editor, .string(let s)): editor = s
-        case (.vault, .string(let s)): vault = s
+        case (.editor, .string(let s)), (.vault, .string(let s)):
+            // No path or command holds a NUL: the system would read the text before it (a vault
+            // `/a\u0000b` would be `/a`), so the value is refused, shown as the file has it.
+            guard !s.unicodeScalars.contains("\0") else {
+                throw .invalidValue(key: name, value: s.replacingOccurrences(of: "\0", with: "\\u0000"), valid: nil)
+            }
+            if key == .editor { editor = s } else { vault = s }
         case (.scheme, .string(let s)), (.sort, .string(let s)), (.titleFrom, .string(let s)):
             try set(key, text: s)
         default:

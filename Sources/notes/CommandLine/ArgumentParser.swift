@@ -235,7 +235,8 @@ enum ArgumentParser {
                 onlyPositionals = true
             } else if token.hasPrefix("--") {
                 let body = token.dropFirst(2)
-                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                // The name is what stands before the first `=` (nothing, in `--=x`).
+                let name = String(body.prefix { $0 != "=" })
                 let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
                 guard let option = all.first(where: { $0.long == name }) else {
                     let suggestion = Suggestions.closest(to: "--" + name, among: all.map { "--" + $0.long })
