@@ -84,6 +84,15 @@ struct ExpectedLink: Equatable, Sendable, CustomStringConvertible {
         #expect(note.tags == ["Work", "idea"])
     }
 
+    /// A tag that folds to nothing is no tag, on its own too (`show --json` once listed it while
+    /// the index, and so `list --json`, did not).
+    @Test func aLoneTagThatFoldsToNothingIsNoTag() {
+        let lone = Note(path: "n.md", document: NoteDocument(parsing: "---\ntags: \"\\u0301\"\n---\nbody\n"), mtime: 0)
+        #expect(lone.tags == [])
+        let accented = Note(path: "c.md", document: NoteDocument(parsing: "---\ntags: [Café]\n---\nbody\n"), mtime: 0)
+        #expect(accented.tags == ["Café"])
+    }
+
     @Test(arguments: [
         ("work", "work", true), ("work/meetings", "work", true), ("workshop", "work", false),
         ("work", "work/meetings", false), ("a/b/c", "a/b", true), ("café", "cafe", false),

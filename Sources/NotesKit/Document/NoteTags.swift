@@ -11,8 +11,10 @@ public enum NoteTags {
     /// (the first spelling wins).
     public static func of(_ document: NoteDocument) -> [String] {
         let spellings = frontMatter(document.frontMatter) + body(document.body)
-        // Most notes have no tag, or one: nothing to fold to tell repeats apart.
-        guard spellings.count > 1 else { return spellings }
+        // Most notes have no tag, or one in ASCII (which folds to itself, lower-cased, never to
+        // nothing): nothing to fold. A tag that folds to nothing (a lone combining mark in the
+        // front matter) is no tag, as the index has it.
+        guard spellings.count > 1 || spellings.first?.utf8.contains(where: { $0 >= 0x80 }) == true else { return spellings }
         // A folder with warm caches (a new one folds its first non-ASCII letters slowly).
         var folder = FolderPool.shared.take()
         defer { FolderPool.shared.give(folder) }
