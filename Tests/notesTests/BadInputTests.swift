@@ -55,6 +55,29 @@ import Testing
         #expect(show.status == 1, "\(show)")
     }
 
+    /// A note whose file name is not UTF-8 (a Latin-1 `café.md` copied from an old disk) has no
+    /// ID a command could name: it is left alone, but never without a word — every listing warns.
+    @Test func aNoteWhoseNameIsNotUTF8IsNamedInAWarning() throws {
+        let s = try Sandbox()
+        try s.write("ok.md", "# Ok\n\nplain\n")
+        // `café.md` in Latin-1: the é is the one byte 0xE9.
+        let bytes = Array((s.vault + "/caf").utf8) + [0xE9] + Array(".md".utf8) + [0]
+        let made = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+            } ?? -1
+        }
+        #expect(made >= 0)
+        if made >= 0 { close(made) }
+        for arguments in [["list"], ["search", "plain"]] {
+            let run = try s.run(arguments)
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.hasPrefix("ok\t"), "\(run)")
+            #expect(run.stderr == "warning: \(s.vault)/caf\u{FFFD}.md: its name is not UTF-8, so it is not read as a note; "
+                + "rename it to read it\n", "\(run)")
+        }
+    }
+
     /// Arguments and `NOTES_VAULT` with bytes that are not UTF-8 (only a shell can pass them): Swift
     /// would repair them into U+FFFD, so a Latin-1 `café` would be saved as `caf�` and a vault path
     /// would name another folder. Refused before anything runs — exit 64 for an argument, 1 for a

@@ -49,10 +49,17 @@ extension Vault {
                     survey.sharedMode &= mode
                     survey.current.append(number)
                 case .stale(let status):
-                    // A name that is not UTF-8 cannot be a note's ID: it is left alone.
-                    guard let name = String(validating: batch.name(i), as: UTF8.self) else { continue }
-                    if let status { survey.sharedMode &= status.mode }
                     let directory = batch.folder.relative
+                    // A name that is not UTF-8 cannot be a note's ID: it is left alone, and said so
+                    // (a note the user wrote must not vanish from every list without a word).
+                    guard let name = String(validating: batch.name(i), as: UTF8.self) else {
+                        let shown = String(decoding: batch.name(i), as: UTF8.self)
+                        survey.diagnostics.append(Diagnostic(
+                            path: fullPath(directory.isEmpty ? shown : directory + "/" + shown), line: nil,
+                            message: "its name is not UTF-8, so it is not read as a note; rename it to read it"))
+                        continue
+                    }
+                    if let status { survey.sharedMode &= status.mode }
                     survey.stale.append((directory.isEmpty ? name : directory + "/" + name, status))
                 }
             }
