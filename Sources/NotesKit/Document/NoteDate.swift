@@ -6,7 +6,12 @@ public enum NoteDate {
     /// `2026-11-29 12:38[:16]` and `2026-11-29T12:38[:16]` (local time) and `2026-11-29`
     /// (local midnight). Returns nil for anything else, including impossible dates.
     public static func parse(_ text: String, timeZone: TimeZone = .current) -> Double? {
-        let b = Array(text.utf8)
+        // Read in place (every note's dates are parsed as it is read: no copy of the bytes).
+        var text = text
+        return text.withUTF8 { parse(bytes: $0, timeZone: timeZone) }
+    }
+
+    private static func parse(bytes b: UnsafeBufferPointer<UInt8>, timeZone: TimeZone) -> Double? {
         var i = 0
         func digits(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }
@@ -55,7 +60,8 @@ public enum NoteDate {
         }
         var offset = 0
         // Jekyll writes `2015-11-17 16:16:01 -0600`: one blank may stand before the zone.
-        if i + 1 < b.count, b[i] == 0x20, [UInt8(ascii: "Z"), UInt8(ascii: "z"), 0x2B, 0x2D].contains(b[i + 1]) {
+        if i + 1 < b.count, b[i] == 0x20,
+           b[i + 1] == UInt8(ascii: "Z") || b[i + 1] == UInt8(ascii: "z") || b[i + 1] == 0x2B || b[i + 1] == 0x2D {
             i += 1
         }
         if take(UInt8(ascii: "Z")) || take(UInt8(ascii: "z")) {
