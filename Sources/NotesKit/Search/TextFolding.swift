@@ -134,6 +134,14 @@ public struct TextFolder: Sendable {
 
     /// Appends `bytes[run]` (ASCII) lower-cased; returns the run's end.
     private static func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ run: Range<Int>, to out: inout [UInt8]) -> Int {
+        // A short run (a word between two accented letters) byte by byte; a long one in bulk.
+        if run.count < 16 {
+            for k in run {
+                let c = bytes[k]
+                out.append(c &+ ((c &- 0x41) < 26 ? 0x20 : 0))
+            }
+            return run.upperBound
+        }
         let start = out.count
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run]))
         out.withUnsafeMutableBufferPointer { buffer in
@@ -207,7 +215,13 @@ public struct TextFolder: Sendable {
         let start = Int(entry.offset)
         let end = start + Int(entry.length)
         store.withUnsafeBufferPointer { store in
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: store[start..<end]))
+            // Most folded letters are a byte or two: appended one by one, that costs less than a
+            // bulk append does to set up.
+            if end - start <= 4 {
+                for k in start..<end { out.append(store[k]) }
+            } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: store[start..<end]))
+            }
         }
     }
 
