@@ -181,9 +181,22 @@ import Testing
         }
     }
 
+    /// A moved note whose own links are rewritten is written at its new path before it is there:
+    /// its mode comes from the note as read, not from a file at that path (there is none yet).
+    @Test func aPrivateNoteStaysPrivateWhenItsOwnLinksAreRewritten() throws {
+        try Playground(Self.vault).test { root in
+            chmod(root + "/idea.md", 0o600)
+            let notes = store(try Vault(root: root))
+            let report = try notes.move(try notes.planMove(try notes.open("idea", cwd: root), to: "archive/2026/idea"))
+            #expect(report.rewritten.map(\.id).contains("archive/2026/idea"))
+            var st = stat()
+            #expect(stat(root + "/archive/2026/idea.md", &st) == 0 && st.st_mode & 0o777 == 0o600)
+        }
+    }
+
     @Test func theBatchWriterLeavesAFileThatChangedBeforeItsRename() throws {
         try Playground([.file("a.md", "a\n"), .file("b.md", "b\n")]).test { root in
-            let outcomes = FileSystem.writeAtomically(batch: [(root + "/a.md", Array("A\n".utf8)), (root + "/b.md", Array("B\n".utf8))]) { i in
+            let outcomes = FileSystem.writeAtomically(batch: [(root + "/a.md", Array("A\n".utf8), 0o644), (root + "/b.md", Array("B\n".utf8), 0o644)]) { i in
                 i == 0
             }
             #expect(Disk.text(root + "/a.md") == "A\n" && Disk.text(root + "/b.md") == "b\n")

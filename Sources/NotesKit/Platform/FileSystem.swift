@@ -158,9 +158,10 @@ public enum FileSystem {
 
     /// Writes many files, each atomically as `writeAtomically` does — a temp file, fsync, rename,
     /// so a crash leaves each old or new, never torn — but many at a time: `prepare(batch:)`, then
-    /// `commit(batch:prepared:isCurrent:)`. Each file keeps its permissions.
+    /// `commit(batch:prepared:isCurrent:)`. Each file gets the mode given with it (a rewritten
+    /// note its own, as read: the file may not be at `path` yet, as a moved note is not).
     public static func writeAtomically(
-        batch files: [(path: String, bytes: [UInt8])], isCurrent: (Int) -> Bool
+        batch files: [(path: String, bytes: [UInt8], mode: mode_t)], isCurrent: (Int) -> Bool
     ) -> [BatchOutcome] {
         commit(batch: files, prepared: prepare(batch: files), isCurrent: isCurrent)
     }
@@ -186,7 +187,7 @@ public enum FileSystem {
     /// synced side by side (the file system commits them together, where one after the other would
     /// wait for the disk each time). Nothing is in place yet: a disk that cannot take every file
     /// fails here, before any is changed.
-    public static func prepare(batch files: [(path: String, bytes: [UInt8])]) -> PreparedBatch {
+    public static func prepare(batch files: [(path: String, bytes: [UInt8], mode: mode_t)]) -> PreparedBatch {
         var temps: [Result<TemporaryFiles.Entry, VaultError>] = []
         temps.reserveCapacity(files.count)
         var folders: Set<String> = []
@@ -202,13 +203,11 @@ public enum FileSystem {
             var failures: [Int: VaultError] = [:]
             for i in range {
                 do {
-                    var st = stat()
-                    let mode = stat(files[i].path, &st) == 0 ? st.st_mode & 0o7777 : newFileMode()
                     let file = try PendingFile(beside: files[i].path, sweep: false)
                     files[i].bytes.withUnsafeBytes(file.append)
                     // The disk can start on it while the rest of the group is written.
                     file.startWriteback()
-                    pending.append((i, file, mode))
+                    pending.append((i, file, files[i].mode & 0o7777))
                 } catch {
                     failures[i] = error
                 }
@@ -232,7 +231,7 @@ public enum FileSystem {
     /// `isCurrent(i)` is asked just before file `i` is renamed (holding whatever lock the caller
     /// holds): when it says no, the file is left as it is and its temp removed.
     public static func commit(
-        batch files: [(path: String, bytes: [UInt8])], prepared: PreparedBatch, isCurrent: (Int) -> Bool
+        batch files: [(path: String, bytes: [UInt8], mode: mode_t)], prepared: PreparedBatch, isCurrent: (Int) -> Bool
     ) -> [BatchOutcome] {
         pauseIfTesting()
         var outcomes = [BatchOutcome](repeating: .written, count: files.count)

@@ -116,7 +116,7 @@ extension NoteStore {
             }
             if FileSystem.status(vault.fullPath(plan.to)) != nil { throw .alreadyExists(plan.toID) }
             var report = MoveReport(plan: plan)
-            var writes: [(path: String, bytes: [UInt8])] = []
+            var writes: [(path: String, bytes: [UInt8], mode: mode_t)] = []
             var written: [(entry: NoteRewrites, status: FileStatus)] = []
             for entry in plan.notes {
                 // Read where it is now; written where it will be.
@@ -130,7 +130,8 @@ extension NoteStore {
                 guard !rewrites.isEmpty else { continue }
                 var done = entry
                 done.rewrites = rewrites
-                writes.append((vault.fullPath(entry.path == plan.from ? plan.to : entry.path), bytes))
+                // With the mode it was read with: the moved note is not at its new path yet.
+                writes.append((vault.fullPath(entry.path == plan.from ? plan.to : entry.path), bytes, loaded.status.mode))
                 written.append((done, loaded.status))
             }
             Trace.mark("move: read")
