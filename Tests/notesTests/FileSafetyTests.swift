@@ -157,6 +157,26 @@ import Testing
         #expect(try s.read("n.md") == "# Note\n\nold text\n")
     }
 
+    /// A move writes the temps of all the notes whose links it rewrites before it renames any:
+    /// interrupted then, every one of them goes, not only as many as fit a small registry.
+    @Test func aSignalDuringAMoveLeavesNoTempOfAnyRewrittenNote() throws {
+        let s = try Sandbox()
+        try s.write("hub.md", "# Hub\n")
+        for k in 0..<40 { try s.write("n\(k).md", "# N\(k)\n\nSee [the hub](hub.md).\n") }
+        // The index fresh, so that the first pause is the move's, not the index's own write.
+        #expect(try s.run(["index"]).status == 0)
+        let child = try Child.start(s, ["move", "hub", "center"], env: ["NOTES_TEST_PAUSE_BEFORE_RENAME": "1"])
+        let stopped = child.wait(untraced: true)
+        #expect(isStopped(stopped), "status \(stopped)")
+        #expect(temps(in: s.vault).count == 40, "the move should be paused with its temps in place")
+        kill(child.pid, SIGTERM)
+        kill(child.pid, SIGCONT)
+        let status = child.wait(untraced: false)
+        #expect(signalOf(status) == SIGTERM, "status \(status)")
+        #expect(temps(in: s.vault).isEmpty)
+                #expect(try s.read("n7.md") == "# N7\n\nSee [the hub](hub.md).\n")
+    }
+
     @Test func aSignalTheShellIgnoresStaysIgnored() throws {
         let s = try Sandbox()
         try s.write("n.md", "# Note\n")

@@ -18,8 +18,10 @@ public final class TemporaryFiles: @unchecked Sendable {
     /// Bytes per slot: `PATH_MAX` on Linux. A longer path is written all the same, just not
     /// removed on a signal.
     static let slotSize = 4096
-    /// Temps written at once by the whole process; more are written unregistered.
-    static let sharedCapacity = 16
+    /// Temps written at once by the whole process; more are written unregistered. A move writes
+    /// every rewritten note's temp before it renames any, so this covers a note linked from a
+    /// thousand others. The slots are zero pages until used (`calloc`): they cost no memory.
+    static let sharedCapacity = 1024
     /// The shared registry's slots, a static `let` so the signal handler reaches them without an
     /// object reference.
     // Written under `lock`, read by the signal handler without it (see above).
@@ -44,6 +46,8 @@ public final class TemporaryFiles: @unchecked Sendable {
     }
 
     private static func allocateSlots(_ capacity: Int) -> UnsafeMutablePointer<CChar> {
+        // Zeroed by calloc, which maps fresh zero pages for a large block rather than writing them.
+        if let zeroed = calloc(capacity, slotSize) { return zeroed.assumingMemoryBound(to: CChar.self) }
         let slots = UnsafeMutablePointer<CChar>.allocate(capacity: capacity * slotSize)
         slots.initialize(repeating: 0, count: capacity * slotSize)
         return slots
