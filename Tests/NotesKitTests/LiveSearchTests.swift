@@ -83,6 +83,20 @@ import Testing
         }
     }
 
+    /// `#work` asks for a tag and `"#work"` for text: they fold alike, but are two queries, so
+    /// adding the quotes searches again rather than keep the tag's hits.
+    @Test func aTagTermAndTheSameTextQuotedAreTwoQueries() throws {
+        try Playground([.file("t.md", "# T\n\n#work here\n"), .file("x.md", "# X\n\nsee a#work\n")]).test { root in
+            var live = LiveSearch(catalog: store(try Vault(root: root)).catalog, order: .updated)
+            live.search(SearchQuery("#work"))
+            #expect(ids(live.hits) == ["t"])
+            live.search(SearchQuery("\"#work\""))
+            #expect(Set(ids(live.hits)) == ["t", "x"])
+            live.search(SearchQuery("#work"))
+            #expect(ids(live.hits) == ["t"])
+        }
+    }
+
     /// A search can stop once it has enough hits for a screen: those are the first in the order,
     /// and a narrower query made meanwhile checks them and the notes not checked yet.
     @Test func hitsFoundSoFarAreTheFirstInTheOrder() throws {

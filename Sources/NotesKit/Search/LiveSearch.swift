@@ -32,9 +32,9 @@ public struct LiveSearch: Sendable {
     public mutating func search(
         _ query: SearchQuery, toFind wanted: Int = .max, before deadline: ContinuousClock.Instant? = nil
     ) {
-        if query.foldedTerms != hits.search.foldedTerms {
+        if !query.findsTheSame(as: hits.search) {
             remember(hits)
-            if let seen = recent.lastIndex(where: { $0.search.foldedTerms == query.foldedTerms }) {
+            if let seen = recent.lastIndex(where: { $0.search.findsTheSame(as: query) }) {
                 hits = recent.remove(at: seen).reused(as: query)
             } else {
                 var candidates = all
@@ -57,7 +57,7 @@ public struct LiveSearch: Sendable {
     /// Keeps `hits` among the recent ones, in place of older hits of the same query.
     private mutating func remember(_ hits: SearchHits) {
         guard !hits.search.isEmpty else { return }
-        recent.removeAll { $0.search.foldedTerms == hits.search.foldedTerms }
+        recent.removeAll { $0.search.findsTheSame(as: hits.search) }
         recent.append(hits)
         if recent.count > LiveSearch.memory { recent.removeFirst() }
     }

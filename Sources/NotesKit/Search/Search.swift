@@ -8,7 +8,7 @@ public struct SearchQuery: Equatable, Sendable {
     /// The terms as typed.
     public var terms: [String]
     /// The folded UTF-8 bytes of each term (a tag term with its `#`): what highlights and
-    /// snippets look for, and what tells two queries apart.
+    /// snippets look for. (`#work` and `"#work"` fold alike; `findsTheSame` tells them apart.)
     public var foldedTerms: [[UInt8]]
     /// The folded terms that are looked for in the text (every term but the tag terms).
     public var textTerms: [[UInt8]]
@@ -58,6 +58,11 @@ public struct SearchQuery: Equatable, Sendable {
 
     /// Whether the query has no terms (it then matches every note).
     public var isEmpty: Bool { foldedTerms.isEmpty }
+
+    /// Whether `other` asks for the same notes: the same text terms and the same tags.
+    public func findsTheSame(as other: SearchQuery) -> Bool {
+        textTerms == other.textTerms && tagTerms == other.tagTerms
+    }
 
     /// Whether folded text contains every text term (the tag terms are the catalog's to check,
     /// against the note's tags).
