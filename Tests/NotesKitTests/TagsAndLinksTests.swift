@@ -84,6 +84,15 @@ struct ExpectedLink: Equatable, Sendable, CustomStringConvertible {
         #expect(note.tags == ["Work", "idea"])
     }
 
+    /// A backslash at the end of a line escapes nothing on the next: a link is on one line.
+    @Test func aBackslashAtTheEndOfALineDoesNotCarryALinkOntoTheNext() {
+        #expect(NoteLinks.of(body: "[x\\\n](other.md)\n").isEmpty)
+        #expect(NoteLinks.of(body: "[x](<other\\\n.md>)\n").isEmpty)
+        #expect(NoteLinks.of(body: "[x](other\\\n.md)\n").isEmpty)
+        let escaped = NoteLinks.of(body: "\n[x\\]](other.md)\n")
+        #expect(escaped.map(\.target) == ["other.md"] && escaped.map(\.line) == [2])
+    }
+
     /// A tag that folds to nothing is no tag, on its own too (`show --json` once listed it while
     /// the index, and so `list --json`, did not).
     @Test func aLoneTagThatFoldsToNothingIsNoTag() {

@@ -187,6 +187,12 @@ public enum NoteLinks {
         var end: Int
     }
 
+    /// How many bytes the backslash at `i` and what it escapes take: two, or one when it ends the
+    /// line (or the text), so that no link runs on past a line feed.
+    private static func escapedLength(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        i + 1 < bytes.count && bytes[i + 1] != 0x0A ? 2 : 1
+    }
+
     /// The Markdown link (or image, without its `!`) whose `[` is at `i`, all on one line.
     private static func markdownLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> MarkdownParts? {
         // The text: brackets nest, escaped ones do not count.
@@ -196,7 +202,8 @@ public enum NoteLinks {
         while j < bytes.count, bytes[j] != 0x0A {
             let byte = bytes[j]
             if byte == UInt8(ascii: "\\") {
-                j += 2
+                // An escape never takes the line feed with it: a link is on one line.
+                j += escapedLength(bytes, at: j)
                 continue
             }
             if byte == UInt8(ascii: "[") { depth += 1 }
@@ -220,7 +227,7 @@ public enum NoteLinks {
             k = start
             while k < bytes.count, bytes[k] != UInt8(ascii: ">") {
                 if bytes[k] == 0x0A || bytes[k] == UInt8(ascii: "<") { return nil }
-                k += bytes[k] == UInt8(ascii: "\\") ? 2 : 1
+                k += bytes[k] == UInt8(ascii: "\\") ? escapedLength(bytes, at: k) : 1
             }
             guard k < bytes.count else { return nil }
             destination = start..<k
@@ -233,7 +240,7 @@ public enum NoteLinks {
                 let byte = bytes[k]
                 if byte <= 0x20 { break }
                 if byte == UInt8(ascii: "\\") {
-                    k += 2
+                    k += escapedLength(bytes, at: k)
                     continue
                 }
                 if byte == UInt8(ascii: "(") { parentheses += 1 }
@@ -253,7 +260,7 @@ public enum NoteLinks {
             k += 1
             while k < bytes.count, bytes[k] != closing {
                 if bytes[k] == 0x0A { return nil }
-                k += bytes[k] == UInt8(ascii: "\\") ? 2 : 1
+                k += bytes[k] == UInt8(ascii: "\\") ? escapedLength(bytes, at: k) : 1
             }
             guard k < bytes.count else { return nil }
             k += 1

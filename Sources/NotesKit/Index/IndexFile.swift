@@ -26,14 +26,15 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 7: the layout of 6, with Hangul folded as Unicode composes
-/// it and local dates before 1582 read as proleptic Gregorian), all little-endian. Everything a
-/// command needs to check the index against the files and to sort sits in fixed-width columns read
-/// in place; the strings a command shows, the folded texts a search reads, and what tags and
-/// links commands compare sit in regions of their own, so that a `list` pages in the record table, the path table and the
-/// paths, and nothing else; `tags` and `list --tag` page in the tags region besides (a few bytes
-/// per note), `backlinks` the links region. The texts come first, so a writer can stream them out
-/// while it is still reading files, and write the tables and then the header last.
+/// The layout of an index file (version 8: the layout of 6, with Hangul folded as Unicode composes
+/// it, local dates before 1582 read as proleptic Gregorian, and no link past a line's end), all
+/// little-endian. Everything a command needs to check the index against the files and to sort sits
+/// in fixed-width columns read in place; the strings a command shows, the folded texts a search
+/// reads, and what tags and links commands compare sit in regions of their own, so that a `list`
+/// pages in the record table, the path table and the paths, and nothing else; `tags` and `list
+/// --tag` page in the tags region besides (a few bytes per note), `backlinks` the links region. The
+/// texts come first, so a writer can stream them out while it is still reading files, and write
+/// the tables and then the header last.
 ///
 ///     header   72 bytes: magic, version, title source, kind, generation, count, slot count,
 ///              the lengths of the text, paths and strings regions (u64 each), and of the tags
@@ -560,7 +561,7 @@ final class TextStorage: @unchecked Sendable {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 7
+    static let version: UInt32 = 8
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and
