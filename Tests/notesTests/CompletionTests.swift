@@ -138,6 +138,12 @@ import Testing
         #expect(try s.run(["__complete", "ids"]).stdout == "groceries\nwork/standup\n")
         #expect(try s.run(["__complete", "trashed", ""]).stdout == "old-idea\n")
         #expect(try s.run(["__complete", "folders", ""]).stdout == "work/\n")
+        // A file name with an escape sequence reaches the terminal made harmless, as in a list.
+        try s.write("red\u{1B}[31mnote.md", "# Red\n")
+        #expect(try s.run(["index"]).status == 0)
+        #expect(try s.run(["__complete", "ids", "red"]).stdout == "red [31mnote\n")
+        try FileManager.default.removeItem(atPath: s.vault + "/red\u{1B}[31mnote.md")
+        #expect(try s.run(["index"]).status == 0)
         // A note the index has not seen yet comes at the next command that checks the files.
         try s.write("new.md", "# New\n")
         #expect(try s.run(["__complete", "ids", "n"]).stdout == "")

@@ -59,9 +59,10 @@ struct CompleteCommand: NotesCommand {
         var words: [String]
         switch what {
         case .ids:
-            // The common case, as bytes straight from the index (control characters can only come
-            // from a file name, and a completion list shows them as they are).
-            if let lines = store.indexedIDLines(prefix: prefix) {
+            // The common case, as bytes straight from the index — unless a file name holds a
+            // control character, which must not reach the terminal as it is: then as every other
+            // list, made printable below.
+            if let lines = store.indexedIDLines(prefix: prefix), ANSI.isPrintable(lines, lineFeeds: true) {
                 FileHandle.standardOutput.write(Data(lines))
                 return
             }

@@ -19,15 +19,21 @@ enum ANSI {
         trueColor ? "\u{1B}[48;2;\(color.r);\(color.g);\(color.b)m" : "\u{1B}[48;5;\(code ?? color.xterm256)m"
     }
 
+    /// Whether UTF-8 `bytes` hold no control character (C0, DEL or C1), line feeds aside when
+    /// `lineFeeds` allows them.
+    static func isPrintable<S: Sequence>(_ bytes: S, lineFeeds: Bool = false) -> Bool where S.Element == UInt8 {
+        var previous: UInt8 = 0
+        return bytes.allSatisfy { byte in
+            defer { previous = byte }
+            return (byte >= 0x20 || (lineFeeds && byte == 0x0A)) && byte != 0x7F
+                && !(previous == 0xC2 && (0x80..<0xA0).contains(byte))
+        }
+    }
+
     /// Control characters (tabs, escapes) replaced by spaces, so a title can never move the cursor.
     static func printable(_ text: String) -> String {
         // Almost every title is clean: check the bytes before building anything.
-        var previous: UInt8 = 0
-        let clean = text.utf8.allSatisfy { byte in
-            defer { previous = byte }
-            return byte >= 0x20 && byte != 0x7F && !(previous == 0xC2 && (0x80..<0xA0).contains(byte))
-        }
-        if clean { return text }
+        if isPrintable(text.utf8) { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.map {
             $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? " " : $0
         }))
