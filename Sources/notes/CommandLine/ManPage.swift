@@ -46,7 +46,7 @@ enum ManPage {
         The settings file, unless \\fB\\-\\-config\\fR is given.
         .TP
         .BR NOTES_EDITOR ", " VISUAL ", " EDITOR
-        The editor, in that order after the \\fBeditor\\fR setting comes between the first and the others.
+        The editor: \\fBNOTES_EDITOR\\fR, then the \\fBeditor\\fR setting, then \\fBVISUAL\\fR, then \\fBEDITOR\\fR, then \\fBvi\\fR.
         .TP
         .BR NOTES_PAGER ", " PAGER
         The pager for output longer than the terminal (default \\fBless \\-FRX\\fR); empty turns it off.
