@@ -336,6 +336,39 @@ import Testing
     }
 }
 
+/// An index whose bytes were changed on disk (SPEC §8): every command shows the notes as their
+/// files have them, and the index is written anew.
+@Suite struct DamagedIndexTests {
+    @Test func aByteChangedInTheIndexIsNeverShown() throws {
+        let s = try Sandbox()
+        try s.write("a.md", "# Alphaquux\n\nThe zebraword is here.\n")
+        try s.write("b.md", "# Beta\n")
+        #expect(try s.run(["index"]).status == 0)
+        let index = s.vault + "/.notes/index"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: index)))
+        // The title as the index keeps it to show, and the text a search reads.
+        for marker in ["Alphaquux", "zebraword"] {
+            let needle = Array(marker.utf8)
+            let at = try #require(bytes.indices.first { bytes[$0...].starts(with: needle) })
+            bytes[at + 1] ^= 0x01
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: index))
+        let before = VaultFingerprint(s.vault)
+        let list = try s.run(["list"])
+        #expect(list.status == 0 && list.stderr.isEmpty, "\(list)")
+        #expect(list.stdout.contains("\tAlphaquux\n") && !list.stdout.contains("Amphaquux"), "\(list)")
+        let search = try s.run(["search", "zebraword"])
+        #expect(search.status == 0 && search.stdout.hasPrefix("a\t"), "\(search)")
+        #expect(VaultFingerprint(s.vault) == before)
+        // Written anew: a sound index that the next command trusts.
+        let again = try s.run(["index"])
+        #expect(again.status == 0, "\(again)")
+        let rewritten = try [UInt8](Data(contentsOf: URL(fileURLWithPath: index)))
+        #expect(rewritten != bytes)
+        #expect(rewritten.indices.contains { rewritten[$0...].starts(with: Array("Alphaquux".utf8)) })
+    }
+}
+
 @Suite struct RelativeVaultTests {
     /// `--vault .` (and `./`, `../vault`): a note is found by its ID, its file name and its path,
     /// as with an absolute vault path.

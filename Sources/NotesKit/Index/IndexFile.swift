@@ -26,21 +26,26 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 8: the layout of 6, with Hangul folded as Unicode composes
-/// it, local dates before 1582 read as proleptic Gregorian, and no link past a line's end), all
-/// little-endian. Everything a command needs to check the index against the files and to sort sits
-/// in fixed-width columns read in place; the strings a command shows, the folded texts a search
-/// reads, and what tags and links commands compare sit in regions of their own, so that a `list`
-/// pages in the record table, the path table and the paths, and nothing else; `tags` and `list
-/// --tag` page in the tags region besides (a few bytes per note), `backlinks` the links region. The
-/// texts come first, so a writer can stream them out while it is still reading files, and write
-/// the tables and then the header last.
+/// The layout of an index file (version 9: checksums, and a flag for names that may be conflict
+/// copies), all little-endian. Everything a command needs to check the index against the files and
+/// to sort sits in fixed-width columns read in place; the strings a command shows, the folded texts
+/// a search reads, and what tags and links commands compare sit in regions of their own, so that a
+/// `list` pages in the record table, the path table and the paths, and nothing else; `tags` and
+/// `list --tag` page in the tags region besides (a few bytes per note), `backlinks` the links
+/// region. The texts come first, so a writer can stream them out while it is still reading files,
+/// and write the tables and then the header last.
 ///
-///     header   72 bytes: magic, version, title source, kind, generation, count, slot count,
+/// Nothing read from the file is trusted unchecked (`IndexChecksum`): the header's checksum covers
+/// the header and the tables, and is checked when the file is opened; each record keeps one for
+/// each of its text, strings, tags and links, checked when that part is read. A part that fails
+/// its check is read again from the note's file (`IndexRepair`), never taken as it is.
+///
+///     header   80 bytes: magic, version, title source, kind, generation, count, slot count,
 ///              the lengths of the text, paths and strings regions (u64 each), and of the tags
-///              and links regions (u32 each)
+///              and links regions (u32 each); 4 bytes of zeros; at 72, the checksum of the
+///              header's first 72 bytes, the records, the slots and the paths (u64)
 ///     text     the folded searchable texts
-///     records  count × 80 bytes (`Column`)
+///     records  count × 96 bytes (`Column`)
 ///     slots    slot count × u32: an open-addressing table of record number + 1 (0 is empty),
 ///              by the FNV-1a hash of the path, so a lookup needs no table built at load
 ///     paths    each record's vault-relative path, UTF-8
@@ -53,19 +58,25 @@ enum IndexKind: UInt8 {
 ///              made into what resolution compares (a relative Markdown path already joined to the
 ///              note's folder), so finding backlinks compares bytes and makes no strings
 enum IndexLayout {
-    static let headerSize = 72
-    static let recordSize = 80
+    static let headerSize = 80
+    static let recordSize = 96
+    /// Where the header keeps the checksum of itself (the bytes before it) and of the tables.
+    static let checksumOffset = 72
 
     /// Byte offsets of a record's columns.
     enum Column {
         static let size = 0, mtime = 8, inode = 16, createdAt = 24, updatedAt = 32
         static let textOffset = 40, textLength = 48, pathOffset = 52, stringsOffset = 56
         static let pathLength = 60, flags = 62, tagsOffset = 64, tagsLength = 68, linksOffset = 72, linksLength = 76
+        /// The 32-bit checksums (`IndexChecksum.short`) of the record's text, strings, tags and links.
+        static let textCheck = 80, stringsCheck = 84, tagsCheck = 88, linksCheck = 92
     }
 
     /// Flags: a readable note; its title is not a body line; it has `updatedAt`; its body holds
-    /// conflict markers; (in a delta) its file is gone.
+    /// conflict markers; its name may be that of a conflict copy (`ConflictCopy.mayBeCopy`); (in a
+    /// delta) its file is gone.
     static let isNote: UInt8 = 1, titleFromFrontMatter: UInt8 = 2, hasUpdatedAt: UInt8 = 4, conflicted: UInt8 = 8
+    static let mayBeConflictCopy: UInt8 = 0x10
     static let removed: UInt8 = 0x80
 }
 
@@ -84,10 +95,19 @@ final class MappedIndex: @unchecked Sendable {
     private let textStart = IndexLayout.headerSize
     private let recordsStart: Int, slotsStart: Int, pathsStart: Int, stringsStart: Int, tagsStart: Int, linksStart: Int
     private let stringsLength: Int
+    /// Where a record whose part fails its check is read again from; without one, such a part
+    /// reads as nothing (no text, strings, tags or links).
+    private let repair: IndexRepair?
+    /// Whether checksums are checked: always, but in the tests of what lies beneath them (the
+    /// bounds checks, which must hold even for damage a checksum misses).
+    private let verifying: Bool
 
     private init(storage: TextStorage, kind: IndexKind, generation: UInt64, count: Int, slotCount: Int,
-                 textLength: Int, pathsLength: Int, stringsLength: Int, tagsLength: Int) {
+                 textLength: Int, pathsLength: Int, stringsLength: Int, tagsLength: Int, repair: IndexRepair?,
+                 verifying: Bool) {
         self.storage = storage
+        self.repair = repair
+        self.verifying = verifying
         self.kind = kind
         self.generation = generation
         self.count = count
@@ -103,10 +123,13 @@ final class MappedIndex: @unchecked Sendable {
     }
 
     /// The index in `storage`; nil when it is damaged, of another version, or made with another
-    /// title source (then it is rebuilt). The header and every record's columns are checked here
-    /// (path, text, tags and links within their regions, dates representable); titles, previews,
-    /// warnings, tags and links are checked when they are read.
-    static func open(_ storage: TextStorage, titleSource: TitleSource) -> MappedIndex? {
+    /// title source (then it is rebuilt). The header, the tables and every record's columns are
+    /// checked here (the header's checksum; path, text, tags and links within their regions, dates
+    /// representable); a record's text, strings, tags and links when they are read (their
+    /// checksums, then their bounds), and when one fails, `repair` reads the note again.
+    static func open(
+        _ storage: TextStorage, titleSource: TitleSource, repair: IndexRepair? = nil, verifying: Bool = true
+    ) -> MappedIndex? {
         let bytes = storage.bytes
         var reader = ByteReader(bytes: bytes)
         guard bytes.count >= IndexLayout.headerSize,
@@ -121,11 +144,20 @@ final class MappedIndex: @unchecked Sendable {
               pathsLength < UInt64(UInt32.max), stringsLength < UInt64(UInt32.max), textLength < UInt64(Int.max / 2)
         else { return nil }
         let fixed = IndexLayout.headerSize + count * IndexLayout.recordSize + slotCount * 4
-        guard UInt64(bytes.count) == UInt64(fixed) + textLength + pathsLength + stringsLength + tagsLength + linksLength
+        guard UInt64(bytes.count) == UInt64(fixed) + textLength + pathsLength + stringsLength + tagsLength + linksLength,
+              reader.u32() == 0, let checksum = reader.u64()
+        else { return nil }
+        let recordsAt = IndexLayout.headerSize + Int(textLength)
+        let slotsAt = recordsAt + count * IndexLayout.recordSize, pathsAt = slotsAt + slotCount * 4
+        guard !verifying || checksum == IndexChecksum.ofTables(
+            header: UnsafeRawBufferPointer(rebasing: bytes[..<IndexLayout.checksumOffset]),
+            records: UnsafeRawBufferPointer(rebasing: bytes[recordsAt..<slotsAt]),
+            slots: UnsafeRawBufferPointer(rebasing: bytes[slotsAt..<pathsAt]),
+            paths: UnsafeRawBufferPointer(rebasing: bytes[pathsAt..<(pathsAt + Int(pathsLength))]))
         else { return nil }
         let index = MappedIndex(storage: storage, kind: kind, generation: generation, count: count, slotCount: slotCount,
                                 textLength: Int(textLength), pathsLength: Int(pathsLength), stringsLength: Int(stringsLength),
-                                tagsLength: Int(tagsLength))
+                                tagsLength: Int(tagsLength), repair: repair, verifying: verifying)
         let text = UInt64(textLength), paths = UInt64(pathsLength), strings = UInt64(stringsLength)
         for number in 0..<count {
             let flags = index.flags(number)
@@ -188,9 +220,53 @@ final class MappedIndex: @unchecked Sendable {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(u16(number, IndexLayout.Column.pathLength)))])
     }
 
-    /// The bytes of record `number`'s folded text.
+    /// The bytes of record `number`'s folded text, checked (read again from the note's file when
+    /// they fail their check).
     func textBytes(_ number: Int) -> UnsafeRawBufferPointer {
+        let text = rawText(number)
+        return holds(text, number, IndexLayout.Column.textCheck) ? text : repairedText(number)
+    }
+
+    @inline(never) private func repairedText(_ number: Int) -> UnsafeRawBufferPointer {
+        repaired(number)?.textBytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    /// The bytes where record `number`'s folded text is, unchecked: for releasing their pages.
+    func rawText(_ number: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[textRange(number)])
+    }
+
+    /// The checksum of record `number`'s text, as stored.
+    func textCheck(_ number: Int) -> UInt32 { u32(number, IndexLayout.Column.textCheck) }
+
+    /// Whether `part` of record `number` is what was written: its checksum is the one in `column`.
+    private func holds(_ part: UnsafeRawBufferPointer, _ number: Int, _ column: Int) -> Bool {
+        !verifying || IndexChecksum.short(part) == u32(number, column)
+    }
+
+    /// Record `number` read again from its file, as the only record of an index in memory, for a
+    /// part of it that failed its check; nil without a repair, or when the file is no note now.
+    private func repaired(_ number: Int) -> MappedIndex? {
+        repair?.record(number, path: path(at: number))
+    }
+
+    /// Whether every part of record `number` (text, strings, tags, links) is what was written.
+    func isSound(_ number: Int) -> Bool {
+        let start = stringsStart + Int(u32(number, IndexLayout.Column.stringsOffset))
+        let strings = UnsafeRawBufferPointer(rebasing: bytes[start..<(stringsStart + stringsLength)])
+        return holds(rawText(number), number, IndexLayout.Column.textCheck)
+            && MappedIndex.stringsLength(in: strings).map {
+                holds(UnsafeRawBufferPointer(rebasing: strings[..<$0]), number, IndexLayout.Column.stringsCheck)
+            } == true
+            && holds(rawChunk(number, IndexLayout.Column.tagsOffset, tagsStart), number, IndexLayout.Column.tagsCheck)
+            && holds(rawChunk(number, IndexLayout.Column.linksOffset, linksStart), number, IndexLayout.Column.linksCheck)
+    }
+
+    /// Record `number` as a writer copies it: this file's, when every part of it is sound; else
+    /// the note read again (nil when that cannot be done: then it is read next time).
+    func sound(_ number: Int) -> (MappedIndex, Int)? {
+        if isSound(number) { return (self, number) }
+        return repaired(number).map { ($0, 0) }
     }
 
     private func textRange(_ number: Int) -> Range<Int> {
@@ -199,18 +275,31 @@ final class MappedIndex: @unchecked Sendable {
     }
 
     /// Record `number`'s folded title and tags (checked to lie within the tags region when
-    /// opened, parsed with bounds checks when read).
+    /// opened; checked against their checksum, and parsed with bounds checks, when read).
     func tagsChunk(_ number: Int) -> TagsChunk {
-        let start = tagsStart + Int(u32(number, IndexLayout.Column.tagsOffset))
-        let end = start + Int(u32(number, IndexLayout.Column.tagsLength))
-        return TagsChunk(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        let chunk = rawChunk(number, IndexLayout.Column.tagsOffset, tagsStart)
+        return TagsChunk(bytes: holds(chunk, number, IndexLayout.Column.tagsCheck) ? chunk : repairedTags(number))
+    }
+
+    @inline(never) private func repairedTags(_ number: Int) -> UnsafeRawBufferPointer {
+        repaired(number)?.tagsChunk(0).bytes ?? UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
     /// Record `number`'s links' keys (likewise).
     func linksChunk(_ number: Int) -> LinkKeysChunk {
-        let start = linksStart + Int(u32(number, IndexLayout.Column.linksOffset))
-        let end = start + Int(u32(number, IndexLayout.Column.linksLength))
-        return LinkKeysChunk(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        let chunk = rawChunk(number, IndexLayout.Column.linksOffset, linksStart)
+        return LinkKeysChunk(bytes: holds(chunk, number, IndexLayout.Column.linksCheck) ? chunk : repairedLinks(number))
+    }
+
+    @inline(never) private func repairedLinks(_ number: Int) -> UnsafeRawBufferPointer {
+        repaired(number)?.linksChunk(0).bytes ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    /// The bytes of record `number`'s chunk of the tags or links region (its offset in `column`,
+    /// its length in the column after), unchecked.
+    private func rawChunk(_ number: Int, _ column: Int, _ region: Int) -> UnsafeRawBufferPointer {
+        let start = region + Int(u32(number, column))
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(u32(number, column + 4)))])
     }
 
     /// Record `number`'s links, made whole: keys and how they are written (see `note(at:reading:)`
@@ -227,8 +316,9 @@ final class MappedIndex: @unchecked Sendable {
         } ?? []
     }
 
-    /// What `parse` makes of record `number`'s strings, in place or (`reading`) read with `pread`,
-    /// a few kilobytes at first and more until `parse` succeeds; nil when it never does.
+    /// What `parse` makes of record `number`'s strings (checked), in place or (`reading`) read
+    /// with `pread`, a few kilobytes at first and more until they are all there; nil when it makes
+    /// nothing of them.
     private func withStrings<R>(_ number: Int, reading: Bool, _ parse: (UnsafeRawBufferPointer) -> R?) -> R? {
         guard reading else { return stringsBytes(number).flatMap(parse) }
         let start = stringsStart + Int(u32(number, IndexLayout.Column.stringsOffset))
@@ -236,10 +326,26 @@ final class MappedIndex: @unchecked Sendable {
         var size = min(4096, end - start)
         while true {
             let chunk = storage.read(at: start, count: size)
-            if let parsed = chunk.withUnsafeBytes(parse) { return parsed }
-            if chunk.count < size || size >= end - start { return nil }
+            if let length = chunk.withUnsafeBytes(MappedIndex.stringsLength(in:)) {
+                let (sound, parsed) = chunk.withUnsafeBytes { bytes -> (Bool, R?) in
+                    let strings = UnsafeRawBufferPointer(rebasing: bytes[..<length])
+                    return holds(strings, number, IndexLayout.Column.stringsCheck) ? (true, parse(strings)) : (false, nil)
+                }
+                if sound { return parsed }
+                break
+            }
+            if chunk.count < size || size >= end - start { break }
             size = min(end - start, size * 4)
         }
+        return repaired(number)?.withStrings(0, reading: false, parse)
+    }
+
+    /// The length of the strings at the start of `bytes` (a title, a preview, the warnings, the
+    /// shown tags and links); nil when they do not all parse within it.
+    private static func stringsLength(in bytes: UnsafeRawBufferPointer) -> Int? {
+        var reader = ByteReader(bytes: bytes)
+        guard skipToShown(&reader), ShownRefs.skip(&reader) else { return nil }
+        return reader.offset
     }
 
     /// Moves `reader` past a title, a preview and the warnings.
@@ -252,14 +358,17 @@ final class MappedIndex: @unchecked Sendable {
         return true
     }
 
-    /// Record `number`'s title, preview, warnings, shown tags and links as stored, or nil when
-    /// they do not parse within the strings region (damage: the record is not trusted).
+    /// Record `number`'s title, preview, warnings, shown tags and links as stored, checked; read
+    /// again from the note's file when they fail their check or do not parse (damage: the record
+    /// is not trusted); nil when that cannot be done.
     func stringsBytes(_ number: Int) -> UnsafeRawBufferPointer? {
-        let start = Int(u32(number, IndexLayout.Column.stringsOffset))
-        let region = UnsafeRawBufferPointer(rebasing: bytes[stringsStart..<(stringsStart + stringsLength)])
-        var reader = ByteReader(bytes: UnsafeRawBufferPointer(rebasing: region[start...]))
-        guard MappedIndex.skipToShown(&reader), ShownRefs.skip(&reader) else { return nil }
-        return UnsafeRawBufferPointer(rebasing: reader.bytes[0..<reader.offset])
+        let start = stringsStart + Int(u32(number, IndexLayout.Column.stringsOffset))
+        let strings = UnsafeRawBufferPointer(rebasing: bytes[start..<(stringsStart + stringsLength)])
+        if let length = MappedIndex.stringsLength(in: strings) {
+            let stored = UnsafeRawBufferPointer(rebasing: strings[..<length])
+            if holds(stored, number, IndexLayout.Column.stringsCheck) { return stored }
+        }
+        return repaired(number)?.stringsBytes(0)
     }
 
     // MARK: Finding a path
@@ -346,8 +455,12 @@ final class MappedIndex: @unchecked Sendable {
         return body(path)
     }
 
-    /// The folded text of record `number`.
-    func folded(at number: Int) -> FoldedText { FoldedText(storage: storage, range: textRange(number)) }
+    /// The folded text of record `number` (checked).
+    func folded(at number: Int) -> FoldedText {
+        let text = textBytes(number)
+        if text.baseAddress == rawText(number).baseAddress { return FoldedText(storage: storage, range: textRange(number)) }
+        return FoldedText(Array(text))
+    }
 
     /// The warnings of record `number`.
     func warnings(at number: Int) -> [ParseWarning] {
@@ -444,7 +557,7 @@ final class IndexView: @unchecked Sendable {
             let (file, n) = locate(Int(number))
             // Memory of our own (an index encoded in memory) would read back as zeros.
             guard file.storage.isMapped else { continue }
-            let text = file.textBytes(n)
+            let text = file.rawText(n)
             guard let start = text.baseAddress else { continue }
             let low = Int(bitPattern: start), high = low + text.count
             let key = ObjectIdentifier(file)
@@ -462,6 +575,7 @@ final class IndexView: @unchecked Sendable {
 
     func isCurrent(_ number: Int, _ status: FileStatus) -> Bool { let (file, n) = locate(number); return file.isCurrent(n, status) }
     func isNote(_ number: Int) -> Bool { let (file, n) = locate(number); return file.isNote(n) }
+    func flags(_ number: Int) -> UInt8 { let (file, n) = locate(number); return file.flags(n) }
     func path(at number: Int) -> String { let (file, n) = locate(number); return file.path(at: n) }
     func note(at number: Int, reading: Bool = false) -> Note { let (file, n) = locate(number); return file.note(at: n, reading: reading) }
     func textBytes(_ number: Int) -> UnsafeRawBufferPointer { let (file, n) = locate(number); return file.textBytes(n) }
@@ -521,6 +635,13 @@ final class TextStorage: @unchecked Sendable {
     /// Whether `bytes` map a file (else they are memory of this process).
     var isMapped: Bool { fd >= 0 }
 
+    /// The inode of the mapped file; nil for memory of this process.
+    var inode: UInt64? {
+        var status = stat()
+        guard fd >= 0, fstat(fd, &status) == 0 else { return nil }
+        return UInt64(status.st_ino)
+    }
+
     init(_ array: [UInt8]) {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, array.count), alignment: 16)
         array.withUnsafeBytes { copy.copyMemory(from: $0) }
@@ -561,7 +682,7 @@ final class TextStorage: @unchecked Sendable {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 8
+    static let version: UInt32 = 9
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and
@@ -600,15 +721,15 @@ enum NoteIndexFile {
         for chunk in read { table.appendRecords(of: chunk) }
         table.addRemoved(removed)
         let slots = table.slots()
-        header(of: table, slots: slots.count, titleSource: titleSource, kind: kind, generation: generation).withUnsafeBytes(emit)
+        header(of: table, slots: slots, titleSource: titleSource, kind: kind, generation: generation).withUnsafeBytes(emit)
         keptTexts.forEach(emit)
         for chunk in read { chunk.texts.withUnsafeBytes(emit) }
         table.emitTables(slots: slots, emit)
     }
 
-    /// The 64-byte header of an index file holding `table`.
+    /// The header of an index file holding `table` with `slots`, its checksum last.
     static func header(
-        of table: IndexTable, slots: Int, titleSource: TitleSource, kind: IndexKind, generation: UInt64
+        of table: IndexTable, slots: [UInt32], titleSource: TitleSource, kind: IndexKind, generation: UInt64
     ) -> [UInt8] {
         var header = magic
         append(version, to: &header)
@@ -616,19 +737,31 @@ enum NoteIndexFile {
         header.append(kind.rawValue)
         append(generation, to: &header)
         append(UInt32(table.count), to: &header)
-        append(UInt32(slots), to: &header)
+        append(UInt32(slots.count), to: &header)
         append(table.textLength, to: &header)
         append(UInt64(table.paths.count), to: &header)
         append(UInt64(table.stringsLength), to: &header)
         append(UInt32(table.tagsLength), to: &header)
         append(UInt32(table.linksLength), to: &header)
-        return header + [UInt8](repeating: 0, count: IndexLayout.headerSize - header.count)
+        header += [UInt8](repeating: 0, count: IndexLayout.checksumOffset - header.count)
+        let checksum = header.withUnsafeBytes { header in
+            table.records.withUnsafeBytes { records in
+                slots.withUnsafeBytes { slots in
+                    table.paths.withUnsafeBytes { paths in
+                        IndexChecksum.ofTables(header: header, records: records, slots: slots, paths: paths)
+                    }
+                }
+            }
+        }
+        append(checksum, to: &header)
+        return header
     }
 
     /// The index in `storage`, read in place; nil when it is damaged, of another version, or made
-    /// with another title source.
-    static func map(_ storage: TextStorage, titleSource: TitleSource = .content) -> MappedIndex? {
-        MappedIndex.open(storage, titleSource: titleSource)
+    /// with another title source. A record whose part fails its check later is read again through
+    /// `repair`.
+    static func map(_ storage: TextStorage, titleSource: TitleSource = .content, repair: IndexRepair? = nil) -> MappedIndex? {
+        MappedIndex.open(storage, titleSource: titleSource, repair: repair)
     }
 
     static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
@@ -681,7 +814,7 @@ final class IndexStream: @unchecked Sendable {
         table.addRemoved(removed)
         let slots = table.slots()
         table.emitTables(slots: slots, file.append)
-        NoteIndexFile.header(of: table, slots: slots.count, titleSource: titleSource, kind: kind, generation: generation)
+        NoteIndexFile.header(of: table, slots: slots, titleSource: titleSource, kind: kind, generation: generation)
             .withUnsafeBytes { file.write($0, at: 0) }
         try file.commit(mode: mode)
     }
@@ -752,15 +885,20 @@ struct IndexTable {
         hashes.reserveCapacity(capacity)
     }
 
-    /// Adds a record whose text the writer takes from elsewhere; `strings` appends its title,
-    /// preview, warnings and shown tags and links; `tags` and `links` are its chunks of those regions.
+    /// Adds a record whose text (of `length` bytes, with checksum `textCheck`) the writer takes
+    /// from elsewhere; `strings` appends its title, preview, warnings and shown tags and links;
+    /// `tags` and `links` are its chunks of those regions.
     mutating func add(
         path: UnsafeRawBufferPointer, size: Int64, mtime: Double, inode: UInt64, createdAt: Double,
-        updatedAt: Double?, flags: UInt8, textLength length: Int, tags tagsChunk: UnsafeRawBufferPointer,
+        updatedAt: Double?, flags: UInt8, textLength length: Int, textCheck: UInt32, tags tagsChunk: UnsafeRawBufferPointer,
         links linksChunk: UnsafeRawBufferPointer, strings write: (inout [UInt8]) -> Void
     ) {
         let start = records.count
         let (stringsOffset, tagsOffset, linksOffset) = (stringsLength, tagsLength, linksLength)
+        let stringsStart = strings.count
+        write(&strings)
+        let stringsCheck = strings.withUnsafeBytes { IndexChecksum.short(UnsafeRawBufferPointer(rebasing: $0[stringsStart...])) }
+        let flags = flags | (ConflictCopy.mayBeCopy(path) ? IndexLayout.mayBeConflictCopy : 0)
         records.append(contentsOf: repeatElement(0, count: IndexLayout.recordSize))
         records.withUnsafeMutableBytes { bytes in
             func put<T: FixedWidthInteger>(_ value: T, _ column: Int) {
@@ -781,11 +919,14 @@ struct IndexTable {
             put(UInt32(tagsChunk.count), IndexLayout.Column.tagsLength)
             put(UInt32(linksOffset), IndexLayout.Column.linksOffset)
             put(UInt32(linksChunk.count), IndexLayout.Column.linksLength)
+            put(textCheck, IndexLayout.Column.textCheck)
+            put(stringsCheck, IndexLayout.Column.stringsCheck)
+            put(IndexChecksum.short(tagsChunk), IndexLayout.Column.tagsCheck)
+            put(IndexChecksum.short(linksChunk), IndexLayout.Column.linksCheck)
         }
         paths.append(contentsOf: path)
         tags.append(contentsOf: tagsChunk)
         links.append(contentsOf: linksChunk)
-        write(&strings)
         hashes.append(MappedIndex.hash(path))
         textLength += UInt64(length)
     }
@@ -817,9 +958,10 @@ struct IndexTable {
         path.withUTF8 { path in
             refs.tags.withUnsafeBytes { tagsChunk in
                 refs.links.withUnsafeBytes { linksChunk in
+                    let textCheck = texts.withUnsafeBytes { IndexChecksum.short(UnsafeRawBufferPointer(rebasing: $0[textStart...])) }
                     add(path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,
                         createdAt: note?.createdAt ?? 0, updatedAt: note?.updatedAt, flags: flags,
-                        textLength: texts.count - textStart, tags: tagsChunk, links: linksChunk) { strings in
+                        textLength: texts.count - textStart, textCheck: textCheck, tags: tagsChunk, links: linksChunk) { strings in
                         NoteIndexFile.append(note?.title ?? "", to: &strings)
                         NoteIndexFile.append(note?.preview ?? "", to: &strings)
                         NoteIndexFile.append(UInt32(warnings.count), to: &strings)
@@ -867,19 +1009,20 @@ struct IndexTable {
         textLength += other.textLength
     }
 
-    /// Adds the records `kept` of `index` (view-wide numbers), copied as they are (their strings,
-    /// tags and links byte for byte), and returns their texts in order, for the writer to put
-    /// first. A kept record whose strings are damaged is left out (its file is read again next time).
+    /// Adds the records `kept` of `index` (view-wide numbers), copied as they are (their text,
+    /// strings, tags and links byte for byte, with their checksums), and returns their texts in
+    /// order, for the writer to put first. A kept record with a part that fails its check is read
+    /// again from its file; when that cannot be done, it is left out (and read next time).
     mutating func addKept(_ kept: [Int], of index: IndexView?) -> [UnsafeRawBufferPointer] {
         var texts: [UnsafeRawBufferPointer] = []
         for (file, numbers) in index?.split(kept) ?? [] {
             for number in numbers {
-                guard let strings = file.stringsBytes(number) else { continue }
-                let text = file.textBytes(number)
-                add(path: file.pathBytes(number), size: file.size(number), mtime: file.mtime(number),
-                    inode: file.inode(number), createdAt: file.createdAt(number),
-                    updatedAt: file.updatedAt(number), flags: file.flags(number), textLength: text.count,
-                    tags: file.tagsChunk(number).bytes, links: file.linksChunk(number).bytes) {
+                guard let (source, n) = file.sound(number), let strings = source.stringsBytes(n) else { continue }
+                let text = source.rawText(n)
+                add(path: source.pathBytes(n), size: source.size(n), mtime: source.mtime(n), inode: source.inode(n),
+                    createdAt: source.createdAt(n), updatedAt: source.updatedAt(n), flags: source.flags(n),
+                    textLength: text.count, textCheck: source.textCheck(n),
+                    tags: source.tagsChunk(n).bytes, links: source.linksChunk(n).bytes) {
                     $0.append(contentsOf: strings)
                 }
                 texts.append(text)
@@ -894,7 +1037,8 @@ struct IndexTable {
             var path = path
             path.withUTF8 { path in
                 add(path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0, updatedAt: nil,
-                    flags: IndexLayout.removed, textLength: 0, tags: UnsafeRawBufferPointer(start: nil, count: 0),
+                    flags: IndexLayout.removed, textLength: 0, textCheck: IndexChecksum.short([]),
+                    tags: UnsafeRawBufferPointer(start: nil, count: 0),
                     links: UnsafeRawBufferPointer(start: nil, count: 0)) { strings in
                     // No title, preview or warnings; no tags, no links.
                     strings.append(contentsOf: [UInt8](repeating: 0, count: 20))

@@ -66,6 +66,12 @@ public struct Catalog: Sendable {
         return body(index.textBytes(Int(mapped[i])))
     }
 
+    /// Whether the name of the note at position `i` may be that of a conflict copy.
+    func mayBeConflictCopy(at i: Int) -> Bool {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.flags(Int(mapped[i])) & IndexLayout.mayBeConflictCopy != 0
+    }
+
     /// The date `order` sorts the note at position `i` by.
     func date(at i: Int, order: SortOrder) -> Double {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
@@ -193,8 +199,8 @@ extension Vault {
     ) -> Catalog {
         let stateFolder = String(indexPath[..<(indexPath.lastIndex(of: "/") ?? indexPath.startIndex)])
         let deltaPath = indexPath + ".delta"
-        let index = rebuild ? nil : mapIndex(indexPath).flatMap { base in
-            base.kind == .base ? IndexView(base: base, delta: mapIndex(deltaPath)) : nil
+        let index = rebuild ? nil : mapIndex(indexPath, lockPath: lockPath).flatMap { base in
+            base.kind == .base ? IndexView(base: base, delta: mapIndex(deltaPath, lockPath: lockPath)) : nil
         }
         // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
         FileSystem.sweepStaleTemps(in: stateFolder)
@@ -250,7 +256,7 @@ extension Vault {
                 // is never read, so a crash between the two loses nothing.
                 if plan.kind == .base, FileSystem.status(deltaPath) != nil { try? FileSystem.remove(deltaPath) }
                 // Read back while the lock is held, so it is the file just written.
-                view = plan.view(of: index, written: mapIndex(path))
+                view = plan.view(of: index, written: mapIndex(path, lockPath: lockPath))
             } catch {
                 indexError = .indexNotWritten(path: indexPath, reason: error.brief)
             }
@@ -271,9 +277,33 @@ extension Vault {
                        filesRead: survey.stale.count, indexWritten: written, indexError: indexError)
     }
 
-    /// The index file at `path`, mapped; nil when there is none or it is not usable.
-    private func mapIndex(_ path: String) -> MappedIndex? {
-        TextStorage(mapping: path).flatMap { NoteIndexFile.map($0, titleSource: titleSource) }
+    /// The index file at `path`, mapped; nil when there is none or it is not usable. A record of
+    /// it whose part fails its check is read again from the note's file, and the index file is
+    /// put aside — removed, holding the lock at `lockPath`, if it is still the file mapped — so
+    /// that the next command writes it anew. When another process holds the lock, it is writing a
+    /// new index already; if that is only a delta, a later command finds the damage again.
+    private func mapIndex(_ path: String, lockPath: String) -> MappedIndex? {
+        guard let storage = TextStorage(mapping: path) else { return nil }
+        let inode = storage.inode
+        let repair = IndexRepair(reread: { [self] in reread($0) }, discard: {
+            guard let inode, let lock = try? VaultLock(path: lockPath, wait: false) else { return }
+            defer { lock.release() }
+            if FileSystem.status(path)?.inode == inode { try? FileSystem.remove(path) }
+        })
+        return NoteIndexFile.map(storage, titleSource: titleSource, repair: repair)
+    }
+
+    /// The file at vault path `path` read again, as the only record of an index in memory; nil
+    /// when it is gone.
+    private func reread(_ path: String) -> MappedIndex? {
+        var table = IndexTable(capacity: 1)
+        var mode: mode_t = 0o666
+        var folder = TextFolder()
+        _ = encode(path, walked: nil, relativeTo: nil, into: &table, mode: &mode, folder: &folder)
+        guard table.count == 1 else { return nil }
+        let bytes = NoteIndexFile.encode(kept: [], of: nil, read: [table], removed: [], titleSource: titleSource,
+                                         kind: .base, generation: 0)
+        return NoteIndexFile.map(TextStorage(bytes), titleSource: titleSource)
     }
 
     /// What to write for the changes since `index`: a delta beside the base while the changes are

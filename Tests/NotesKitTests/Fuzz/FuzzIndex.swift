@@ -3,10 +3,12 @@ import Foundation
 
 // The index decoder under fuzzing: index files encoded from notes made by `FuzzText`, read back
 // whole; then damaged — bits flipped, words overwritten, bytes cut, added, spliced, rows swapped —
-// and read again. The format has no checksum (it is a cache checked against the files by size,
-// mtime and inode), so damage that still parses cannot always be told from data; what must hold is
-// that a damaged file is rejected or read without a crash or a read outside it, that the damage
-// changes no record but those whose bytes it hit, and that a file cut or grown is always rejected.
+// and read again, twice. As commands read it (checksums checked), a damaged index is refused or
+// reads exactly as encoded: every part that fails its check is read again, here from the index as
+// it was (as a command reads the note's file), and no damage goes unnoticed. Beneath the checksums
+// (read with `verifying: false`, as if damage had slipped past them), the bounds checks must still
+// hold: a damaged file is rejected or read without a crash or a read outside it, the damage changes
+// no record but those whose bytes it hit, and a file cut or grown is always rejected.
 
 /// One record of an index file with every part made, as commands can see it.
 struct DecodedRecord: Equatable {
@@ -69,6 +71,47 @@ struct IndexRegions {
 }
 
 enum IndexFuzz {
+    /// How many records a repair was asked for.
+    final class Rereads: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var total: Int { lock.withLock { count } }
+        func add() { lock.withLock { count += 1 } }
+    }
+
+    /// A repair that reads a record again from `original` (the index before the damage), as a
+    /// vault reads it again from the note's file, counting in `rereads`.
+    static func repair(from original: MappedIndex, titleSource: TitleSource, rereads: Rereads) -> IndexRepair {
+        IndexRepair(reread: { path in
+            rereads.add()
+            guard let n = original.find(path) else { return nil }
+            let bytes = NoteIndexFile.encode(kept: [n], of: IndexView(base: original, delta: nil), read: [IndexTable](), removed: [],
+                                             titleSource: titleSource, kind: original.kind, generation: original.generation)
+            return MappedIndex.open(TextStorage(bytes), titleSource: titleSource)
+        }, discard: {})
+    }
+
+    /// As commands read it: `damaged` is refused, or reads exactly as `encoded`, and when its bytes
+    /// differ, the difference was noticed (a part was read again).
+    static func checkVerified(_ damaged: [UInt8], of encoded: Encoded, original: MappedIndex, what: String) -> [String] {
+        let rereads = Rereads()
+        guard let index = MappedIndex.open(
+            TextStorage(damaged), titleSource: encoded.titleSource,
+            repair: repair(from: original, titleSource: encoded.titleSource, rereads: rereads))
+        else { return [] }
+        var problems: [String] = []
+        if index.count != encoded.expected.count {
+            return ["a damaged index is accepted with \(index.count) records, not \(encoded.expected.count) (\(what))"]
+        }
+        for n in 0..<index.count where decode(index, n) != encoded.expected[n] {
+            problems.append("record \(n) of a damaged index reads \(decode(index, n)), not as encoded (\(what))")
+        }
+        if damaged != encoded.bytes && rereads.total == 0 {
+            problems.append("damage went unnoticed (\(what))")
+        }
+        return problems
+    }
+
     /// Record `n` of `index`, every part made, through each reader commands use.
     static func decode(_ index: MappedIndex, _ n: Int) -> DecodedRecord {
         let record = index.record(at: n)
@@ -263,8 +306,8 @@ enum IndexFuzz {
                 let width = r.pick([1, 2, 4, 8])
                 let at = r.chance(75) && regions.count > 0
                     ? regions.records + r.below(regions.count) * IndexLayout.recordSize
-                        + r.pick([0, 8, 16, 24, 32, 40, 48, 52, 56, 60, 62, 64, 68, 72, 76])
-                    : r.pick([19, 20, 28, 32, 36, 44, 52, 60, 64])
+                        + r.pick([0, 8, 16, 24, 32, 40, 48, 52, 56, 60, 62, 64, 68, 72, 76, 80, 84, 88, 92])
+                    : r.pick([19, 20, 28, 32, 36, 44, 52, 60, 64, 68, 72])
                 guard at + width <= d.bytes.count else { continue }
                 let value = r.chance(50) ? r.pick(interesting) : r.next()
                 for k in 0..<width { d.bytes[at + k] = UInt8(truncatingIfNeeded: value >> (8 * k)) }
@@ -361,9 +404,11 @@ enum IndexFuzz {
 
     static func check(damaged d: Damage, of encoded: Encoded, original: MappedIndex, regions: IndexRegions) -> [String] {
         let what = d.steps.joined(separator: ", ")
+        var problems = checkVerified(d.bytes, of: encoded, original: original, what: what)
+        // Beneath the checksums.
         let structural = d.touched.contains { $0.overlaps(28..<68) }
-        guard let index = MappedIndex.open(TextStorage(d.bytes), titleSource: encoded.titleSource) else { return [] }
-        var problems: [String] = []
+        guard let index = MappedIndex.open(TextStorage(d.bytes), titleSource: encoded.titleSource, verifying: false)
+        else { return problems }
         if d.bytes.count != encoded.bytes.count && !structural {
             problems.append("an index of another length is accepted (\(what))")
         }
@@ -424,10 +469,12 @@ enum IndexFuzz {
                 }
             }
         }
-        // Damage to the delta: the view is still made and read without a crash.
+        // Damage to the delta: refused or read as encoded; beneath the checksums, the view is still
+        // made and read without a crash.
         if let regions = IndexRegions(delta.bytes) {
             let d = damage(delta.bytes, regions, &r)
-            if let damaged = MappedIndex.open(TextStorage(d.bytes), titleSource: delta.titleSource) {
+            problems += checkVerified(d.bytes, of: delta, original: dMapped, what: d.steps.joined(separator: ", "))
+            if let damaged = MappedIndex.open(TextStorage(d.bytes), titleSource: delta.titleSource, verifying: false) {
                 let view = IndexView(base: b, delta: damaged)
                 for path in basePaths + delta.paths { _ = view.find(path) }
                 for n in 0..<(b.count + (view.delta?.count ?? 0)) {
@@ -440,13 +487,16 @@ enum IndexFuzz {
         return problems
     }
 
-    /// Any bytes as an index file (libFuzzer's own mutations): refused, or read without a crash.
+    /// Any bytes as an index file (libFuzzer's own mutations): refused, or read without a crash,
+    /// with checksums checked and (so that such bytes get past them at all) without.
     static func checkRaw(_ bytes: [UInt8]) -> [String] {
         for source in TitleSource.allCases {
-            guard let index = MappedIndex.open(TextStorage(bytes), titleSource: source) else { continue }
-            for n in 0..<index.count { _ = decode(index, n) }
-            let view = IndexView(base: index, delta: index)
-            for n in 0..<index.count { _ = view.find(index.path(at: n)) }
+            for verifying in [true, false] {
+                guard let index = MappedIndex.open(TextStorage(bytes), titleSource: source, verifying: verifying) else { continue }
+                for n in 0..<index.count { _ = decode(index, n) }
+                let view = IndexView(base: index, delta: index)
+                for n in 0..<index.count { _ = view.find(index.path(at: n)) }
+            }
         }
         return []
     }
