@@ -396,6 +396,11 @@ final class MappedIndex: @unchecked Sendable {
         return nil
     }
 
+    /// Whether record `number`'s path is `prefix` followed by `name`.
+    func has(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer, at number: Int) -> Bool {
+        MappedIndex.equal(pathBytes(number), prefix, name)
+    }
+
     /// The number of the record of `path`, if there is one.
     func find(_ path: String) -> Int? {
         var path = path
@@ -448,8 +453,9 @@ final class MappedIndex: @unchecked Sendable {
     /// Calls `body` with the bytes of record `number`'s ID (its path without `.md`).
     func withID<R>(at number: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         let path = pathBytes(number)
-        let suffix: [UInt8] = Array(".md".utf8)
-        if path.count > 3, path[(path.count - 3)...].elementsEqual(suffix) {
+        // Compared in place: this runs for every note of a listing (and in every sort comparison).
+        let n = path.count
+        if n > 3, path[n - 3] == UInt8(ascii: "."), path[n - 2] == UInt8(ascii: "m"), path[n - 1] == UInt8(ascii: "d") {
             return body(UnsafeRawBufferPointer(rebasing: path[..<(path.count - 3)]))
         }
         return body(path)
@@ -527,6 +533,19 @@ final class IndexView: @unchecked Sendable {
         return base.find(prefix, name)
     }
 
+    /// `find`, trying first the base's record after `previous` (the one found for the name before):
+    /// a folder lists its files in the order the index recorded them, so the guess is mostly right,
+    /// and costs a comparison of bytes next to the last ones instead of a hash and a lookup in a
+    /// table far away in memory. (A base has one record per path, so a record with the path is
+    /// the one `find` would give.)
+    func find(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer, after previous: Int?) -> Int? {
+        if let delta, let number = delta.find(prefix, name) {
+            return delta.isRemoved(number) ? nil : base.count + number
+        }
+        if let previous, previous + 1 < base.count, base.has(prefix, name, at: previous + 1) { return previous + 1 }
+        return base.find(prefix, name)
+    }
+
     /// The number of the record of `path`, if the view has a live one.
     func find(_ path: String) -> Int? {
         var path = path
@@ -552,7 +571,8 @@ final class IndexView: @unchecked Sendable {
     /// the page cache; reading them again maps them again). Only the pages wholly inside the span
     /// of those texts in each file, and only when the texts lie mostly together.
     func releaseText(of numbers: ArraySlice<Int32>) {
-        var spans: [ObjectIdentifier: (file: MappedIndex, low: Int, high: Int, bytes: Int)] = [:]
+        // One span per file (the base's, the delta's): a list of two, not a dictionary.
+        var spans: [(file: MappedIndex, low: Int, high: Int, bytes: Int)] = []
         for number in numbers {
             let (file, n) = locate(Int(number))
             // Memory of our own (an index encoded in memory) would read back as zeros.
@@ -560,12 +580,14 @@ final class IndexView: @unchecked Sendable {
             let text = file.rawText(n)
             guard let start = text.baseAddress else { continue }
             let low = Int(bitPattern: start), high = low + text.count
-            let key = ObjectIdentifier(file)
-            let span = spans[key] ?? (file, low, high, 0)
-            spans[key] = (file, min(span.low, low), max(span.high, high), span.bytes + text.count)
+            if let i = spans.firstIndex(where: { $0.file === file }) {
+                spans[i] = (file, min(spans[i].low, low), max(spans[i].high, high), spans[i].bytes + text.count)
+            } else {
+                spans.append((file, low, high, text.count))
+            }
         }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        for span in spans.values where span.high - span.low <= 2 * span.bytes {
+        for span in spans where span.high - span.low <= 2 * span.bytes {
             let first = (span.low + page - 1) / page * page, last = span.high / page * page
             if last > first, let start = UnsafeMutableRawPointer(bitPattern: first) {
                 madvise(start, last - first, MADV_DONTNEED)

@@ -54,16 +54,17 @@ public struct Catalog: Sendable {
     /// Whether the note at position `i` matches `search` — its folded text holds every text term —
     /// and has every tag of the tag terms and of `tags` (folded), or one nested below it.
     func matches(_ search: SearchQuery, tags: [[UInt8]], at i: Int) -> Bool {
-        if !search.textTerms.isEmpty && !withFolded(at: i, { search.matches(folded: $0) }) { return false }
-        if search.tagTerms.isEmpty && tags.isEmpty { return true }
-        let chunk = self.tags(at: i)
-        return chunk.hasTags(search.tagTerms) && chunk.hasTags(tags)
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return Catalog.matches(search, tags: tags, record: Int(mapped[i]), of: index)
     }
 
-    /// Calls `body` with the folded searchable text of the note at position `i`, in place.
-    func withFolded<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        guard let index else { preconditionFailure("a catalog with notes has an index") }
-        return body(index.textBytes(Int(mapped[i])))
+    /// `matches(_:tags:at:)` of record `number` of `index`: for a loop over many notes, which
+    /// takes the index once rather than a copy of it per note.
+    static func matches(_ search: SearchQuery, tags: [[UInt8]], record number: Int, of index: IndexView) -> Bool {
+        if !search.textTerms.isEmpty && !search.matches(folded: index.textBytes(number)) { return false }
+        if search.tagTerms.isEmpty && tags.isEmpty { return true }
+        let chunk = index.tagsChunk(number)
+        return chunk.hasTags(search.tagTerms) && chunk.hasTags(tags)
     }
 
     /// Whether the name of the note at position `i` may be that of a conflict copy.
@@ -108,10 +109,12 @@ public struct Catalog: Sendable {
         if !query.search.isEmpty || !tags.isEmpty {
             let chunk = 256
             let readsText = !query.search.textTerms.isEmpty
+            let (index, mapped) = (self.index, self.mapped)
             let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c, _ -> [Int] in
+                guard let index else { return [] }
                 let positions = (c * chunk)..<min(count, (c + 1) * chunk)
-                let found = positions.filter { i in matches(query.search, tags: tags, at: i) }
-                if query.once && readsText { index?.releaseText(of: mapped[positions]) }
+                let found = positions.filter { i in Catalog.matches(query.search, tags: tags, record: Int(mapped[i]), of: index) }
+                if query.once && readsText { index.releaseText(of: mapped[positions]) }
                 return found
             }
             hits = found.flatMap { $0 }

@@ -136,23 +136,30 @@ private final class NameBatch: @unchecked Sendable {
             return
         }
         let prefix = folder.prefix, fd = folder.fd
+        // Every name is statted first, then every name looked up: each system call leaves the
+        // caches cold, so a lookup right after one waits on memory, while lookups one after the
+        // other run through the index's tables in order.
+        let statuses = names.withUnsafeBytes { names in
+            starts.map { start -> FileStatus? in
+                guard let base = names.baseAddress else { return nil }
+                var st = stat()
+                guard fstatat(fd, (base + start).assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW) == 0
+                else { return nil }
+                let status = FileSystem.makeStatus(st)
+                // Gone or replaced by another kind of file since the folder was read: not a note now.
+                return status.kind == .regular ? status : nil
+            }
+        }
+        var previous: Int?
         checked = names.withUnsafeBytes { names in
             prefix.withUnsafeBytes { prefix in
                 starts.indices.map { i -> Checked in
-                    guard let base = names.baseAddress else { return .gone }
-                    let start = starts[i]
+                    guard let status = statuses[i] else { return .gone }
                     let end = i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1
-                    var st = stat()
-                    guard fstatat(fd, (base + start).assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW) == 0
-                    else { return .gone }
-                    let status = FileSystem.makeStatus(st)
-                    // Gone or replaced by another kind of file since the folder was read: not a note now.
-                    guard status.kind == .regular else { return .gone }
-                    if let index, let number = index.find(prefix, UnsafeRawBufferPointer(rebasing: names[start..<end])),
-                       index.isCurrent(number, status) {
-                        return .current(number, mode: status.mode)
-                    }
-                    return .stale(status)
+                    let name = UnsafeRawBufferPointer(rebasing: names[starts[i]..<end])
+                    guard let index, let number = index.find(prefix, name, after: previous) else { return .stale(status) }
+                    previous = number
+                    return index.isCurrent(number, status) ? .current(number, mode: status.mode) : .stale(status)
                 }
             }
         }
