@@ -367,6 +367,27 @@ import Testing
         #expect(rewritten != bytes)
         #expect(rewritten.indices.contains { rewritten[$0...].starts(with: Array("Alphaquux".utf8)) })
     }
+
+    /// `notes index` reads every part of every note in the index against its checksum (commands
+    /// read only what they show), and rebuilds an index with damage in it.
+    @Test func notesIndexFindsDamageNoOtherCommandRead() throws {
+        let s = try Sandbox()
+        try s.write("a.md", "# Alpha\n\nThe zebraword is here.\n")
+        try s.write("b.md", "# Beta\n")
+        #expect(try s.run(["index"]).status == 0)
+        let index = s.vault + "/.notes/index"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: index)))
+        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("zebraword".utf8)) })
+        bytes[at] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: index))
+        let check = try s.run(["index"])
+        #expect(check.status == 0 && check.stdout.isEmpty, "\(check)")
+        #expect(check.stderr.hasPrefix("Index rebuilt, 1 note was damaged in it: 2 notes, 2 read"), "\(check)")
+        let again = try s.run(["index"])
+        #expect(again.stderr.hasPrefix("Index already up to date: 2 notes, 0 read"), "\(again)")
+        let search = try s.run(["search", "zebraword"])
+        #expect(search.stdout.hasPrefix("a\t"), "\(search)")
+    }
 }
 
 @Suite struct RelativeVaultTests {

@@ -563,7 +563,9 @@ import Testing
               --version        Show the version.
 
             Every command keeps the cache in <vault>/.notes/index fresh by itself, reading only the notes
-            that changed; this runs that step alone. The cache can be deleted at any time.
+            that changed; this runs that step alone, and then checks every note in the cache against its
+            checksums (commands check only what they read), rebuilding the cache if any is damaged. The
+            cache can be deleted at any time.
 
             """),
         (["browse"], """

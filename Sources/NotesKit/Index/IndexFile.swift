@@ -527,10 +527,7 @@ final class IndexView: @unchecked Sendable {
 
     /// The number of the record whose path is `prefix` followed by `name`, if the view has a live one.
     func find(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer) -> Int? {
-        if let delta, let number = delta.find(prefix, name) {
-            return delta.isRemoved(number) ? nil : base.count + number
-        }
-        return base.find(prefix, name)
+        find(prefix, name, after: nil)
     }
 
     /// `find`, trying first the base's record after `previous` (the one found for the name before):

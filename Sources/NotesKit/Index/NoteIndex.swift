@@ -67,6 +67,16 @@ public struct Catalog: Sendable {
         return chunk.hasTags(search.tagTerms) && chunk.hasTags(tags)
     }
 
+    /// How many of the notes have a part (text, strings, tags, links) that fails its checksum in
+    /// the index: what `notes index` checks, reading every part (commands check only what they read).
+    public var damagedNotes: Int {
+        guard let index else { return 0 }
+        return Parallel.map(count: count, chunk: 1024) { i, _ in
+            let (file, number) = index.locate(Int(mapped[i]))
+            return file.isSound(number) ? 0 : 1
+        }.reduce(0, +)
+    }
+
     /// Whether the name of the note at position `i` may be that of a conflict copy.
     func mayBeConflictCopy(at i: Int) -> Bool {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
