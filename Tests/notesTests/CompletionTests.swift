@@ -61,6 +61,10 @@ import Testing
         (["notes", "config", "set", "scheme", "b"], ["blue"]),
         (["notes", "add", "--folder", ""], ["work/"]),
         (["notes", "completions", "z"], ["zsh"]),
+        // A short option is its command's: -n is move's --dry-run (no value), list's --limit.
+        (["notes", "move", "-n", "gr"], ["groceries"]),
+        (["notes", "move", "-n", "groceries", "--dry-run", "w"], ["work/"]),
+        (["notes", "list", "-n", "5", "--sort", ""], ["created", "title", "updated"]),
     ]
 
     @Test func bashCompletes() throws {

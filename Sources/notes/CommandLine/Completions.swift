@@ -39,12 +39,52 @@ struct Completions {
         commands = types.filter { !$0.spec.hidden }.map { command($0.spec) }
     }
 
-    /// Every option that takes a value, in every command: its word and the following one are not
-    /// arguments.
-    var valueOptions: [OptionSpec] {
-        var seen = Set<String>()
-        let all = globals + commands.flatMap { $0.options + $0.subcommands.flatMap(\.options) }
-        return all.filter { $0.valueName != nil && seen.insert($0.long).inserted }
+    /// The options every command takes that take a value.
+    var globalValueOptions: [OptionSpec] { globals.filter { $0.valueName != nil } }
+
+    /// The options of `command` (and of its subcommands) that take a value: its word and the
+    /// following one are not arguments. Per command, since a short option is its command's own
+    /// (`-n` is `list --limit`, which takes a value, and `move --dry-run`, which does not).
+    static func valueOptions(of command: Command) -> [OptionSpec] {
+        (command.options + command.subcommands.flatMap(\.options)).filter { $0.valueName != nil }
+    }
+
+    /// A shell function (the same in bash and zsh): whether word `$2` typed after command `$1`
+    /// ("" before the command) is an option that takes a value.
+    var takesValueFunction: String {
+        var out = """
+        _notes_takes_value() {
+            case $2 in \(bashCase(globalValueOptions.flatMap(Self.words)))) return 0 ;; esac
+            case $1 in
+
+        """
+        for command in commands where !Self.valueOptions(of: command).isEmpty {
+            out += "        \(bashCase(command.names))) case $2 in \(bashCase(Self.valueOptions(of: command).flatMap(Self.words)))) return 0 ;; esac ;;\n"
+        }
+        return out + """
+            esac
+            return 1
+        }
+
+        """
+    }
+
+    /// A `case` (bash and zsh) that completes the value of option `$opt` of command `$cmd` with
+    /// `action`, and returns.
+    func optionValueCase(_ action: (ArgumentKind) -> String) -> String {
+        var out = "    case $cmd in\n"
+        for command in commands where !Self.valueOptions(of: command).isEmpty {
+            out += "        \(bashCase(command.names)))\n            case $opt in\n"
+            for option in Self.valueOptions(of: command) {
+                out += "                \(bashCase(Self.words(option)))) \(action(option.kind ?? .text)); return ;;\n"
+            }
+            out += "            esac ;;\n"
+        }
+        out += "    esac\n    case $opt in\n"
+        for option in globalValueOptions {
+            out += "        \(bashCase(Self.words(option)))) \(action(option.kind ?? .text)); return ;;\n"
+        }
+        return out + "    esac\n"
     }
 
     /// An option's words: `--sort` and `-s`.
@@ -91,6 +131,7 @@ struct Completions {
             COMPREPLY=($(compgen -W "$1" -- "$2"))
         }
 
+        \(takesValueFunction)
         _notes() {
             local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
             local cmd="" word value i skip=0 opts="" rest=""
@@ -108,21 +149,16 @@ struct Completions {
                         [[ $value == = ]] && value=${COMP_WORDS[i+2]}
                         _notes_globals+=("$word" "$value")
                         skip=1 ;;
-                    \(bashCase(valueOptions.flatMap(Self.words)))) skip=1 ;;
-                    -*) ;;
+                    -*) _notes_takes_value "$cmd" "$word" && skip=1 ;;
                     *) if [[ -z $cmd ]]; then cmd=$word; else args+=("$word"); fi ;;
                 esac
             done
             local opt=$prev
             if [[ $cur == = ]]; then cur=""; elif [[ $prev == = ]]; then opt=${COMP_WORDS[COMP_CWORD-2]}; fi
-            case $opt in
 
         """
-        for option in valueOptions {
-            out += "        \(bashCase(Self.words(option)))) \(bashAction(option.kind ?? .text)); return ;;\n"
-        }
+        out += optionValueCase(bashAction)
         out += """
-            esac
             if [[ -z $cmd ]]; then
                 if [[ $cur == -* ]]; then _notes_words "\(globals.flatMap(Self.words).joined(separator: " "))" "$cur"
                 else _notes_words "\(commandWords.joined(separator: " "))" "$cur"; fi
@@ -242,6 +278,7 @@ struct Completions {
             compadd -P "$3" -Q -- ${items:#}
         }
 
+        \(takesValueFunction)
         _notes() {
             local cur=${words[CURRENT]} prev=${words[CURRENT-1]} opt="" pre=""
             local cmd="" word i skip=0 opts="" rest="" kind
@@ -254,22 +291,17 @@ struct Completions {
                 case $word in
                     --vault|--config) _notes_globals+=("$word" "${words[i+1]}"); skip=1 ;;
                     --vault=*|--config=*) _notes_globals+=("$word") ;;
-                    \(bashCase(valueOptions.flatMap(Self.words)))) skip=1 ;;
-                    -*) ;;
+                    -*) _notes_takes_value "$cmd" "$word" && skip=1 ;;
                     *) if [[ -z $cmd ]]; then cmd=$word; else args+=("$word"); fi ;;
                 esac
             done
             opt=$prev
             if [[ $cur == --*=* ]]; then opt=${cur%%=*}; pre="$opt="; cur=${cur#*=}
             elif [[ $prev != -* ]]; then opt=""; fi
-            case $opt in
 
         """
-        for option in valueOptions {
-            out += "        \(bashCase(Self.words(option)))) \(zshAction(option.kind ?? .text)); return ;;\n"
-        }
+        out += optionValueCase(zshAction)
         out += """
-            esac
             if [[ -z $cmd ]]; then
                 if [[ $cur == -* ]]; then compadd -- \(globals.flatMap(Self.words).joined(separator: " "))
                 else compadd -- \(commandWords.joined(separator: " ")); fi
@@ -359,26 +391,27 @@ struct Completions {
 
     /// `complete -c notes` lines, with conditions on the words typed so far.
     func fish() -> String {
-        let skip = valueOptions.flatMap(Self.words).map(Shell.quote).joined(separator: " ")
         var out = """
         # fish completion for notes, generated by 'notes completions fish' from its declarations.
         # Install: notes completions fish > ~/.config/fish/completions/notes.fish
 
+        \(fishTakesValueFunction)
         # The words before the cursor that are not options or option values: the command, then its arguments.
         function __notes_words
             set -l tokens (commandline -opc)
             set -e tokens[1]
             set -l skip 0
+            set -l cmd ''
             for token in $tokens
                 if test $skip = 1
                     set skip 0
                     continue
                 end
                 switch $token
-                    case \(skip)
-                        set skip 1
                     case '-*'
+                        __notes_takes_value "$cmd" $token; and set skip 1
                     case '*'
+                        test -z "$cmd"; and set cmd $token
                         echo $token
                 end
             end
@@ -455,6 +488,37 @@ struct Completions {
             }
         }
         return out
+    }
+
+    /// fish's `_notes_takes_value` (see `takesValueFunction`).
+    private var fishTakesValueFunction: String {
+        func words(_ options: [OptionSpec]) -> String { options.flatMap(Self.words).map(Shell.quote).joined(separator: " ") }
+        var out = """
+        # __notes_takes_value COMMAND WORD: WORD, typed after COMMAND ('' before it), is an option that takes a value.
+        function __notes_takes_value
+            switch $argv[2]
+                case \(words(globalValueOptions))
+                    return 0
+            end
+            switch $argv[1]
+
+        """
+        for command in commands where !Self.valueOptions(of: command).isEmpty {
+            out += """
+                    case \(command.names.map(Shell.quote).joined(separator: " "))
+                        switch $argv[2]
+                            case \(words(Self.valueOptions(of: command)))
+                                return 0
+                        end
+
+            """
+        }
+        return out + """
+            end
+            return 1
+        end
+
+        """
     }
 
     private func fishCommand(_ command: Command, path: [String]) -> String {

@@ -18,7 +18,7 @@ struct MoveCommand: NotesCommand {
     static let idArgument = Positional<String>(
         "id", kind: .noteID, help: "A note: ID, path, unique ID prefix or title.", missing: "Missing the note to move.")
     static let newArgument = Positional<String>(
-        "new", kind: .text, help: "Its new ID, or a folder ending in '/'.", missing: "Missing the note's new name.")
+        "new", kind: .folder, help: "Its new ID, or a folder ending in '/'.", missing: "Missing the note's new name.")
     static let dryRunFlag = Flag("dry-run", short: "n", help: "Only print what would change.")
 
     let id: String
