@@ -89,4 +89,29 @@ import Testing
         #expect(UnifiedDiff.make("same\n", "same\n", oldLabel: "a", newLabel: "b") == "")
         #expect(UnifiedDiff.make("", "new\n", oldLabel: "a", newLabel: "b") == "--- a\n+++ b\n@@ -0,0 +1 @@\n+new\n")
     }
+
+    /// Texts that differ only by the line feed at the end differ, marked as diff -u marks them.
+    @Test func aMissingLastLineFeedIsADifference() {
+        #expect(UnifiedDiff.make("a\nb", "a\nb\n", oldLabel: "x", newLabel: "y") == """
+            --- x
+            +++ y
+            @@ -1,2 +1,2 @@
+             a
+            -b
+            \\ No newline at end of file
+            +b
+
+            """)
+        #expect(UnifiedDiff.make("a\nb\n", "a\nc", oldLabel: "x", newLabel: "y") == """
+            --- x
+            +++ y
+            @@ -1,2 +1,2 @@
+             a
+            -b
+            +c
+            \\ No newline at end of file
+
+            """)
+        #expect(UnifiedDiff.make("a\nb", "a\nb", oldLabel: "x", newLabel: "y") == "")
+    }
 }

@@ -28,10 +28,12 @@ public enum UnifiedDiff {
             out += "@@ -\(range(oldStart, oldCount)) +\(range(newStart, newCount)) @@\n"
             for edit in hunk {
                 switch edit.kind {
-                case .same: out += " " + edit.text + "\n"
-                case .delete: out += "-" + edit.text + "\n"
-                case .insert: out += "+" + edit.text + "\n"
+                case .same: out += " " + edit.line.text + "\n"
+                case .delete: out += "-" + edit.line.text + "\n"
+                case .insert: out += "+" + edit.line.text + "\n"
                 }
+                // As diff -u marks it: a last line without its line feed.
+                if !edit.line.ended { out += "\\ No newline at end of file\n" }
             }
             i = stop
         }
@@ -43,9 +45,16 @@ public enum UnifiedDiff {
         count == 0 ? "\(start),0" : count == 1 ? "\(start + 1)" : "\(start + 1),\(count)"
     }
 
-    private static func lines(_ text: String) -> [String] {
-        var parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if parts.last == "" { parts.removeLast() }
+    /// A line and whether a line feed ends it (all but perhaps the last do): a text that differs
+    /// only by its last line feed differs.
+    private struct Line: Equatable {
+        var text: String
+        var ended = true
+    }
+
+    private static func lines(_ text: String) -> [Line] {
+        var parts = text.split(separator: "\n", omittingEmptySubsequences: false).map { Line(text: String($0)) }
+        if parts.last?.text == "" { parts.removeLast() } else if !parts.isEmpty { parts[parts.count - 1].ended = false }
         return parts
     }
 
@@ -53,7 +62,7 @@ public enum UnifiedDiff {
 
     private struct Edit {
         var kind: Kind
-        var text: String
+        var line: Line
         /// The 0-based line before which this edit stands in each text.
         var oldLine: Int
         var newLine: Int
@@ -61,14 +70,14 @@ public enum UnifiedDiff {
 
     /// The shortest edit script from `a` to `b` by a longest common subsequence. Texts too long
     /// for the table (notes are short) become one change: still a correct diff, only a coarse one.
-    private static func edits(_ a: [String], _ b: [String]) -> [Edit] {
+    private static func edits(_ a: [Line], _ b: [Line]) -> [Edit] {
         var out: [Edit] = []
         // Common lines at both ends never need the table.
         var head = 0
         while head < a.count && head < b.count && a[head] == b[head] { head += 1 }
         var tail = 0
         while tail < a.count - head && tail < b.count - head && a[a.count - 1 - tail] == b[b.count - 1 - tail] { tail += 1 }
-        for k in 0..<head { out.append(Edit(kind: .same, text: a[k], oldLine: k, newLine: k)) }
+        for k in 0..<head { out.append(Edit(kind: .same, line: a[k], oldLine: k, newLine: k)) }
         let x = Array(a[head..<(a.count - tail)]), y = Array(b[head..<(b.count - tail)])
         var i = 0, j = 0
         if x.count * y.count <= 4_000_000 {
@@ -81,21 +90,21 @@ public enum UnifiedDiff {
             }
             while i < x.count && j < y.count {
                 if x[i] == y[j] {
-                    out.append(Edit(kind: .same, text: x[i], oldLine: head + i, newLine: head + j))
+                    out.append(Edit(kind: .same, line: x[i], oldLine: head + i, newLine: head + j))
                     i += 1; j += 1
                 } else if lengths[i + 1][j] >= lengths[i][j + 1] {
-                    out.append(Edit(kind: .delete, text: x[i], oldLine: head + i, newLine: head + j))
+                    out.append(Edit(kind: .delete, line: x[i], oldLine: head + i, newLine: head + j))
                     i += 1
                 } else {
-                    out.append(Edit(kind: .insert, text: y[j], oldLine: head + i, newLine: head + j))
+                    out.append(Edit(kind: .insert, line: y[j], oldLine: head + i, newLine: head + j))
                     j += 1
                 }
             }
         }
-        for p in i..<x.count { out.append(Edit(kind: .delete, text: x[p], oldLine: head + p, newLine: head + j)) }
-        for q in j..<y.count { out.append(Edit(kind: .insert, text: y[q], oldLine: head + x.count, newLine: head + q)) }
+        for p in i..<x.count { out.append(Edit(kind: .delete, line: x[p], oldLine: head + p, newLine: head + j)) }
+        for q in j..<y.count { out.append(Edit(kind: .insert, line: y[q], oldLine: head + x.count, newLine: head + q)) }
         for k in 0..<tail {
-            out.append(Edit(kind: .same, text: a[a.count - tail + k], oldLine: a.count - tail + k, newLine: b.count - tail + k))
+            out.append(Edit(kind: .same, line: a[a.count - tail + k], oldLine: a.count - tail + k, newLine: b.count - tail + k))
         }
         return out
     }
