@@ -177,14 +177,20 @@ import Testing
 
     /// The damaged file is put aside only if it is still the one the command mapped: an index
     /// written since by another command is kept.
+    /// The vault's index with a byte of note a's text changed; the sound bytes and the damaged.
+    static func damageText(of notes: NoteStore) throws -> (sound: [UInt8], damaged: [UInt8]) {
+        _ = notes.refresh()
+        let sound = try #require(Disk.bytes(notes.indexPath))
+        var bytes = sound
+        bytes[try Self.offset(of: "zebraword", in: "text", of: bytes)] ^= 0x01
+        try FileSystem.writeAtomically(bytes, to: notes.indexPath)
+        return (sound, bytes)
+    }
+
     @Test func anIndexWrittenSinceIsNotPutAside() throws {
         try Playground(Self.tree).test { root in
             let notes = store(try Vault(root: root))
-            _ = notes.refresh()
-            let sound = try #require(Disk.bytes(notes.indexPath))
-            var bytes = sound
-            bytes[try Self.offset(of: "zebraword", in: "text", of: bytes)] ^= 0x01
-            try FileSystem.writeAtomically(bytes, to: notes.indexPath)
+            let (sound, _) = try Self.damageText(of: notes)
             let catalog = notes.refresh()
             // Another command writes a sound index meanwhile.
             try FileSystem.writeAtomically(sound, to: notes.indexPath)
@@ -198,10 +204,7 @@ import Testing
     @Test func anIndexIsNotPutAsideWhileTheLockIsHeld() throws {
         try Playground(Self.tree).test { root in
             let notes = store(try Vault(root: root))
-            _ = notes.refresh()
-            var bytes = try #require(Disk.bytes(notes.indexPath))
-            bytes[try Self.offset(of: "zebraword", in: "text", of: bytes)] ^= 0x01
-            try FileSystem.writeAtomically(bytes, to: notes.indexPath)
+            let (_, bytes) = try Self.damageText(of: notes)
             let catalog = notes.refresh()
             let lock = try #require(try VaultLock(path: notes.lockPath, wait: false))
             #expect(catalog.run(NoteQuery(search: SearchQuery("zebraword"))).map(\.id) == ["a"])

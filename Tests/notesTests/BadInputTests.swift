@@ -339,20 +339,27 @@ import Testing
 /// An index whose bytes were changed on disk (SPEC §8): every command shows the notes as their
 /// files have them, and the index is written anew.
 @Suite struct DamagedIndexTests {
-    @Test func aByteChangedInTheIndexIsNeverShown() throws {
-        let s = try Sandbox()
+    /// A vault of two notes and its index, in which the second byte of the first occurrence of
+    /// each of `markers` is changed; the index's path and damaged bytes.
+    static func damaged(_ s: Sandbox, markers: [String]) throws -> (index: String, bytes: [UInt8]) {
         try s.write("a.md", "# Alphaquux\n\nThe zebraword is here.\n")
         try s.write("b.md", "# Beta\n")
         #expect(try s.run(["index"]).status == 0)
         let index = s.vault + "/.notes/index"
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: index)))
-        // The title as the index keeps it to show, and the text a search reads.
-        for marker in ["Alphaquux", "zebraword"] {
+        for marker in markers {
             let needle = Array(marker.utf8)
             let at = try #require(bytes.indices.first { bytes[$0...].starts(with: needle) })
             bytes[at + 1] ^= 0x01
         }
         try Data(bytes).write(to: URL(fileURLWithPath: index))
+        return (index, bytes)
+    }
+
+    @Test func aByteChangedInTheIndexIsNeverShown() throws {
+        let s = try Sandbox()
+        // The title as the index keeps it to show, and the text a search reads.
+        let (index, bytes) = try Self.damaged(s, markers: ["Alphaquux", "zebraword"])
         let before = VaultFingerprint(s.vault)
         let list = try s.run(["list"])
         #expect(list.status == 0 && list.stderr.isEmpty, "\(list)")
@@ -372,14 +379,7 @@ import Testing
     /// read only what they show), and rebuilds an index with damage in it.
     @Test func notesIndexFindsDamageNoOtherCommandRead() throws {
         let s = try Sandbox()
-        try s.write("a.md", "# Alpha\n\nThe zebraword is here.\n")
-        try s.write("b.md", "# Beta\n")
-        #expect(try s.run(["index"]).status == 0)
-        let index = s.vault + "/.notes/index"
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: index)))
-        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("zebraword".utf8)) })
-        bytes[at] ^= 0x01
-        try Data(bytes).write(to: URL(fileURLWithPath: index))
+        _ = try Self.damaged(s, markers: ["zebraword"])
         let check = try s.run(["index"])
         #expect(check.status == 0 && check.stdout.isEmpty, "\(check)")
         #expect(check.stderr.hasPrefix("Index rebuilt, 1 note was damaged in it: 2 notes, 2 read"), "\(check)")
