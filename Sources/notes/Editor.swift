@@ -106,7 +106,7 @@ struct Editor {
         let name = (folder as NSString).lastPathComponent
         guard name.hasPrefix(folderPrefix) else { return folder }
         let renamed = (folder as NSString).deletingLastPathComponent + "/notes-unsaved-" + name.dropFirst(folderPrefix.count)
-        return (try? FileSystem.move(folder, to: renamed)) != nil ? renamed : folder
+        return (try? FileSystem.moveExclusively(folder, to: renamed)) != nil ? renamed : folder
     }
 
     /// Editor folders are `<TMPDIR>/notes-edit-<pid>-XXXXXX`, so that a later run can tell whether

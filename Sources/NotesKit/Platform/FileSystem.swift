@@ -547,14 +547,6 @@ public enum FileSystem {
         }
     }
 
-    /// Moves a file with `rename(2)`; refuses to replace an existing destination.
-    public static func move(_ from: String, to: String) throws(VaultError) {
-        if status(to) != nil { throw .io(path: to, reason: "a file is already there") }
-        WriteStep.take(.rename)
-        guard rename(from, to) == 0 else { throw .io(path: from, reason: lastError()) }
-        syncDirectory(of: to)
-        syncDirectory(of: from)
-    }
 
     /// Removes a file or a whole directory tree (without following symlinks), one `unlink` or
     /// `rmdir` at a time (each a step of the crash seam).

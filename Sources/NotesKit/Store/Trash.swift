@@ -68,7 +68,7 @@ extension Vault {
             throw failed(error)
         }
         do {
-            try FileSystem.move(fullPath(relative), to: entry + "/" + relative)
+            try FileSystem.moveExclusively(fullPath(relative), to: entry + "/" + relative)
         } catch {
             // Leave no entry behind when the note could not be moved.
             try? FileSystem.removeAtOnce(entry)
