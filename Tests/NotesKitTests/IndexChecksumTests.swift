@@ -200,15 +200,33 @@ import Testing
         }
     }
 
-    /// Nor while another process holds the vault's lock (it is writing a new index).
-    @Test func anIndexIsNotPutAsideWhileTheLockIsHeld() throws {
+    /// Nor while another process holds the vault's lock (it is writing a new index), nor while
+    /// this one does (its own write replaces the file; it must not wait on itself).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "flock(1) is not installed"))
+    func anIndexIsNotPutAsideWhileTheLockIsHeld() throws {
         try Playground(Self.tree).test { root in
             let notes = store(try Vault(root: root))
             let (_, bytes) = try Self.damageText(of: notes)
+            // Another process: flock(1) holds the lock until its input ends.
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+            holder.arguments = [notes.lockPath, "-c", "echo held; exec cat"]
+            let input = Pipe(), output = Pipe()
+            (holder.standardInput, holder.standardOutput) = (input, output)
+            try holder.run()
+            #expect(output.fileHandleForReading.availableData == Data("held\n".utf8))
             let catalog = notes.refresh()
-            let lock = try #require(try VaultLock(path: notes.lockPath, wait: false))
             #expect(catalog.run(NoteQuery(search: SearchQuery("zebraword"))).map(\.id) == ["a"])
+            try input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+            #expect(Disk.bytes(notes.indexPath) == bytes)
+            // This process.
+            let again = notes.refresh()
+            let lock = try #require(try VaultLock(path: notes.lockPath, wait: false))
+            #expect(VaultLock.isHeld(notes.lockPath))
+            #expect(again.run(NoteQuery(search: SearchQuery("zebraword"))).map(\.id) == ["a"])
             lock.release()
+            #expect(!VaultLock.isHeld(notes.lockPath))
             #expect(Disk.bytes(notes.indexPath) == bytes)
         }
     }

@@ -294,12 +294,15 @@ extension Vault {
     /// it whose part fails its check is read again from the note's file, and the index file is
     /// put aside — removed, holding the lock at `lockPath`, if it is still the file mapped — so
     /// that the next command writes it anew. When another process holds the lock, it is writing a
-    /// new index already; if that is only a delta, a later command finds the damage again.
+    /// new index already; if that is only a delta, a later command finds the damage again. When
+    /// this process holds it, it is writing the file anew itself (copying the records it keeps,
+    /// damaged ones read again), or rewriting notes (`move`: a later command puts the file aside).
     private func mapIndex(_ path: String, lockPath: String) -> MappedIndex? {
         guard let storage = TextStorage(mapping: path) else { return nil }
         let inode = storage.inode
         let repair = IndexRepair(reread: { [self] in reread($0) }, discard: {
-            guard let inode, let lock = try? VaultLock(path: lockPath, wait: false) else { return }
+            guard let inode, !VaultLock.isHeld(lockPath), let lock = try? VaultLock(path: lockPath, wait: false)
+            else { return }
             defer { lock.release() }
             if FileSystem.status(path)?.inode == inode { try? FileSystem.remove(path) }
         })

@@ -5,12 +5,35 @@ import Foundation
 /// ends, so a lock left by a killed process never blocks anyone.
 public final class VaultLock {
     private var fd: Int32
+    private let path: String
+
+    /// The lock files this process holds. `flock` locks belong to each open file, so taking a lock
+    /// this process already holds would wait on itself: code that may run while its own command
+    /// holds the lock asks `isHeld` first.
+    private static let held = HeldPaths()
+
+    private final class HeldPaths: @unchecked Sendable {
+        private let lock = NSLock()
+        private var paths: [String: Int] = [:]
+        func add(_ path: String) { lock.withLock { paths[path, default: 0] += 1 } }
+        func remove(_ path: String) {
+            lock.withLock {
+                paths[path, default: 1] -= 1
+                if paths[path] == 0 { paths[path] = nil }
+            }
+        }
+        func contains(_ path: String) -> Bool { lock.withLock { paths[path] != nil } }
+    }
+
+    /// Whether this process holds the lock at `path`.
+    public static func isHeld(_ path: String) -> Bool { held.contains(path) }
 
     /// Takes the lock at `path` (making its folder and file when missing). With `wait` false it
     /// gives up, returning nil, when another process still holds it after a moment (about 20 ms:
     /// a process starting another program holds a copy of every descriptor until the program
     /// starts, so a lock just released can look taken for that long).
     public init?(path: String, wait: Bool) throws(VaultError) {
+        self.path = path
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !folder.isEmpty { try FileSystem.makeDirectory(folder) }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, FileSystem.newFileMode(within: 0o600))
@@ -35,6 +58,7 @@ public final class VaultLock {
             if code == EWOULDBLOCK && !wait { return nil }
             throw .writeFailed(path: path, reason: reason)
         }
+        VaultLock.held.add(path)
     }
 
     /// Releases the lock (also done when the process ends).
@@ -42,6 +66,7 @@ public final class VaultLock {
         guard fd >= 0 else { return }
         close(fd)
         fd = -1
+        VaultLock.held.remove(path)
     }
 
     deinit { release() }
