@@ -126,7 +126,7 @@ import Testing
         [],
     ])
     func piecesOfAnySizeLandInOrder(_ sizes: [Int]) throws {
-        var rng = NoteDocumentTests.SplitMix(state: 11)
+        var rng = FuzzRandom(seed: 11)
         var expected: [UInt8] = Array(repeating: 0, count: 8)
         try Playground([]).test { root in
             let file = try PendingFile(beside: root + "/out")

@@ -45,7 +45,7 @@ import Testing
             let vault = try Vault(root: root)
             let notes = store(vault)
             _ = notes.refresh()
-            var rng = NoteDocumentTests.SplitMix(state: 9)
+            var rng = FuzzRandom(seed: 9)
             var sawDelta = false
             var names = (0..<300).map { String(format: "n%03d.md", $0) }
             for step in 0..<700 {

@@ -148,7 +148,7 @@ import Testing
     /// letter before it, blanks, quotes, Backspace and clearing — over a vault of random words:
     /// after every keystroke the hits are exactly those of a full search, in its order.
     @Test func randomTypingAlwaysGivesTheHitsOfAFullSearch() throws {
-        var rng = NoteDocumentTests.SplitMix(state: 10)
+        var rng = FuzzRandom(seed: 10)
         let words = ["crème", "creme", "cream", "brûlée", "brule", "ﾃﾞｰﾀ", "テータ", "データ", "straße", "strasse",
                      "milk", "mil", "k", "ab", "ba", "東京", "東"]
         var items: [PlaygroundItem] = [.directory(".notes", [])]

@@ -199,18 +199,6 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
         }
     }
 
-    /// A deterministic generator (SplitMix64), so a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Pieces that stress the parser: delimiters, keys, quotes, escapes, line endings, marks.
     static let pieces = [
         "---\n", "---\r\n", "...\n", "\n", "\r\n", "\r", "title: ", "createdAt: ", "created: ", "date: ",
@@ -220,7 +208,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
         "\u{FEFF}", "データ", "😀", "\u{0}",
     ]
 
-    static func randomText(_ rng: inout SplitMix) -> String {
+    static func randomText(_ rng: inout FuzzRandom) -> String {
         var text = Bool.random(using: &rng) ? "---\n" : ""
         for _ in 0..<Int.random(in: 0...30, using: &rng) {
             text += pieces[Int.random(in: 0..<pieces.count, using: &rng)]
@@ -229,7 +217,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func parsingAnyTextLosesNothing() {
-        var rng = SplitMix(state: 20_261_129)
+        var rng = FuzzRandom(seed: 20_261_129)
         for _ in 0..<3000 {
             let text = Self.randomText(&rng)
             let document = NoteDocument(parsing: text)
@@ -241,7 +229,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func rewritingAnyTextKeepsEveryOtherFrontMatterLine() {
-        var rng = SplitMix(state: 42)
+        var rng = FuzzRandom(seed: 42)
         for _ in 0..<3000 {
             let text = Self.randomText(&rng)
             let original = NoteDocument(parsing: text)

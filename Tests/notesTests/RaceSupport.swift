@@ -10,21 +10,6 @@ import Testing
 // Racing `notes` processes against each other (issue 13): processes, not threads, made to overlap
 // by FIFOs instead of sleeps, and the vault audited after each run.
 
-/// SplitMix64: the same seed gives the same choices on every machine.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// How many times each race runs, and from which seeds. `NOTES_RACE_ITERATIONS` changes the count
 /// (`NOTES_RACE_ITERATIONS=500 swift test --filter RaceTests` for a long run) and
 /// `NOTES_RACE_SEED` the base seed; a failure names its seed, and

@@ -6,10 +6,13 @@ import Foundation
 // broken ones. Arguments come from execve as C strings, so a NUL cannot reach the parser from a
 // shell; it can here, and must not matter either.
 
-/// A seeded generator (SplitMix64), picking with its own arithmetic so that a seed gives the same
-/// command lines with every toolchain.
-private struct ArgvRandom {
-    var state: UInt64
+/// SplitMix64, picking with its own arithmetic so that a seed gives the same command lines (and
+/// races, `RaceTests`) on every machine and with every toolchain. (Here, not in the race support,
+/// because `Tests/Fuzz/fuzz.sh` builds this folder without the rest of the target.)
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
 
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
@@ -46,7 +49,7 @@ enum ArgumentFuzz {
     /// A command line: often a valid one, with what it must parse to; else words drawn from
     /// everything a command line holds.
     static func line(seed: UInt64) -> (argv: [String], expected: Valid?) {
-        var r = ArgvRandom(state: seed)
+        var r = SeededRandom(seed: seed)
         if r.chance(40) {
             let valid = valid(&r)
             return (valid.argv, valid)
@@ -81,7 +84,7 @@ enum ArgumentFuzz {
         var positionals: [String] = []
     }
 
-    fileprivate static func valid(_ r: inout ArgvRandom) -> Valid {
+    fileprivate static func valid(_ r: inout SeededRandom) -> Valid {
         let (words, type) = r.pick(commands.filter { !$0.type.spec.hidden })
         var line = Valid(command: type)
         let options = type.spec.options + GlobalOptions.all.filter { $0.long != "help" && $0.long != "version" }
