@@ -252,18 +252,15 @@ final class MappedIndex: @unchecked Sendable {
 
     /// Whether every part of record `number` (text, strings, tags, links) is what was written.
     func isSound(_ number: Int) -> Bool {
-        let start = stringsStart + Int(u32(number, IndexLayout.Column.stringsOffset))
-        let strings = UnsafeRawBufferPointer(rebasing: bytes[start..<(stringsStart + stringsLength)])
-        return holds(rawText(number), number, IndexLayout.Column.textCheck)
-            && MappedIndex.stringsLength(in: strings).map {
-                holds(UnsafeRawBufferPointer(rebasing: strings[..<$0]), number, IndexLayout.Column.stringsCheck)
-            } == true
-            && holds(rawChunk(number, IndexLayout.Column.tagsOffset, tagsStart), number, IndexLayout.Column.tagsCheck)
-            && holds(rawChunk(number, IndexLayout.Column.linksOffset, linksStart), number, IndexLayout.Column.linksCheck)
+        holds(rawText(number), number, IndexLayout.Column.textCheck)
+            && rawStrings(number).map { holds($0, number, IndexLayout.Column.stringsCheck) } == true
+            && holds(rawTags(number), number, IndexLayout.Column.tagsCheck)
+            && holds(rawLinks(number), number, IndexLayout.Column.linksCheck)
     }
 
     /// Record `number` as a writer copies it: this file's, when every part of it is sound; else
-    /// the note read again (nil when that cannot be done: then it is read next time).
+    /// the note read again (nil when that cannot be done: then it is read next time). Its parts
+    /// are then taken raw, checked once.
     func sound(_ number: Int) -> (MappedIndex, Int)? {
         if isSound(number) { return (self, number) }
         return repaired(number).map { ($0, 0) }
@@ -277,7 +274,7 @@ final class MappedIndex: @unchecked Sendable {
     /// Record `number`'s folded title and tags (checked to lie within the tags region when
     /// opened; checked against their checksum, and parsed with bounds checks, when read).
     func tagsChunk(_ number: Int) -> TagsChunk {
-        let chunk = rawChunk(number, IndexLayout.Column.tagsOffset, tagsStart)
+        let chunk = rawTags(number)
         return TagsChunk(bytes: holds(chunk, number, IndexLayout.Column.tagsCheck) ? chunk : repairedTags(number))
     }
 
@@ -287,7 +284,7 @@ final class MappedIndex: @unchecked Sendable {
 
     /// Record `number`'s links' keys (likewise).
     func linksChunk(_ number: Int) -> LinkKeysChunk {
-        let chunk = rawChunk(number, IndexLayout.Column.linksOffset, linksStart)
+        let chunk = rawLinks(number)
         return LinkKeysChunk(bytes: holds(chunk, number, IndexLayout.Column.linksCheck) ? chunk : repairedLinks(number))
     }
 
@@ -295,8 +292,11 @@ final class MappedIndex: @unchecked Sendable {
         repaired(number)?.linksChunk(0).bytes ?? UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
-    /// The bytes of record `number`'s chunk of the tags or links region (its offset in `column`,
-    /// its length in the column after), unchecked.
+    /// The bytes of record `number`'s chunk of the tags or links region, unchecked.
+    func rawTags(_ number: Int) -> UnsafeRawBufferPointer { rawChunk(number, IndexLayout.Column.tagsOffset, tagsStart) }
+    func rawLinks(_ number: Int) -> UnsafeRawBufferPointer { rawChunk(number, IndexLayout.Column.linksOffset, linksStart) }
+
+    /// The bytes of a chunk whose offset is in `column` and length in the column after.
     private func rawChunk(_ number: Int, _ column: Int, _ region: Int) -> UnsafeRawBufferPointer {
         let start = region + Int(u32(number, column))
         return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(u32(number, column + 4)))])
@@ -362,13 +362,15 @@ final class MappedIndex: @unchecked Sendable {
     /// again from the note's file when they fail their check or do not parse (damage: the record
     /// is not trusted); nil when that cannot be done.
     func stringsBytes(_ number: Int) -> UnsafeRawBufferPointer? {
+        if let stored = rawStrings(number), holds(stored, number, IndexLayout.Column.stringsCheck) { return stored }
+        return repaired(number)?.stringsBytes(0)
+    }
+
+    /// Record `number`'s strings as far as they parse within the region, unchecked.
+    func rawStrings(_ number: Int) -> UnsafeRawBufferPointer? {
         let start = stringsStart + Int(u32(number, IndexLayout.Column.stringsOffset))
         let strings = UnsafeRawBufferPointer(rebasing: bytes[start..<(stringsStart + stringsLength)])
-        if let length = MappedIndex.stringsLength(in: strings) {
-            let stored = UnsafeRawBufferPointer(rebasing: strings[..<length])
-            if holds(stored, number, IndexLayout.Column.stringsCheck) { return stored }
-        }
-        return repaired(number)?.stringsBytes(0)
+        return MappedIndex.stringsLength(in: strings).map { UnsafeRawBufferPointer(rebasing: strings[..<$0]) }
     }
 
     // MARK: Finding a path
@@ -1036,12 +1038,12 @@ struct IndexTable {
         var texts: [UnsafeRawBufferPointer] = []
         for (file, numbers) in index?.split(kept) ?? [] {
             for number in numbers {
-                guard let (source, n) = file.sound(number), let strings = source.stringsBytes(n) else { continue }
+                guard let (source, n) = file.sound(number), let strings = source.rawStrings(n) else { continue }
                 let text = source.rawText(n)
                 add(path: source.pathBytes(n), size: source.size(n), mtime: source.mtime(n), inode: source.inode(n),
                     createdAt: source.createdAt(n), updatedAt: source.updatedAt(n), flags: source.flags(n),
                     textLength: text.count, textCheck: source.textCheck(n),
-                    tags: source.tagsChunk(n).bytes, links: source.linksChunk(n).bytes) {
+                    tags: source.rawTags(n), links: source.rawLinks(n)) {
                     $0.append(contentsOf: strings)
                 }
                 texts.append(text)

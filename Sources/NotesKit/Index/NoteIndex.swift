@@ -301,8 +301,7 @@ extension Vault {
         guard let storage = TextStorage(mapping: path) else { return nil }
         let inode = storage.inode
         let repair = IndexRepair(reread: { [self] in reread($0) }, discard: {
-            guard let inode, !VaultLock.isHeld(lockPath), let lock = try? VaultLock(path: lockPath, wait: false)
-            else { return }
+            guard let inode, let lock = try? VaultLock(path: lockPath, wait: false) else { return }
             defer { lock.release() }
             if FileSystem.status(path)?.inode == inode { try? FileSystem.remove(path) }
         })

@@ -8,8 +8,8 @@ public final class VaultLock {
     private let path: String
 
     /// The lock files this process holds. `flock` locks belong to each open file, so taking a lock
-    /// this process already holds would wait on itself: code that may run while its own command
-    /// holds the lock asks `isHeld` first.
+    /// this process already holds would wait on itself: without waiting, such a lock is busy at
+    /// once.
     private static let held = HeldPaths()
 
     private final class HeldPaths: @unchecked Sendable {
@@ -31,9 +31,12 @@ public final class VaultLock {
     /// Takes the lock at `path` (making its folder and file when missing). With `wait` false it
     /// gives up, returning nil, when another process still holds it after a moment (about 20 ms:
     /// a process starting another program holds a copy of every descriptor until the program
-    /// starts, so a lock just released can look taken for that long).
+    /// starts, so a lock just released can look taken for that long), and at once when this
+    /// process holds it.
     public init?(path: String, wait: Bool) throws(VaultError) {
         self.path = path
+        fd = -1
+        if !wait && VaultLock.held.contains(path) { return nil }
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !folder.isEmpty { try FileSystem.makeDirectory(folder) }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, FileSystem.newFileMode(within: 0o600))
