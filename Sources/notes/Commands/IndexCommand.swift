@@ -24,16 +24,13 @@ struct IndexCommand: NotesCommand {
         guard let store = try context.store(forWriting: false) else { return }
         let progress = ProgressBar(label: "Indexing")
         // Unlike other commands it waits for a writer that holds the lock, rather than leave the writing to it.
-        var catalog = store.refresh(rebuild: rebuild, waitForLock: true) { done, total in
-            progress.update(done: done, total: total)
-        }
+        let report = { (done: Int, total: Int) in progress.update(done: done, total: total) }
+        var catalog = store.refresh(rebuild: rebuild, waitForLock: true, progress: report)
         // A byte changed in the cache (by a disk, or a hand) is caught by its checksum when a
         // command reads it; here every part of every note is read, and any damage means a rebuild.
         let damaged = catalog.indexError == nil ? catalog.damagedNotes : 0
         if damaged > 0 {
-            catalog = store.refresh(rebuild: true, waitForLock: true) { done, total in
-                progress.update(done: done, total: total)
-            }
+            catalog = store.refresh(rebuild: true, waitForLock: true, progress: report)
         }
         progress.finish()
         context.reportDiagnostics(of: store)
