@@ -379,3 +379,18 @@ struct FrontMatterCase: CustomTestStringConvertible, Sendable {
         #expect(document.warnings.map(\.line) == [2])
     }
 }
+
+@Suite struct FrontMatterItemsTests {
+    @Test(arguments: [
+        ("aliases: [Crème, \"B, c\"]", ["Crème", "B, c"]),
+        ("aliases:\n  - One\n  - 'Two'", ["One", "Two"]),
+        ("aliases: Just one, with a comma", ["Just one, with a comma"]),
+        ("aliases: []", []),
+        ("aliases: [ , x]", ["x"]),
+        ("other: x", []),
+    ])
+    func aliasesAreAListOrOneString(_ lines: String, _ expected: [String]) {
+        let document = NoteDocument(parsing: "---\n" + lines + "\n---\nbody\n")
+        #expect(document.aliases == expected)
+    }
+}

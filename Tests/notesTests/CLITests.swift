@@ -120,6 +120,19 @@ import Testing
         #expect(files.allSatisfy { (try? s.read($0).hasSuffix("Same title\n")) == true })
     }
 
+    @Test func searchLooksInTheFrontMatterAliasesAndShowsTheAliasMatched() throws {
+        let s = try Sandbox()
+        try s.write("a.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\naliases: [Crème Brûlée, Pudding]\n---\n# Dessert\n\nsweet\n")
+        try s.write("b.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\naliases:\n  - Trip to Łódź\n---\nbody\n")
+        try s.write("c.md", "---\ncreatedAt: 2026-01-03T00:00:00Z\nalias: creme\nnote: lodz\n---\nnothing\n")
+        #expect(ids(try s.run(["search", "creme", "brulee"])) == ["a"])
+        #expect(ids(try s.run(["search", "lodz"])) == ["b"])
+        let json = try jsonArray(try s.run(["search", "--json", "lodz"]).stdout)
+        #expect(json.first?["snippet"] as? String == "Trip to Łódź")
+        // A term in the body wins the snippet only when no alias line before it holds a term.
+        #expect(try jsonArray(try s.run(["search", "--json", "sweet"]).stdout).first?["snippet"] as? String == "sweet")
+    }
+
     @Test func searchMatchesFoldedTermsAndPrintsSnippets() throws {
         let s = try Sandbox()
         try s.write("a.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# Dessert\n\nCrème Brûlée tonight\n")

@@ -53,6 +53,21 @@ public struct FrontMatter: Equatable, Sendable {
         return nil
     }
 
+    /// The items of the first entry for `key`: a list's items, or a plain string as one item;
+    /// each trimmed, empty ones dropped (`aliases: [a, b]`, a block list, or `aliases: a`).
+    public func items(_ key: String) -> [String] {
+        let raw: [String]
+        switch entry(key)?.value {
+        case .list(let list)?: raw = list
+        case .scalar(let string)?: raw = [string]
+        case .unmodelled?, nil: raw = []
+        }
+        return raw.compactMap { item in
+            let trimmed = Substring(item).trimmingWhitespace()
+            return trimmed.isEmpty ? nil : String(trimmed)
+        }
+    }
+
     /// The last line of the entry whose key is on line `index`: the key's line, or the last of the
     /// lines below it that its value goes on over — indented lines and `- item` lines, with the
     /// blank and comment lines among them — so that a line put after it does not cut the value.

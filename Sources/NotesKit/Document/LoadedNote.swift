@@ -14,7 +14,11 @@ public struct LoadedNote: Sendable {
     /// The body, as written in the file.
     public var body: String { document.body }
 
-    /// The text search looks in: the title when it is not a body line (front matter or file
-    /// name), and the body (SPEC §5).
-    public var searchableText: String { note.titleFromFrontMatter ? note.title + "\n" + body : body }
+    /// The lines search looks in before the body: the title when it is not a body line (front
+    /// matter or file name), then the front-matter aliases, one a line.
+    public var searchableHead: [String] { (note.titleFromFrontMatter ? [note.title] : []) + document.aliases }
+
+    /// The text search looks in: `searchableHead`, a line each, then the body. A match only in an
+    /// alias has that alias as its snippet, since it is the first line holding the term.
+    public var searchableText: String { searchableHead.map { $0 + "\n" }.joined() + body }
 }

@@ -18,6 +18,9 @@ public struct NoteDocument: Equatable, Sendable {
     /// The keys whose values must be dates: the creation keys and `updatedAt`.
     static let dateKeys = creationKeys + ["updatedAt"]
 
+    /// The front-matter `aliases`: other names of the note, searched like its title.
+    public var aliases: [String] { frontMatter?.items("aliases") ?? [] }
+
     /// Splits `text` (the file's contents, decoded as UTF-8) into its parts.
     public init(parsing text: String) {
         var rest = Substring(text)

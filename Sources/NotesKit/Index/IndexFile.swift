@@ -26,13 +26,13 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 9: checksums, and a flag for names that may be conflict
-/// copies), all little-endian. Everything a command needs to check the index against the files and
-/// to sort sits in fixed-width columns read in place; the strings a command shows, the folded texts
-/// a search reads, and what tags and links commands compare sit in regions of their own, so that a
-/// `list` pages in the record table, the path table and the paths, and nothing else; `tags` and
-/// `list --tag` page in the tags region besides (a few bytes per note), `backlinks` the links
-/// region. The texts come first, so a writer can stream them out while it is still reading files,
+/// The layout of an index file (version 10: checksums, a flag for names that may be conflict
+/// copies, and aliases in the folded texts), all little-endian. Everything a command needs to
+/// check the index against the files and to sort sits in fixed-width columns read in place; the
+/// strings a command shows, the folded texts a search reads, and what tags and links commands
+/// compare sit in regions of their own, so that a `list` pages in the record table, the path
+/// table and the paths, and nothing else; `tags` and `list --tag` page in the tags region besides
+/// (a few bytes per note), `backlinks` the links region. The texts come first, so a writer can stream them out while it is still reading files,
 /// and write the tables and then the header last.
 ///
 /// Nothing read from the file is trusted unchecked (`IndexChecksum`): the header's checksum covers
@@ -703,7 +703,7 @@ final class TextStorage: @unchecked Sendable {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 9
+    static let version: UInt32 = 10
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and

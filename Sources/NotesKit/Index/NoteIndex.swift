@@ -406,9 +406,10 @@ extension Vault {
         do {
             let loaded = try load(path: path, relativeTo: root)
             mode &= loaded.status.mode
-            // The searchable text (SPEC §5): a title that is not a body line, then the body.
-            if loaded.note.titleFromFrontMatter {
-                folder.appendFolded(loaded.note.title, to: &table.texts)
+            // The searchable text, as `LoadedNote.searchableText` has it: a title that is not a
+            // body line, the aliases, then the body.
+            for line in loaded.searchableHead {
+                folder.appendFolded(line, to: &table.texts)
                 table.texts.append(0x0A)
             }
             folder.appendFolded(loaded.document.body, to: &table.texts)
