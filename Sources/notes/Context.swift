@@ -79,14 +79,13 @@ final class Context {
     }
 
     private var openedStore: NoteStore?
-    private let autoCommitter = AutoCommitter()
 
     /// Commits what this command changed in the vault so far, when `gitAutoCommit` is on (SPEC
     /// §11); returns the warnings of a commit that failed. Once per command, and once per change
     /// in the browser.
     func commitChanges() -> [String] {
         guard let openedStore else { return [] }
-        return autoCommitter.commit(openedStore, enabled: settings.autoCommit, environment: environment)
+        return AutoCommitter.commit(openedStore, enabled: settings.autoCommit)
     }
 
     /// The store's catalog, printing the warnings about the files read to bring it up to date.

@@ -175,6 +175,23 @@ import Testing
         #expect(try s.run(["history", "never-was"]).stderr == "Error: no note matches 'never-was'\n")
     }
 
+    @Test func historyOfADeletedNoteNeverLeavesTheVault() throws {
+        let s = try Sandbox()
+        try s.write("outside.md", "# Outside the inner vault\n")
+        try s.write("inner/gone.md", "# Gone\n")
+        try s.write("inner/kept.md", "# Kept\n")
+        try s.makeRepository()
+        try s.gitOK(["rm", "-q", "inner/gone.md"])
+        try s.gitOK(["commit", "-q", "-m", "Drop it"])
+        let inner = ["--vault", s.vault + "/inner"]
+        // git has both files' histories; only a plain ID of the vault reaches a deleted note's.
+        #expect(try s.run(inner + ["history", "../outside"]).stderr.contains("is outside the vault"))
+        #expect(try s.run(inner + ["history", "gone"]).stdout.split(separator: "\n").count == 2)
+        #expect(try s.run(inner + ["history", s.vault + "/inner/gone"]).stderr
+            == "Error: no note matches '\(s.vault)/inner/gone'\n")
+        #expect(try s.run(inner + ["history", "x/../gone"]).stderr == "Error: no note matches 'x/../gone'\n")
+    }
+
     @Test func historyOutsideGitIsAClearError() throws {
         let s = try Sandbox()
         try s.useGit()

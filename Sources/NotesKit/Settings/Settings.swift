@@ -311,3 +311,10 @@ public enum SettingsError: LocalizedError, Equatable, Sendable {
         }
     }
 }
+
+extension Settings {
+    /// The value the file gives a known key when it cannot be used (so its default applies).
+    public func invalidFileValue(_ key: Key) -> JSONValue? {
+        value(key) == nil ? other[key.rawValue] : nil
+    }
+}

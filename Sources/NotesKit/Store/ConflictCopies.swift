@@ -9,3 +9,27 @@ extension Catalog {
             .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     }
 }
+
+/// A conflict copy and the note it is a copy of, each as read from its file now.
+public struct ConflictPair: Sendable {
+    /// The copy, by its name.
+    public var copy: ConflictCopy
+    /// The copy as a note; nil when its file can no longer be read.
+    public var copyNote: Note?
+    /// The original; nil when it is gone or cannot be read.
+    public var originalNote: Note?
+    /// Whether the original's file is there.
+    public var originalExists: Bool
+}
+
+extension NoteStore {
+    /// The conflict copies in the vault, in path order, each with its original (`notes conflicts`).
+    public func conflictPairs() -> [ConflictPair] {
+        catalog.conflictCopies.map { copy in
+            ConflictPair(
+                copy: copy, copyNote: try? vault.load(path: copy.path).note,
+                originalNote: try? vault.load(path: copy.original).note,
+                originalExists: FileSystem.status(vault.fullPath(copy.original)) != nil)
+        }
+    }
+}

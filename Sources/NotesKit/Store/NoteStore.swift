@@ -58,14 +58,22 @@ public final class NoteStore {
     /// Where the index and the lock live: `<vault>/.notes` when the vault has one, else a folder
     /// of the cache directory, so that reading a plain folder never writes into it (SPEC §3).
     public let stateFolder: String
+    /// The environment the programs the store drives (git) run in: the user's, for their
+    /// identity, credentials and settings.
+    public let environment: [String: String]
     /// The changes made through this store, in order.
     public private(set) var changes: [Change] = []
+    /// How many of `changes` have been committed (or offered to git) already.
+    var changesCommitted = 0
     private var current: Catalog?
-    private var unreported: [Diagnostic] = []
+    var unreported: [Diagnostic] = []
 
     /// A store over `vault`; `cacheDirectory` is where a vault without `.notes/` keeps its index.
-    public init(vault: Vault, cacheDirectory: String) {
+    public init(
+        vault: Vault, cacheDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.vault = vault
+        self.environment = environment
         if FileSystem.status(vault.stateDirectory)?.kind == .directory {
             stateFolder = vault.stateDirectory
         } else {
@@ -94,7 +102,7 @@ public final class NoteStore {
         func store() throws(VaultError) -> NoteStore {
             var vault = try Vault(root: path)
             vault.titleSource = settings.titleSource
-            return NoteStore(vault: vault, cacheDirectory: locations.cacheDirectory)
+            return NoteStore(vault: vault, cacheDirectory: locations.cacheDirectory, environment: locations.environment)
         }
         do {
             return .opened(try store())

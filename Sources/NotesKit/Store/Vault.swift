@@ -181,6 +181,15 @@ public struct Vault: Sendable {
         return relative
     }
 
+    /// The vault-relative path a note that is not in the vault (a deleted one, whose history git
+    /// still has) would have at `argument`: an ID or a vault-relative path, `.md` added unless it
+    /// names a note file. Nil for an absolute path or one with `..`, which could leave the vault.
+    public func notePath(ofAbsent argument: String) -> String? {
+        guard !argument.isEmpty, !argument.hasPrefix("/"), !argument.split(separator: "/").contains("..")
+        else { return nil }
+        return Vault.isNoteName(argument) ? argument : argument + ".md"
+    }
+
     /// The vault-relative path of the existing file at `path` when it is a note file inside the
     /// vault: its folder resolved through symlinks must be the vault or below it, and the file
     /// itself must not be a symlink. Outside: `outsideVault` when `mustBeInside` (or when it is a

@@ -109,27 +109,3 @@ public enum UnifiedDiff {
         return out
     }
 }
-
-extension UnifiedDiff {
-    /// The unified diff of two files of the vault (vault-relative paths), from `git diff
-    /// --no-index` when git is there, else `diff -u`, else `make`; "" when they are the same.
-    public static func files(_ old: String, _ new: String, in vault: String, environment: [String: String]) -> String {
-        let path = environment["PATH"]
-        if let git = ProcessRunner.find("git", path: path),
-           let result = try? ProcessRunner.run(
-            git, ["-C", vault, "diff", "--no-index", "--no-color", "--no-ext-diff", "--", old, new], environment: environment),
-           result.status <= 1 {
-            return result.output
-        }
-        if let diff = ProcessRunner.find("diff", path: path),
-           let result = try? ProcessRunner.run(
-            diff, ["-u", "--label", old, "--label", new, "--", vault + "/" + old, vault + "/" + new], environment: environment),
-           result.status <= 1 {
-            return result.output
-        }
-        let read = { (relative: String) -> String in
-            ((try? FileSystem.read(vault + "/" + relative)).map { String(decoding: $0.0, as: UTF8.self) }) ?? ""
-        }
-        return make(read(old), read(new), oldLabel: old, newLabel: new)
-    }
-}

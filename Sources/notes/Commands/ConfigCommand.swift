@@ -22,38 +22,6 @@ enum ConfigCommand: CommandDescription {
         Positional("key", help: "A settings key (see KEYS below).", missing: "Missing the key after '\(verb)'.")
     }
 
-    /// `key  value  source` lines, columns aligned to the longest key and value (a value longer
-    /// than 40 columns pushes only its own row's source along). Known keys first, then the keys
-    /// the file holds that notes does not use.
-    static func table(_ settings: Settings) -> String {
-        var rows: [(key: String, value: String, source: String)] = Settings.Key.allCases.map { key in
-            let source: String
-            if let invalid = invalidFileValue(key, in: settings) {
-                let shown = if case .string(let text) = invalid { "\"\(text)\"" } else { invalid.display }
-                source = "default (file value \(shown) is invalid)"
-            } else {
-                source = settings.value(key) != nil ? "file" : "default"
-            }
-            return (key.rawValue, settings.effective(key) ?? "(unset)", source)
-        }
-        for (key, value) in settings.other.sorted(by: { $0.key < $1.key })
-        where Settings.Key(rawValue: key) == nil {
-            rows.append((key, value.display, "file (not used by notes)"))
-        }
-        rows = rows.map { (ANSI.printable($0.key), ANSI.printable($0.value), ANSI.printable($0.source)) }
-        let keyWidth = rows.map { DisplayWidth.of($0.key) }.max() ?? 0
-        let valueWidth = min(40, max(10, rows.map { DisplayWidth.of($0.value) }.max() ?? 0))
-        return rows.map {
-            DisplayWidth.pad($0.key, to: keyWidth) + "  " + DisplayWidth.pad($0.value, to: valueWidth) + "  "
-                + $0.source + "\n"
-        }.joined()
-    }
-
-    /// The value the file gives a known key when notes cannot use it (its default applies).
-    static func invalidFileValue(_ key: Settings.Key, in settings: Settings) -> JSONValue? {
-        settings.value(key) == nil ? settings.other[key.rawValue] : nil
-    }
-
     /// The settings to modify; refuses when the file is corrupt, so it is never overwritten.
     static func writableSettings(_ context: Context) throws -> Settings {
         if let corruption = context.loadedSettings.corruption {
@@ -81,7 +49,7 @@ struct ConfigListCommand: NotesCommand {
     func run(_ context: Context) throws {
         let settings = context.settings
         guard json else {
-            context.output.out(ConfigCommand.table(settings))
+            context.output.out(ConfigView.render(settings))
             return
         }
         var pairs: [(String, JSONText)] = []
@@ -94,7 +62,7 @@ struct ConfigListCommand: NotesCommand {
             }
             let source = settings.value(key) != nil ? "file" : "default"
             var fields: [(String, JSONText)] = [("value", value), ("source", .string(source))]
-            if let invalid = ConfigCommand.invalidFileValue(key, in: settings) {
+            if let invalid = settings.invalidFileValue(key) {
                 fields.append(("invalidFileValue", .string(invalid.display)))
             }
             pairs.append((key.rawValue, .object(fields)))

@@ -30,47 +30,49 @@ struct ConflictsCommand: NotesCommand {
             if json { context.output.out("[]\n") }
             return
         }
-        let copies = context.catalog(store).conflictCopies
-        let vault = store.vault
-        func note(_ path: String) -> Note? { try? vault.load(path: path).note }
+        _ = context.catalog(store)
+        let pairs = store.conflictPairs()
         if json {
-            context.output.out(JSONText.array(copies.map { copy in
-                let fields = note(copy.path).map(JSONText.noteFields) ?? [("id", .string(Note.id(forPath: copy.path))), ("path", .string(copy.path))]
-                let original: JSONText = note(copy.original).map { .object(JSONText.noteFields($0)) } ?? .null
-                return .object(fields + [("source", .string(copy.source.rawValue)), ("original", original)])
+            context.output.out(JSONText.array(pairs.map { pair in
+                let fields = pair.copyNote.map(JSONText.noteFields)
+                    ?? [("id", .string(Note.id(forPath: pair.copy.path))), ("path", .string(pair.copy.path))]
+                let original: JSONText = pair.originalNote.map { .object(JSONText.noteFields($0)) } ?? .null
+                return .object(fields + [("source", .string(pair.copy.source.rawValue)), ("original", original)])
             }).rendered)
             return
         }
-        if copies.isEmpty {
+        if pairs.isEmpty {
             if context.style.human { context.output.err("No conflict copies.") }
             return
         }
         if diff {
-            for copy in copies {
-                guard FileSystem.status(vault.fullPath(copy.original)) != nil else {
-                    context.output.err("'\(Note.id(forPath: copy.path))' is a copy of '\(Note.id(forPath: copy.original))', which is gone.")
+            for pair in pairs {
+                guard pair.originalExists else {
+                    context.output.err("'\(Note.id(forPath: pair.copy.path))' is a copy of "
+                        + "'\(Note.id(forPath: pair.copy.original))', which is gone.")
                     continue
                 }
-                let text = UnifiedDiff.files(copy.original, copy.path, in: vault.root, environment: context.environment)
+                let text = store.diff(pair.copy.original, pair.copy.path)
                 context.output.out(DiffView.render(text, style: context.style))
             }
             return
         }
-        let ids = copies.map { ANSI.printable(Note.id(forPath: $0.path)) }
-        let originals = copies.map { copy in
-            ANSI.printable(Note.id(forPath: copy.original)) + (FileSystem.status(vault.fullPath(copy.original)) == nil ? " (gone)" : "")
+        let ids = pairs.map { ANSI.printable(Note.id(forPath: $0.copy.path)) }
+        let originals = pairs.map { pair in
+            ANSI.printable(Note.id(forPath: pair.copy.original)) + (pair.originalExists ? "" : " (gone)")
         }
         guard context.style.human else {
-            for (i, copy) in copies.enumerated() {
-                context.output.out(ids[i] + "\t" + ANSI.printable(Note.id(forPath: copy.original)) + "\t" + copy.source.rawValue + "\n")
+            for (i, pair) in pairs.enumerated() {
+                context.output.out(ids[i] + "\t" + ANSI.printable(Note.id(forPath: pair.copy.original)) + "\t"
+                    + pair.copy.source.rawValue + "\n")
             }
             return
         }
         let idWidth = ids.map(DisplayWidth.of).max() ?? 0
         let originalWidth = originals.map(DisplayWidth.of).max() ?? 0
-        for (i, copy) in copies.enumerated() {
+        for (i, pair) in pairs.enumerated() {
             context.output.out(DisplayWidth.pad(ids[i], to: idWidth) + "  copy of  "
-                + DisplayWidth.pad(originals[i], to: originalWidth) + "  (" + copy.source.name + ")\n")
+                + DisplayWidth.pad(originals[i], to: originalWidth) + "  (" + pair.copy.source.name + ")\n")
         }
     }
 }

@@ -26,19 +26,9 @@ struct HistoryCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let store = try context.store(forWriting: false) else { throw VaultError.noMatch(id) }
-        let repository = try GitRepository.open(at: store.vault.root, environment: context.environment)
-        let path: String
-        do {
-            path = try context.note(id, in: store).note.path
-        } catch VaultError.noMatch(let argument) {
-            // A deleted note is no longer in the vault, but git still has its history.
-            let deleted = Vault.isNoteName(argument) ? argument : argument + ".md"
-            guard !argument.hasPrefix("/"), !argument.split(separator: "/").contains(".."),
-                  try !repository.history(of: deleted, patch: false).isEmpty
-            else { throw VaultError.noMatch(argument) }
-            path = deleted
-        }
-        let commits = try repository.history(of: path, patch: patch)
+        let history = try store.history(of: id, cwd: context.cwd, patch: patch)
+        context.reportDiagnostics(of: store)
+        let (path, commits) = (history.path, history.commits)
         let style = context.style
         if json {
             context.output.out(JSONText.array(commits.map { commit in
@@ -59,7 +49,7 @@ struct HistoryCommand: NotesCommand {
             let short = String(commit.hash.prefix(7))
             if style.human {
                 let date = style.dates.full(commit.date)
-                let line = (style.color ? "\u{1B}[33m" + short + ANSI.reset : short) + "  " + date + "  "
+                let line = (style.color ? ANSI.yellow + short + ANSI.reset : short) + "  " + date + "  "
                     + ANSI.printable(commit.subject) + "  (" + ANSI.printable(commit.author) + ")"
                 context.output.out(line + "\n")
             } else {

@@ -35,8 +35,9 @@ struct InitCommand: NotesCommand {
     /// `.notes/` is ignored by its own `.gitignore`, but files git already tracks stay tracked:
     /// their every rewrite (the index) would leave `git status` dirty. Says how to stop that.
     private func warnAboutTrackedState(in folder: String, context: Context) {
-        guard let repository = try? GitRepository.open(at: folder, environment: context.environment),
-              let tracked = try? repository.check(["ls-files", "-z", "--", ".notes"]), !tracked.stdout.isEmpty
+        guard let vault = try? Vault(root: folder),
+            NoteStore(vault: vault, cacheDirectory: context.locations.cacheDirectory, environment: context.environment)
+                .gitTracksStateFolder()
         else { return }
         context.output.err("warning: git tracks files in '\(folder)/.notes', the tool's local state; stop that "
             + "with: git -C \(Shell.quote(folder)) rm -r --cached .notes && git -C \(Shell.quote(folder)) commit -m "

@@ -29,32 +29,29 @@ struct ListOptions {
         json = arguments.flag(Self.jsonFlag)
     }
 
-    /// Runs the listing through the store's query API — filter, order, limit — reads snippets for
-    /// the shown hits only, renders them, and writes the text. `search` is nil for `list`.
-    func print(_ store: NoteStore, context: Context, search: SearchQuery? = nil) throws {
+    /// Runs the listing through the store's query API — filter, order, limit, conflict copies,
+    /// git's marks, and snippets for the shown hits only — renders it, and writes the text.
+    /// `search` is nil for `list`.
+    func show(_ store: NoteStore, context: Context, search: SearchQuery? = nil) throws {
         let style = context.style
         let order = sort ?? context.settings.order
-        let catalog = context.catalog(store)
-        // Only when asked: one `git status` for the whole vault, never on the plain list's path.
-        let dirty = try git ? GitRepository.open(at: store.vault.root, environment: context.environment).status().dirtyPaths : nil
-        var copies: [String: [String]] = [:]
-        for copy in catalog.conflictCopies { copies[copy.original, default: []].append(Note.id(forPath: copy.path)) }
-        Trace.mark("conflict copies")
+        _ = context.catalog(store)
         var query = NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit)
         query.tags = tags
         query.once = true
-        let notes = store.query(query)
         let snippets: SnippetNeed = search.map(\.isEmpty) != false ? .none
             : json ? .all : style.human ? .unlessTitleMatches : .none
-        let rows = notes.map { note in
-            var row = NoteRow(note: note, date: order.date(of: note))
-            row.conflictCopies = copies[note.path] ?? []
-            row.dirty = dirty.map { $0.contains(note.path) }
-            guard let search, snippets != .none else { return row }
-            // On a terminal, a note whose title shows a match gets no snippet line (SPEC §4).
-            if snippets == .unlessTitleMatches && !search.highlights(in: ANSI.printable(note.title)).isEmpty { return row }
-            row.snippet = store.snippet(for: note, query: search)
-            return row
+        let listed = try store.listing(query, git: git) { note in
+            switch snippets {
+            case .none: return false
+            case .all: return true
+            // On a terminal, a note whose title shows a match gets no snippet line.
+            case .unlessTitleMatches: return search?.highlights(in: ANSI.printable(note.title)).isEmpty ?? false
+            }
+        }
+        let rows = listed.map { listed in
+            NoteRow(note: listed.note, date: order.date(of: listed.note), snippet: listed.snippet,
+                    conflictCopies: listed.conflictCopies, dirty: listed.uncommitted)
         }
         let text = ListView.render(rows, query: search, json: json, style: style)
         context.output.out(text.stdout)
@@ -92,6 +89,6 @@ struct ListCommand: NotesCommand {
             if options.json { context.output.out("[]\n") }
             return
         }
-        try options.print(store, context: context)
+        try options.show(store, context: context)
     }
 }

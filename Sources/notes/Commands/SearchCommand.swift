@@ -29,6 +29,6 @@ struct SearchCommand: NotesCommand {
             if options.json { context.output.out("[]\n") }
             return
         }
-        try options.print(store, context: context, search: query)
+        try options.show(store, context: context, search: query)
     }
 }

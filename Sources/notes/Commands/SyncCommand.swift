@@ -17,15 +17,11 @@ struct SyncCommand: NotesCommand {
         guard let store = try context.store(forWriting: false) else {
             throw Failure("there is no vault to sync; create one with 'notes init DIR'")
         }
-        let repository = try GitRepository.open(at: store.vault.root, environment: context.environment)
-        let source = store.vault.titleSource
         let output = context.output
-        let report = try repository.sync(
-            title: { path, text in Note(path: path, document: NoteDocument(parsing: text), mtime: 0, titleFrom: source).title },
-            committed: { plan in
-                output.out("Committed " + (plan.message.split(separator: "\n").first.map(String.init) ?? "") + "\n")
-                output.flush()
-            })
+        let report = try store.sync(committed: { plan in
+            output.out("Committed " + (plan.message.split(separator: "\n").first.map(String.init) ?? "") + "\n")
+            output.flush()
+        })
         let upstream = ANSI.printable(report.upstream)
         if report.incoming.isEmpty {
             output.out("Nothing new from \(upstream).\n")

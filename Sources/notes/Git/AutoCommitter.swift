@@ -4,19 +4,16 @@ import NotesKit
 /// each change made in the browser — it takes the store's change records not committed yet and
 /// commits exactly those files. A commit that fails (no identity, a hook refused it, no git) is
 /// a warning: the notes are saved either way.
-final class AutoCommitter {
-    /// How many of the store's change records have been dealt with.
-    private var taken = 0
-
+enum AutoCommitter {
     /// Commits the changes recorded since the last call when the setting is on; returns the
     /// warnings to show (none when all went well or there was nothing to do).
-    func commit(_ store: NoteStore, enabled: Bool, environment: [String: String]) -> [String] {
-        let changes = Array(store.changes.dropFirst(taken))
-        taken = store.changes.count
-        guard enabled, let plan = CommitPlan(changes) else { return [] }
+    static func commit(_ store: NoteStore, enabled: Bool) -> [String] {
+        guard enabled else {
+            store.skipChanges()
+            return []
+        }
         do {
-            let repository = try GitRepository.open(at: store.vault.root, environment: environment)
-            _ = try repository.commit(plan)
+            try store.commitChanges()
             return []
         } catch .notInstalled {
             return ["gitAutoCommit is on, but git is not installed (or not on PATH); nothing was committed"]

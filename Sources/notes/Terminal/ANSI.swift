@@ -8,6 +8,8 @@ enum ANSI {
     static let normalIntensity = "\u{1B}[22m"
     static let underline = "\u{1B}[4m"
     static let underlineOff = "\u{1B}[24m"
+    /// The terminal's own yellow, as git shows commit hashes.
+    static let yellow = "\u{1B}[33m"
 
     /// A foreground colour: truecolor or the nearest xterm-256 entry.
     static func foreground(_ color: RGB, trueColor: Bool) -> String {

@@ -1,0 +1,81 @@
+import Foundation
+
+/// A note's commits, and the vault-relative path they were looked up by.
+public struct NoteHistory: Sendable {
+    /// The note's path (for a deleted note, the path it had).
+    public var path: String
+    /// Its commits, newest first, following renames.
+    public var commits: [GitRepository.Commit]
+}
+
+/// Git behind the store: the commands ask the store for a note's history, a sync, the files git
+/// has not committed, and the commit of the changes the store made; the store finds the work tree
+/// and drives git (`GitRepository`), so no command opens a repository itself.
+extension NoteStore {
+    /// The git work tree the vault is in. Throws `notInstalled` or `notARepository`.
+    func repository() throws(GitError) -> GitRepository {
+        try GitRepository.open(at: vault.root, environment: environment)
+    }
+
+    /// The history of the note an argument names (as `open` resolves it), or of a deleted note
+    /// whose ID or path git still has (a name inside the vault, never one that leaves it).
+    /// Throws `GitError` outside git, `VaultError.noMatch` when neither has it.
+    public func history(of argument: String, cwd: String, patch: Bool) throws -> NoteHistory {
+        let repository = try repository()
+        let path: String
+        do {
+            let loaded = try open(argument, cwd: cwd)
+            unreported += loaded.diagnostics
+            path = loaded.note.path
+        } catch .noMatch(let argument) {
+            guard let deleted = vault.notePath(ofAbsent: argument),
+                try !repository.history(of: deleted, patch: false).isEmpty
+            else { throw VaultError.noMatch(argument) }
+            path = deleted
+        }
+        return NoteHistory(path: path, commits: try repository.history(of: path, patch: patch))
+    }
+
+    /// The vault-relative paths of the files git has changes to that are not committed, from one
+    /// `git status` of the whole vault.
+    public func uncommittedPaths() throws(GitError) -> Set<String> {
+        try repository().status().dirtyPaths
+    }
+
+    /// `notes sync` (see `GitRepository.sync`): the titles of the notes that came in are read as
+    /// the vault reads them (its `titleFrom`).
+    public func sync(committed: (CommitPlan) -> Void = { _ in }) throws(GitError) -> SyncReport {
+        let source = vault.titleSource
+        return try repository().sync(
+            title: { path, text in
+                Note(path: path, document: NoteDocument(parsing: text), mtime: 0, titleFrom: source).title
+            },
+            committed: committed)
+    }
+
+    /// Commits exactly the files of the changes made through this store since the last call (the
+    /// `gitAutoCommit` setting); nil when there was nothing to commit. The changes count as dealt
+    /// with whatever git says, so a failed commit is reported once, not again with the next.
+    @discardableResult
+    public func commitChanges() throws(GitError) -> GitRepository.CommitOutcome? {
+        let pending = Array(changes.dropFirst(changesCommitted))
+        changesCommitted = changes.count
+        guard let plan = CommitPlan(pending) else { return nil }
+        return try repository().commit(plan)
+    }
+
+    /// Forgets the changes not committed yet, so that `commitChanges` does not commit them (the
+    /// setting is off).
+    public func skipChanges() {
+        changesCommitted = changes.count
+    }
+
+    /// Whether git tracks files in the vault's `.notes/` state folder, whose every rewrite (the
+    /// index) would then leave `git status` dirty. False outside git.
+    public func gitTracksStateFolder() -> Bool {
+        guard let repository = try? repository(),
+            let tracked = try? repository.check(["ls-files", "-z", "--", ".notes"])
+        else { return false }
+        return !tracked.stdout.isEmpty
+    }
+}
