@@ -66,7 +66,7 @@ enum CLI {
             commit()
             let message: String
             switch error {
-            case let failure as Failure: message = failure.message
+            case let failure as CommandError: message = failure.message
             case let localized as LocalizedError: message = localized.errorDescription ?? "\(error)"
             default: message = "\(error)"
             }

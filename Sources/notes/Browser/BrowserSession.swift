@@ -185,7 +185,7 @@ final class BrowserSession {
     /// An error as the footer shows it.
     static func sentence(_ error: Error) -> String {
         let message = switch error {
-        case let failure as Failure: failure.message
+        case let failure as CommandError: failure.message
         case let localized as LocalizedError: localized.errorDescription ?? "\(error)"
         default: "\(error)"
         }

@@ -53,6 +53,6 @@ struct MoveCommand: NotesCommand {
         }
         guard let last = problems.popLast() else { return }
         for problem in problems { context.output.err("Error: " + problem) }
-        throw Failure(last)
+        throw CommandError(last)
     }
 }
