@@ -37,7 +37,7 @@ struct Editor {
                     try? FileSystem.remove(folder)
                     throw error
                 }
-                throw CommandError((error.errorDescription ?? "could not save")
+                throw CommandError(ErrorReport(error).sentence
                     + "; your text is kept in '\(Editor.keep(file, in: folder))'")
             } catch let failure as CommandError {
                 throw CommandError(failure.message + "; your text is kept in '\(Editor.keep(file, in: folder))'")
