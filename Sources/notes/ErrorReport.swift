@@ -1,8 +1,9 @@
 import Foundation
 import NotesKit
 
-/// Any error as the user reads it (SPEC §4), made in this one place: its sentence, its exit code,
-/// and whether the command line was wrong. The CLI prints `lines` on stderr, the browser shows
+/// Any error as the user reads it (SPEC §4), made in this one place: its sentence (for the
+/// library's errors, with the `notes` command that fixes them), its exit code, and whether the
+/// command line was wrong. The CLI prints `lines` on stderr, the browser shows
 /// `headline`, and a message to an editor can carry `sentence` alone.
 struct ErrorReport {
     /// What kind of error it is: this decides the exit code and what follows the sentence.
@@ -26,6 +27,8 @@ struct ErrorReport {
             return
         case let commandError as CommandError:
             sentence = commandError.message
+        case let vaultError as VaultError:
+            sentence = (vaultError.errorDescription ?? "\(error)") + (Self.hint(for: vaultError) ?? "")
         case let localized as LocalizedError:
             sentence = localized.errorDescription ?? "\(error)"
         default:
@@ -51,5 +54,18 @@ struct ErrorReport {
         guard case .usage(let command) = kind else { return headline }
         let name = command.map { "notes " + $0.fullName } ?? "notes"
         return headline + "\nUsage: \(Help.usage(command))\n  See '\(name) --help' for more information."
+    }
+
+    /// The end of the sentence that names the `notes` command to run next, for the library's
+    /// errors that have one: the library says what happened, and only the command line knows
+    /// its own commands.
+    static func hint(for error: VaultError) -> String? {
+        switch error {
+        case .vaultMissing(let path): "; create it with: " + Shell.notes("init", argument: path)
+        case .notAFolder: ", or create one with 'notes init DIR'"
+        case .stateNotAFolder: " and run 'notes init' again"
+        case .notInTrash: "; see 'notes trash'"
+        default: nil
+        }
     }
 }
