@@ -18,7 +18,8 @@ import Testing
         (VaultError.notAFolder("/tmp/f"),
          "the vault '/tmp/f' is not a folder; give the path of a folder, or create one with 'notes init DIR'"),
         (VaultError.stateNotAFolder("/v/.notes"),
-         "could not access '/v/.notes': it is a file, not the vault's state folder; move it away and run 'notes init' again"),
+         "could not access '/v/.notes': it is a file, not the vault's state folder; move it away "
+            + "and run 'notes init' again"),
         (VaultError.notInTrash("plan"), "no note in the trash matches 'plan'; see 'notes trash'"),
     ])
     func theCommandLineAddsTheHint(error: VaultError, sentence: String) {
@@ -55,7 +56,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: folder + "/.notes", contents: Data()))
         let r = try sandbox.run(["init", folder])
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: could not access '\(folder)/.notes': it is a file, not the vault's state folder; "
-            + "move it away and run 'notes init' again\n")
+        #expect(r.stderr == "Error: could not access '\(folder)/.notes': it is a file, not the vault's state "
+            + "folder; move it away and run 'notes init' again\n")
     }
 }
