@@ -1,8 +1,8 @@
 import Foundation
 import NotesKit
 
-/// The `notes` command line: finds the subcommand, parses, runs, and turns every error into
-/// `Error: …` on stderr with the exit codes of SPEC §4 (0 success, 1 failure, 64 usage).
+/// The `notes` command line: finds the subcommand, parses, runs, and prints every error as
+/// `ErrorReport` renders it, with the exit codes of SPEC §4 (0 success, 1 failure, 64 usage).
 enum CLI {
     static let version = "0.1.0"
 
@@ -21,7 +21,7 @@ enum CLI {
         do {
             invocation = try ArgumentParser.resolve(argv, commands: commands)
         } catch {
-            return usageFailure(error)
+            return fail(error)
         }
         var arguments = invocation.arguments
         let spec = invocation.command?.spec
@@ -40,7 +40,7 @@ enum CLI {
             globals = try GlobalValues(arguments)
             command = try (invocation.command ?? defaultCommand).init(arguments)
         } catch {
-            return usageFailure(error)
+            return fail(error)
         }
         let output = Output(quiet: globals.quiet)
         let context = Context(globals: globals, environment: environment, cwd: cwd, output: output)
@@ -58,20 +58,9 @@ enum CLI {
             try command.run(context)
             commit()
             return 0
-        } catch let error as UsageError {
-            commit()
-            output.flush()
-            return usageFailure(error)
         } catch {
             commit()
-            let message: String
-            switch error {
-            case let failure as Failure: message = failure.message
-            case let localized as LocalizedError: message = localized.errorDescription ?? "\(error)"
-            default: message = "\(error)"
-            }
-            output.err("Error: " + message)
-            return 1
+            return fail(error, after: output)
         }
     }
 
@@ -82,11 +71,12 @@ enum CLI {
         return terminal ? BrowseCommand.self : ListCommand.self
     }
 
-    /// Prints a usage error: the message, the usage line and where to find help; exit 64.
-    static func usageFailure(_ error: UsageError) -> Int32 {
-        let name = error.command.map { "notes " + $0.fullName } ?? "notes"
-        let text = "Error: \(error.message)\nUsage: \(Help.usage(error.command))\n  See '\(name) --help' for more information.\n"
-        FileHandle.standardError.write(Data(Output.printableLines(text).utf8))
-        return 64
+    /// Prints `error` on stderr as `ErrorReport` renders it, after what `output` has queued for
+    /// stdout, and returns its exit code: 1, or 64 for a usage error.
+    static func fail(_ error: any Error, after output: Output? = nil) -> Int32 {
+        let report = ErrorReport(error)
+        output?.flush()
+        FileHandle.standardError.write(Data((Output.printableLines(report.lines) + "\n").utf8))
+        return report.exitCode
     }
 }

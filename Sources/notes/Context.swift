@@ -1,12 +1,6 @@
 import Foundation
 import NotesKit
 
-/// A failure the user sees as `Error: …` with exit 1.
-struct Failure: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
-}
-
 /// What a command needs from the world of this run: the environment and working folder, the
 /// streams (`output`), the settings, the vault's store, and the output style. Streams and style
 /// are values of their own that renderers and the editor take; notes are the store's business.

@@ -37,10 +37,10 @@ struct Editor {
                     try? FileSystem.remove(folder)
                     throw error
                 }
-                throw Failure((error.errorDescription ?? "could not save")
+                throw CommandError(ErrorReport(error).sentence
                     + "; your text is kept in '\(Editor.keep(file, in: folder))'")
-            } catch let failure as Failure {
-                throw Failure(failure.message + "; your text is kept in '\(Editor.keep(file, in: folder))'")
+            } catch let failure as CommandError {
+                throw CommandError(failure.message + "; your text is kept in '\(Editor.keep(file, in: folder))'")
             }
             try? FileSystem.remove(folder)
         }
@@ -71,7 +71,7 @@ struct Editor {
                 environment: environment)
         } catch {
             try? FileSystem.remove(folder)
-            throw Failure("could not start the editor '\(command)': \(error)")
+            throw CommandError("could not start the editor '\(command)': \(error)")
         }
         let edited = (try? FileSystem.read(file)).flatMap { String(validating: $0.0, as: UTF8.self) }
         guard outcome == .exited(0) else {
@@ -80,14 +80,14 @@ struct Editor {
             case .signaled(let signal): "was stopped by signal \(signal)"
             }
             if let edited, edited != text {
-                throw Failure("the editor '\(command)' \(how); nothing saved, your text is kept in "
+                throw CommandError("the editor '\(command)' \(how); nothing saved, your text is kept in "
                     + "'\(Editor.keep(file, in: folder))'")
             }
             try? FileSystem.remove(folder)
-            throw Failure("the editor '\(command)' \(how); nothing saved")
+            throw CommandError("the editor '\(command)' \(how); nothing saved")
         }
         guard let edited else {
-            throw Failure("the edited file '\(file)' is missing or not UTF-8; nothing saved")
+            throw CommandError("the edited file '\(file)' is missing or not UTF-8; nothing saved")
         }
         return Session(text: edited, folder: folder, file: file)
     }

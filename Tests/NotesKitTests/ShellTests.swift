@@ -22,11 +22,6 @@ import Testing
     func quote(word: String, quoted: String) {
         #expect(Shell.quote(word) == quoted)
     }
-
-    @Test func argumentsThatLookLikeOptionsComeAfterDoubleDash() {
-        #expect(Shell.notes("restore", argument: "-x y") == "notes restore -- '-x y'")
-        #expect(Shell.notes("init", argument: "/tmp/v") == "notes init /tmp/v")
-    }
 }
 
 @Suite struct HashingTests {

@@ -61,10 +61,10 @@ private func deliver(_ number: Int32) {
         defer { pty.close() }
         let fd = pty.follower.fileDescriptor
         let before = Modes(fd)
-        #expect(throws: Failure.self) {
+        #expect(throws: CommandError.self) {
             try Terminal.withRawMode(fd, alternateScreen: true) {
                 #expect(Modes(fd) != before)
-                throw Failure("inside")
+                throw CommandError("inside")
             }
         }
         #expect(Modes(fd) == before)

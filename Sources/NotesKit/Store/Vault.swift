@@ -34,7 +34,7 @@ public struct Vault: Sendable {
     public static func initialize(at path: String) throws(VaultError) -> Bool {
         let state = path + "/.notes"
         if let status = FileSystem.status(state), status.kind != .directory {
-            throw .io(path: state, reason: "it is a file, not the vault's state folder; move it away and run 'notes init' again")
+            throw .stateNotAFolder(state)
         }
         let existed = FileSystem.status(state)?.kind == .directory
         let folderExisted = FileSystem.status(path) != nil

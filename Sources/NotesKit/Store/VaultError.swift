@@ -1,6 +1,8 @@
 import Foundation
 
-/// Everything that can go wrong in the library; each message says what happened and what to do.
+/// Everything that can go wrong in the library; each message says what happened and what to do
+/// about it in words any front end can show. The command to run next, when there is one, is the
+/// front end's to add: the library knows no command line.
 public enum VaultError: LocalizedError, Equatable, Sendable {
     /// A file operation failed.
     case io(path: String, reason: String)
@@ -20,6 +22,8 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
     case vaultMissing(String)
     /// The vault path exists but is not a folder (a file, or a broken or looping link).
     case notAFolder(String)
+    /// The vault's state folder (`<vault>/.notes`, given here) is a file, so the vault cannot be made.
+    case stateNotAFolder(String)
     /// The note changed on disk while it was being edited; the edit was saved to `copy`.
     case conflict(id: String, copy: String)
     /// The file is not valid UTF-8, so the tool will not touch it.
@@ -63,16 +67,18 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
         case .emptyNote:
             return "note is empty; nothing saved"
         case .vaultMissing(let path):
-            return "the vault '\(path)' does not exist; create it with: " + Shell.notes("init", argument: path)
+            return "the vault '\(path)' does not exist"
         case .notAFolder(let path):
-            return "the vault '\(path)' is not a folder; give the path of a folder, or create one with 'notes init DIR'"
+            return "the vault '\(path)' is not a folder; give the path of a folder"
+        case .stateNotAFolder(let path):
+            return "could not access '\(path)': it is a file, not the vault's state folder; move it away"
         case .conflict(let id, let copy):
             return "'\(id)' changed on disk (or was removed) while you were editing it; "
                 + "your text was saved to '\(copy)'"
         case .notUTF8(let path):
             return "'\(path)' is not valid UTF-8; notes will not change it"
         case .notInTrash(let query):
-            return "no note in the trash matches '\(query)'; see 'notes trash'"
+            return "no note in the trash matches '\(query)'"
         case .hiddenFolder(let folder):
             return "'\(folder)' is a hidden folder, where notes are never listed; choose another folder"
         case .hiddenName(let name):

@@ -10,12 +10,6 @@ public enum Shell {
         return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
-    /// `notes <words…> <argument>` ready to paste; `--` goes before an argument that starts with
-    /// `-`, so it is not read as an option.
-    public static func notes(_ words: String..., argument: String) -> String {
-        (["notes"] + words + (argument.hasPrefix("-") ? ["--"] : []) + [quote(argument)]).joined(separator: " ")
-    }
-
     /// ASCII letters, digits and `_-./:@%+=,`, and any non-ASCII character that is not a blank or
     /// a control character (shells give no meaning to `é` or `東`).
     private static func isPlain(_ scalar: Unicode.Scalar) -> Bool {

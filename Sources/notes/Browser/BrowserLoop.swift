@@ -56,7 +56,7 @@ enum BrowserLoop {
             let timeout = decoder.hasPending ? escapeWait : session.state.searching ? 0 : 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
-                guard errno == EINTR else { throw Failure("could not wait for keys: " + describe(errno)) }
+                guard errno == EINTR else { throw CommandError("could not wait for keys: " + describe(errno)) }
                 continue
             }
             if fds[1].revents != 0 { wake.drain() }
@@ -100,7 +100,7 @@ enum BrowserLoop {
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if written < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard written > 0 else { throw Failure("could not draw on the terminal: " + describe(errno)) }
+            guard written > 0 else { throw CommandError("could not draw on the terminal: " + describe(errno)) }
             bytes = bytes.dropFirst(written)
         }
     }
@@ -114,7 +114,7 @@ struct WakePipe {
 
     init() throws {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw Failure("could not make a pipe: " + BrowserLoop.describe(errno)) }
+        guard pipe(&ends) == 0 else { throw CommandError("could not make a pipe: " + BrowserLoop.describe(errno)) }
         for fd in ends {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -76,7 +76,7 @@ final class BrowserSession {
         } catch {
             // An editor session or a trash move may have changed the vault before it failed.
             if case .save = command {} else { reload() }
-            state.message = BrowserSession.sentence(error)
+            state.message = ErrorReport(error).headline
         }
         // Each change made here is a command of its own for gitAutoCommit (SPEC §11).
         let problems = context.commitChanges()
@@ -166,7 +166,7 @@ final class BrowserSession {
             let loaded = try store.vault.load(path: note.path)
             lines = Note.lines(of: loaded.body).prefix(state.layout.list.count).map(String.init)
         } catch {
-            lines = [BrowserSession.sentence(error)]
+            lines = [ErrorReport(error).headline]
         }
         state.preview = Preview(id: note.id, lines: lines)
     }
@@ -181,16 +181,6 @@ final class BrowserSession {
     }
 
     // MARK: Sentences
-
-    /// An error as the footer shows it.
-    static func sentence(_ error: Error) -> String {
-        let message = switch error {
-        case let failure as Failure: failure.message
-        case let localized as LocalizedError: localized.errorDescription ?? "\(error)"
-        default: "\(error)"
-        }
-        return "Error: " + message
-    }
 
     /// What a command would do, for a replay.
     func describe(_ command: BrowserState.Command) -> String {

@@ -41,8 +41,8 @@ enum RawArguments {
     /// exit code; nil when there is nothing to refuse.
     static func refusal() -> Int32? {
         guard let problem = problemOfThisProcess() else { return nil }
-        if problem.isUsage { return CLI.usageFailure(UsageError(message: problem.message, command: nil)) }
-        FileHandle.standardError.write(Data(Output.printableLines("Error: " + problem.message + "\n").utf8))
-        return 1
+        let error: any Error = problem.isUsage
+            ? UsageError(message: problem.message, command: nil) : CommandError(problem.message)
+        return CLI.fail(error)
     }
 }

@@ -44,7 +44,7 @@ struct BrowseCommand: NotesCommand {
     func run(_ context: Context) throws {
         let output = context.output
         if replay == nil && !(output.stdinIsTTY && output.stdoutIsTTY) {
-            throw Failure("the browser needs a terminal (standard input and output); in a script use "
+            throw CommandError("the browser needs a terminal (standard input and output); in a script use "
                 + "'notes list' or 'notes search'")
         }
         guard let store = try context.store(forWriting: false) else { return }

@@ -25,7 +25,7 @@ enum ConfigCommand: CommandDescription {
     /// The settings to modify; refuses when the file is corrupt, so it is never overwritten.
     static func writableSettings(_ context: Context) throws -> Settings {
         if let corruption = context.loadedSettings.corruption {
-            throw Failure((corruption.errorDescription ?? "the settings file is not valid")
+            throw CommandError((corruption.errorDescription ?? "the settings file is not valid")
                 + "; fix it by hand or run 'notes config reset' (which keeps a .bak)")
         }
         return context.settings
@@ -86,7 +86,7 @@ struct ConfigGetCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let value = context.settings.effective(key) else {
-            throw Failure("'\(key.rawValue)' is not set; set it with 'notes config set \(key.rawValue) VALUE'")
+            throw CommandError("'\(key.rawValue)' is not set; set it with 'notes config set \(key.rawValue) VALUE'")
         }
         context.output.out(value + "\n")
     }

@@ -30,7 +30,7 @@ struct DeleteCommand: NotesCommand {
             if !targets.contains(where: { $0.path == note.path }) { targets.append(note) }
         }
         if !yes && !context.output.stdinIsTTY {
-            throw Failure("refusing to delete without confirmation; run it on a terminal or pass --yes")
+            throw CommandError("refusing to delete without confirmation; run it on a terminal or pass --yes")
         }
         for note in targets {
             if !yes && !context.output.confirm("Delete \"\(ANSI.printable(note.title))\"?") {

@@ -22,7 +22,7 @@ struct InitCommand: NotesCommand {
         let given = directory ?? context.globals.vault ?? "."
         let absolute = context.locations.absolute(given)
         if let status = FileSystem.status(absolute), status.kind != .directory {
-            throw Failure("'\(given)' exists and is not a folder; choose another path")
+            throw CommandError("'\(given)' exists and is not a folder; choose another path")
         }
         if try Vault.initialize(at: absolute) {
             context.output.out("Initialized an empty vault in \(absolute)\n")

@@ -43,7 +43,7 @@ struct MoveCommand: NotesCommand {
         let report = try store.move(plan)
         context.output.out(MoveView.report(report))
         var problems = report.failed.map { id, error in
-            "could not rewrite the links in '\(id)': " + (error.errorDescription ?? "\(error)")
+            "could not rewrite the links in '\(id)': " + ErrorReport(error).sentence
         }
         if !report.changed.isEmpty {
             let names = report.changed.map { "'\($0)'" }.joined(separator: ", ")
@@ -52,7 +52,7 @@ struct MoveCommand: NotesCommand {
                 + "find the ones that no longer work with 'notes links --broken'")
         }
         guard let last = problems.popLast() else { return }
-        for problem in problems { context.output.err("Error: " + problem) }
-        throw Failure(last)
+        for problem in problems { context.output.err(ErrorReport(CommandError(problem)).lines) }
+        throw CommandError(last)
     }
 }

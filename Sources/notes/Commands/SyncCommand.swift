@@ -15,7 +15,7 @@ struct SyncCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let store = try context.store(forWriting: false) else {
-            throw Failure("there is no vault to sync; create one with 'notes init DIR'")
+            throw CommandError("there is no vault to sync; create one with 'notes init DIR'")
         }
         let output = context.output
         let report = try store.sync(committed: { plan in

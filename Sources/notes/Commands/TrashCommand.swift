@@ -36,7 +36,7 @@ struct TrashCommand: NotesCommand {
             }
             if !yes {
                 guard context.output.stdinIsTTY else {
-                    throw Failure("refusing to empty the trash without confirmation; run it on a terminal or pass --yes")
+                    throw CommandError("refusing to empty the trash without confirmation; run it on a terminal or pass --yes")
                 }
                 let count = entries.count == 1 ? "the note" : "the \(entries.count) notes"
                 guard context.output.confirm("Remove \(count) in the trash for good?") else {

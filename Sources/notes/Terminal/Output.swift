@@ -91,7 +91,7 @@ final class Output {
     func readStandardInput() throws -> String {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         guard let text = String(validating: data, as: UTF8.self) else {
-            throw Failure("standard input is not UTF-8 text; nothing saved")
+            throw CommandError("standard input is not UTF-8 text; nothing saved")
         }
         return text
     }

@@ -25,7 +25,7 @@ final class Pager {
         if environment["LESS"] == nil { environment["LESS"] = "FRX" }
         if environment["LV"] == nil { environment["LV"] = "-c" }
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw Failure("could not start the pager: " + String(cString: strerror(errno))) }
+        guard pipe(&fds) == 0 else { throw CommandError("could not start the pager: " + String(cString: strerror(errno))) }
         let pid: pid_t
         do throws(ProcessRunner.SpawnFailure) {
             pid = try ProcessRunner.spawn(
@@ -34,7 +34,7 @@ final class Pager {
         } catch {
             close(fds[0])
             close(fds[1])
-            throw Failure("could not start the pager '\(command)': \(error.description)")
+            throw CommandError("could not start the pager '\(command)': \(error.description)")
         }
         self.pid = pid
         input = fds[1]

@@ -37,9 +37,9 @@ enum Terminal {
 
     /// Enters raw mode (see `withRawMode`); pair it with `restore()`.
     static func enterRawMode(_ fd: Int32, alternateScreen: Bool = false) throws {
-        guard SavedTerminal.fd.pointee < 0 else { throw Failure("the terminal is already in raw mode") }
+        guard SavedTerminal.fd.pointee < 0 else { throw CommandError("the terminal is already in raw mode") }
         var original = termios()
-        guard tcgetattr(fd, &original) == 0 else { throw Failure("cannot read the terminal's modes: " + describe(errno)) }
+        guard tcgetattr(fd, &original) == 0 else { throw CommandError("cannot read the terminal's modes: " + describe(errno)) }
         var raw = original
         raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
         raw.c_cflag |= tcflag_t(CS8)
@@ -57,7 +57,7 @@ enum Terminal {
         guard tcsetattr(fd, TCSAFLUSH, &raw) == 0 else {
             let error = errno
             restore()
-            throw Failure("cannot set the terminal's modes: " + describe(error))
+            throw CommandError("cannot set the terminal's modes: " + describe(error))
         }
         if alternateScreen { writeAll(fd, enterAlternateScreen) }
     }
