@@ -58,9 +58,9 @@ final class Context {
     /// The vault's store, opened once per command (SPEC §3). A write command creates the default
     /// `~/Notes` when missing (and says so); a read command gets nil there, after saying where it
     /// looked. Everything about notes — the catalog, IDs, changes — goes through the store.
-    func store(forWriting: Bool) throws -> NoteStore? {
+    func store(creatingDefaultVault: Bool) throws -> NoteStore? {
         if let openedStore { return openedStore }
-        switch try NoteStore.open(locations: locations, flag: globals.vault, settings: settings, forWriting: forWriting) {
+        switch try NoteStore.open(locations: locations, flag: globals.vault, settings: settings, creatingDefaultVault: creatingDefaultVault) {
         case .opened(let store):
             openedStore = store
         case .created(let store, let path):

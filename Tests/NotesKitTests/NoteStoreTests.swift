@@ -156,25 +156,25 @@ import Testing
             let locations = Locations(environment: ["HOME": root + "/home"], cwd: root)
             var settings = Settings()
             if case .missingDefault(let path) = try NoteStore.open(
-                locations: locations, flag: nil, settings: settings, forWriting: false) {
+                locations: locations, flag: nil, settings: settings, creatingDefaultVault: false) {
                 #expect(path == root + "/home/Notes")
             } else {
                 Issue.record("a read made or found a vault")
             }
             #expect(!Disk.exists(root + "/home/Notes"))
             guard case .created(_, let made) = try NoteStore.open(
-                locations: locations, flag: nil, settings: settings, forWriting: true) else {
+                locations: locations, flag: nil, settings: settings, creatingDefaultVault: true) else {
                 Issue.record("a write did not make the default vault")
                 return
             }
             #expect(made == root + "/home/Notes" && Disk.exists(root + "/home/Notes/.notes/.gitignore"))
             // A vault named by the user is never made: a typo must not become a vault.
             #expect(throws: VaultError.vaultMissing(root + "/typo")) {
-                try NoteStore.open(locations: locations, flag: root + "/typo", settings: settings, forWriting: true)
+                try NoteStore.open(locations: locations, flag: root + "/typo", settings: settings, creatingDefaultVault: true)
             }
             settings.titleFrom = .filename
             guard case .opened(let notes) = try NoteStore.open(
-                locations: locations, flag: root + "/elsewhere", settings: settings, forWriting: false) else {
+                locations: locations, flag: root + "/elsewhere", settings: settings, creatingDefaultVault: false) else {
                 Issue.record("an existing vault was not opened")
                 return
             }

@@ -96,7 +96,7 @@ public final class NoteStore {
     /// creates a missing `~/Notes`; a missing vault named by the flag, the variable or the setting
     /// is an error, so a typo never makes a stray vault.
     public static func open(
-        locations: Locations, flag: String?, settings: Settings, forWriting: Bool
+        locations: Locations, flag: String?, settings: Settings, creatingDefaultVault: Bool
     ) throws(VaultError) -> Opening {
         let (path, source) = locations.vault(flag: flag, setting: settings.vault)
         func store() throws(VaultError) -> NoteStore {
@@ -108,7 +108,7 @@ public final class NoteStore {
             return .opened(try store())
         } catch .vaultMissing(let missing) {
             guard source == .defaultVault else { throw .vaultMissing(missing) }
-            guard forWriting else { return .missingDefault(path) }
+            guard creatingDefaultVault else { return .missingDefault(path) }
             try Vault.initialize(at: path)
             return .created(try store(), path)
         }

@@ -36,7 +36,7 @@ struct AddCommand: NotesCommand {
         let heading = title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .flatMap { $0.isEmpty ? nil : "# " + $0 + "\n\n" } ?? ""
         // The vault first, so a wrong vault is reported before anything is typed.
-        guard let store = try context.store(forWriting: true) else { return }
+        guard let store = try context.store(creatingDefaultVault: true) else { return }
         let folder = try store.vault.folderForNewNote(folder, cwd: context.cwd)
         func save(_ raw: String) throws {
             let id = try store.add(content: raw, now: context.now, folder: folder)

@@ -47,7 +47,7 @@ struct BrowseCommand: NotesCommand {
             throw CommandError("the browser needs a terminal (standard input and output); in a script use "
                 + "'notes list' or 'notes search'")
         }
-        guard let store = try context.store(forWriting: false) else { return }
+        guard let store = try context.store(creatingDefaultVault: false) else { return }
         let terminal = Terminal.size(environment: context.environment, fd: STDOUT_FILENO)
         let size = ScreenSize(columns: terminal.columns, rows: terminal.rows)
         if let replay {

@@ -55,7 +55,7 @@ struct CompleteCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         // A completion prints nothing rather than an error: the shell would show it in the line.
-        guard let store = try? context.store(forWriting: false) else { return }
+        guard let store = try? context.store(creatingDefaultVault: false) else { return }
         var words: [String]
         switch what {
         case .ids:

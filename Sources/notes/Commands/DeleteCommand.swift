@@ -22,7 +22,7 @@ struct DeleteCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(forWriting: false) else { throw VaultError.noMatch(ids.first ?? "") }
+        guard let store = try context.store(creatingDefaultVault: false) else { throw VaultError.noMatch(ids.first ?? "") }
         // Resolve every argument first, so one typo deletes nothing.
         var targets: [Note] = []
         for id in ids {

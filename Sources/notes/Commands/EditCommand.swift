@@ -26,7 +26,7 @@ struct EditCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(forWriting: false) else { throw VaultError.noMatch(id) }
+        guard let store = try context.store(creatingDefaultVault: false) else { throw VaultError.noMatch(id) }
         let loaded = try context.note(id, in: store)
         let note = loaded.note
         func save(_ raw: String, expectUnchanged: Bool) throws {

@@ -25,7 +25,7 @@ struct HistoryCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(forWriting: false) else { throw VaultError.noMatch(id) }
+        guard let store = try context.store(creatingDefaultVault: false) else { throw VaultError.noMatch(id) }
         let history = try store.history(of: id, cwd: context.cwd, patch: patch)
         context.reportDiagnostics(of: store)
         let (path, commits) = (history.path, history.commits)

@@ -21,7 +21,7 @@ struct IndexCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(forWriting: false) else { return }
+        guard let store = try context.store(creatingDefaultVault: false) else { return }
         let progress = ProgressBar(label: "Indexing")
         // Unlike other commands it waits for a writer that holds the lock, rather than leave the writing to it.
         let report = { (done: Int, total: Int) in progress.update(done: done, total: total) }

@@ -31,7 +31,7 @@ struct LinksCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(forWriting: false) else {
+        guard let store = try context.store(creatingDefaultVault: false) else {
             guard id == nil else { throw VaultError.noMatch(id ?? "") }
             if json { context.output.out("[]\n") }
             return

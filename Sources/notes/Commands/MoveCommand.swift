@@ -32,7 +32,7 @@ struct MoveCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(forWriting: false) else { throw VaultError.noMatch(id) }
+        guard let store = try context.store(creatingDefaultVault: false) else { throw VaultError.noMatch(id) }
         let loaded = try context.note(id, in: store)
         _ = context.catalog(store)
         let plan = try store.planMove(loaded, to: new)

@@ -20,7 +20,7 @@ struct PathCommand: NotesCommand {
     func run(_ context: Context) throws {
         // A vault named by --vault, NOTES_VAULT or the setting must exist; the default one is
         // printed even before it is made (it is where `notes add` will make it).
-        guard let store = try context.store(forWriting: false) else {
+        guard let store = try context.store(creatingDefaultVault: false) else {
             guard id == nil else { throw VaultError.noMatch(id ?? "") }
             let (path, _) = context.locations.vault(flag: context.globals.vault, setting: context.settings.vault)
             context.output.out(context.locations.absolute(path) + "\n")

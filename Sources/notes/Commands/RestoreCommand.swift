@@ -18,7 +18,7 @@ struct RestoreCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(forWriting: false) else { throw VaultError.notInTrash(id) }
+        guard let store = try context.store(creatingDefaultVault: false) else { throw VaultError.notInTrash(id) }
         let (entries, diagnostics) = store.trashEntries()
         for diagnostic in diagnostics { context.output.warn(diagnostic.description) }
         let entry = try store.trashed(id, in: entries)

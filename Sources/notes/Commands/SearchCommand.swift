@@ -25,7 +25,7 @@ struct SearchCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(forWriting: false) else {
+        guard let store = try context.store(creatingDefaultVault: false) else {
             if options.json { context.output.out("[]\n") }
             return
         }

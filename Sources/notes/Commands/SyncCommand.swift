@@ -14,7 +14,7 @@ struct SyncCommand: NotesCommand {
     init(_ arguments: ParsedArguments) throws(UsageError) {}
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(forWriting: false) else {
+        guard let store = try context.store(creatingDefaultVault: false) else {
             throw CommandError("there is no vault to sync; create one with 'notes init DIR'")
         }
         let output = context.output

@@ -20,7 +20,7 @@ struct TagsCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(forWriting: false) else {
+        guard let store = try context.store(creatingDefaultVault: false) else {
             if json { context.output.out("[]\n") }
             return
         }
