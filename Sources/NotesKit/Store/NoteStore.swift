@@ -187,6 +187,11 @@ public final class NoteStore {
         return try vault.load(path: notes[index].path)
     }
 
+    /// A note of the catalog read from its file, as it is now.
+    public func load(_ note: Note) throws(VaultError) -> LoadedNote {
+        try vault.load(path: note.path)
+    }
+
     /// The trashed notes, most recently deleted first, and problems with the trash.
     public func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) {
         let found = vault.trashEntries()

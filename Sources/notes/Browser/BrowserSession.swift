@@ -90,7 +90,7 @@ final class BrowserSession {
     // MARK: Commands
 
     private func edit(_ note: Note, suspend: (() throws -> Void) throws -> Void) throws {
-        let loaded = try store.vault.load(path: note.path)
+        let loaded = try store.load(note)
         warnings += loaded.diagnostics.map(\.description)
         var saved = false
         try suspend {
@@ -163,7 +163,7 @@ final class BrowserSession {
         guard let note = state.previewWanted, state.preview?.id != note.id else { return }
         let lines: [String]
         do {
-            let loaded = try store.vault.load(path: note.path)
+            let loaded = try store.load(note)
             lines = Note.lines(of: loaded.body).prefix(state.layout.list.count).map(String.init)
         } catch {
             lines = [ErrorReport(error).headline]
