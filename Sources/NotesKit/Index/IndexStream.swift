@@ -12,7 +12,11 @@ final class IndexStream: @unchecked Sendable {
 
     /// Starts the file that will become `path`, with the records `kept` of `index`.
     init(path: String, kept: [Int], of index: IndexView?, capacity: Int) throws(VaultError) {
-        file = try PendingFile(beside: path)
+        do {
+            file = try PendingFile(beside: path)
+        } catch {
+            throw VaultError(error)
+        }
         table = IndexTable(capacity: capacity)
         [UInt8](repeating: 0, count: IndexLayout.headerSize).withUnsafeBytes(file.append)
         table.addKept(kept, of: index).forEach(file.append)
@@ -42,6 +46,10 @@ final class IndexStream: @unchecked Sendable {
         table.emitTables(slots: slots, file.append)
         NoteIndexFile.header(of: table, slots: slots, titleSource: titleSource, kind: kind, generation: generation)
             .withUnsafeBytes { file.write($0, at: 0) }
-        try file.commit(mode: mode)
+        do {
+            try file.commit(mode: mode)
+        } catch {
+            throw VaultError(error)
+        }
     }
 }

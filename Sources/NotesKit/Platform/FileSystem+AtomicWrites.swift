@@ -14,7 +14,7 @@ extension FileSystem {
     /// `keepExistingMode` is false (the index, whose mode follows the vault's).
     public static func writeAtomically(
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true
-    ) throws(VaultError) {
+    ) throws(FileSystemError) {
         try writeAtomically(to: path, mode: mode, keepExistingMode: keepExistingMode) { emit in
             bytes.withUnsafeBytes(emit)
         }
@@ -26,7 +26,7 @@ extension FileSystem {
     public static func writeAtomically(
         to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true,
         _ produce: ((UnsafeRawBufferPointer) -> Void) -> Void
-    ) throws(VaultError) {
+    ) throws(FileSystemError) {
         var permissions = newFileMode(within: mode)
         var st = stat()
         if keepExistingMode && stat(path, &st) == 0 { permissions = st.st_mode & 0o7777 }
@@ -42,7 +42,7 @@ extension FileSystem {
         /// Left as it was: it changed since it was read (`isCurrent` said so).
         case changed
         /// Not written: the error.
-        case failed(VaultError)
+        case failed(FileSystemError)
     }
 
     /// Writes many files, each atomically as `writeAtomically` does — a temp file, fsync, rename,
@@ -58,10 +58,10 @@ extension FileSystem {
     /// The temp files of a batch, written and synced, not yet in place: one per file, or the error
     /// that kept it from being written.
     public struct PreparedBatch: Sendable {
-        fileprivate var temps: [Result<TemporaryFiles.Entry, VaultError>]
+        fileprivate var temps: [Result<TemporaryFiles.Entry, FileSystemError>]
 
         /// The first error, if a temp could not be written.
-        public var firstFailure: VaultError? {
+        public var firstFailure: FileSystemError? {
             for temp in temps { if case .failure(let error) = temp { return error } }
             return nil
         }
@@ -77,7 +77,7 @@ extension FileSystem {
     /// wait for the disk each time). Nothing is in place yet: a disk that cannot take every file
     /// fails here, before any is changed.
     public static func prepare(batch files: [(path: String, bytes: [UInt8], mode: mode_t)]) -> PreparedBatch {
-        var temps: [Result<TemporaryFiles.Entry, VaultError>] = []
+        var temps: [Result<TemporaryFiles.Entry, FileSystemError>] = []
         temps.reserveCapacity(files.count)
         var folders: Set<String> = []
         for file in files {
@@ -89,7 +89,7 @@ extension FileSystem {
         while start < files.count {
             let range = start..<min(files.count, start + group)
             var pending: [(index: Int, file: PendingFile, mode: mode_t)] = []
-            var failures: [Int: VaultError] = [:]
+            var failures: [Int: FileSystemError] = [:]
             for i in range {
                 do {
                     let file = try PendingFile(beside: files[i].path, sweep: false)
@@ -154,8 +154,8 @@ extension FileSystem {
     /// Closes (fsyncs) temps on several threads at once, so their syncs reach the disk together.
     private static func closeSideBySide(
         _ files: [(file: PendingFile, mode: mode_t)]
-    ) -> [Result<TemporaryFiles.Entry, VaultError>] {
-        typealias Closed = Result<TemporaryFiles.Entry, VaultError>
+    ) -> [Result<TemporaryFiles.Entry, FileSystemError>] {
+        typealias Closed = Result<TemporaryFiles.Entry, FileSystemError>
         let results = UnsafeMutableBufferPointer<Closed?>.allocate(capacity: files.count)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
@@ -167,7 +167,7 @@ extension FileSystem {
             Thread.detachNewThread {
                 for k in stride(from: t, to: work.value.count, by: threads) {
                     let (file, mode) = work.value[k]
-                    do throws(VaultError) {
+                    do throws(FileSystemError) {
                         shared.value[k] = .success(try file.close(mode: mode))
                     } catch {
                         shared.value[k] = .failure(error)

@@ -8,7 +8,7 @@ import Foundation
 extension FileSystem {
     /// Moves a file (or folder) to a new name that must be free, so that a file appearing at the new
     /// name meanwhile is never replaced (`rename` would). The folders are synced.
-    public static func moveExclusively(_ from: String, to: String) throws(VaultError) {
+    public static func moveExclusively(_ from: String, to: String) throws(FileSystemError) {
         switch renameExclusively(from, to) {
         case 0: break
         case EEXIST: throw .io(path: to, reason: "a file is already there")
@@ -70,7 +70,7 @@ extension FileSystem {
     /// processes never overwrite each other. An error names the file being created.
     public static func createExclusively(
         _ bytes: [UInt8], firstFreeOf candidate: (Int) -> String
-    ) throws(VaultError) -> Int {
+    ) throws(FileSystemError) -> Int {
         var attempt = 1
         // The name that is free now is the one being written, so it is the one an error names.
         while status(candidate(attempt)) != nil { attempt += 1 }

@@ -7,7 +7,7 @@ import Foundation
 
 extension FileSystem {
     /// Creates a new private (0700) directory from a `mkdtemp` template ending in `XXXXXX`.
-    public static func makeTemporaryDirectory(_ template: String) throws(VaultError) -> String {
+    public static func makeTemporaryDirectory(_ template: String) throws(FileSystemError) -> String {
         var buffer = Array(template.utf8CString)
         WriteStep.take(.create)
         let made = buffer.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkdtemp($0) } ?? nil }
@@ -18,7 +18,7 @@ extension FileSystem {
     /// Creates a directory and its parents; succeeds when it already exists.
     /// With `mkdir(2)` rather than FileManager, so a failure reads "Permission denied", not
     /// "The operation could not be completed. You don’t have permission."; the umask applies.
-    public static func makeDirectory(_ path: String) throws(VaultError) {
+    public static func makeDirectory(_ path: String) throws(FileSystemError) {
         var st = stat()
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
@@ -37,7 +37,7 @@ extension FileSystem {
 
     /// Removes a file or a whole directory tree (without following symlinks), one `unlink` or
     /// `rmdir` at a time (each a step of the crash seam).
-    public static func remove(_ path: String) throws(VaultError) {
+    public static func remove(_ path: String) throws(FileSystemError) {
         var st = stat()
         guard lstat(path, &st) == 0 else { throw .io(path: path, reason: lastError()) }
         if st.st_mode & S_IFMT == S_IFDIR {
@@ -55,7 +55,7 @@ extension FileSystem {
     /// to a hidden temp name beside it (`.notes-tmp-<pid>-XXXXXX`, its contents going with it), then
     /// removed. A crash between the two leaves only that hidden name, for a sweep to remove (the
     /// trash's sweeps folders; `sweepStaleTemps` only files).
-    public static func removeAtOnce(_ path: String) throws(VaultError) {
+    public static func removeAtOnce(_ path: String) throws(FileSystemError) {
         let parent = (path as NSString).deletingLastPathComponent
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         var attempt = 0

@@ -12,7 +12,7 @@ extension FileSystem {
     /// the walk of the folders above it; errors still name `named`, the full path.
     public static func read(
         _ path: String, followSymlinks: Bool = false, relativeTo directory: Int32? = nil, named: String? = nil
-    ) throws(VaultError) -> ([UInt8], FileStatus) {
+    ) throws(FileSystemError) -> ([UInt8], FileStatus) {
         // Non-blocking, so a FIFO (or a device) put where a file was expected is refused below
         // rather than waiting forever for a writer; it changes nothing for a regular file.
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW)

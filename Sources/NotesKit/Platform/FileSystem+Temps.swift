@@ -14,14 +14,14 @@ extension FileSystem {
     /// swept first.
     static func writeTemp(
         _ bytes: [UInt8], beside path: String, mode: mode_t
-    ) throws(VaultError) -> TemporaryFiles.Entry {
+    ) throws(FileSystemError) -> TemporaryFiles.Entry {
         try writeTemp(beside: path, mode: mode) { emit in bytes.withUnsafeBytes(emit) }
     }
 
     /// `writeTemp` of the chunks `produce` hands to its argument.
     static func writeTemp(
         beside path: String, mode: mode_t, _ produce: ((UnsafeRawBufferPointer) -> Void) -> Void
-    ) throws(VaultError) -> TemporaryFiles.Entry {
+    ) throws(FileSystemError) -> TemporaryFiles.Entry {
         let file = try PendingFile(beside: path)
         produce(file.append)
         return try file.close(mode: mode)

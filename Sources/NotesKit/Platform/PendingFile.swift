@@ -24,7 +24,7 @@ final class PendingFile: @unchecked Sendable {
 
     /// A new, empty temp beside `path`; stale temps of dead processes in that folder are swept
     /// first, unless the caller has (`sweep` false: many files of one folder).
-    init(beside path: String, sweep: Bool = true) throws(VaultError) {
+    init(beside path: String, sweep: Bool = true) throws(FileSystemError) {
         self.path = path
         let parent = (path as NSString).deletingLastPathComponent
         let directory = parent.isEmpty ? "." : parent
@@ -107,7 +107,7 @@ final class PendingFile: @unchecked Sendable {
 
     /// Gives the file `mode`, writes it to the disk and closes it; the temp is returned for the
     /// caller to put in place (or remove). Throws, naming `path`, when any write failed.
-    func close(mode: mode_t) throws(VaultError) -> TemporaryFiles.Entry {
+    func close(mode: mode_t) throws(FileSystemError) -> TemporaryFiles.Entry {
         flush()
         closed = true
         WriteStep.take(.sync)
@@ -122,7 +122,7 @@ final class PendingFile: @unchecked Sendable {
 
     /// Closes the file (see `close`) and renames it over `path`: a crash leaves the old file or
     /// the new one, never a torn one.
-    func commit(mode: mode_t) throws(VaultError) {
+    func commit(mode: mode_t) throws(FileSystemError) {
         let temp = try close(mode: mode)
         FileSystem.pauseIfTesting()
         WriteStep.take(.rename)

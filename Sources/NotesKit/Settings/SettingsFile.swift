@@ -37,8 +37,8 @@ public struct SettingsFile: Sendable {
     public func save(_ settings: Settings) throws(VaultError) {
         var target = path
         if FileSystem.status(path)?.kind == .symlink, let resolved = FileSystem.realPath(path) { target = resolved }
-        try FileSystem.makeDirectory((target as NSString).deletingLastPathComponent)
-        try FileSystem.writeAtomically(settings.encoded(), to: target)
+        try VaultError.mapping(FileSystem.makeDirectory((target as NSString).deletingLastPathComponent))
+        try VaultError.mapping(FileSystem.writeAtomically(settings.encoded(), to: target))
     }
 
     /// Replaces the file with defaults, keeping the old bytes in `<file>.bak`; returns the backup's
@@ -46,7 +46,7 @@ public struct SettingsFile: Sendable {
     public func reset() throws(VaultError) -> String? {
         var backup: String?
         if FileSystem.status(path) != nil {
-            let (bytes, _) = try FileSystem.read(path, followSymlinks: true)
+            let (bytes, _) = try VaultError.mapping(FileSystem.read(path, followSymlinks: true))
             // Nothing to keep when it already holds the defaults; never overwrite an older backup.
             if bytes != Settings().encoded() {
                 var candidate = path + ".bak"
@@ -55,7 +55,7 @@ public struct SettingsFile: Sendable {
                     n += 1
                     candidate = path + ".bak.\(n)"
                 }
-                try FileSystem.writeAtomically(bytes, to: candidate, mode: 0o600)
+                try VaultError.mapping(FileSystem.writeAtomically(bytes, to: candidate, mode: 0o600))
                 backup = candidate
             }
         }

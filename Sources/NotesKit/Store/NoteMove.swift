@@ -112,7 +112,7 @@ extension NoteStore {
             let folder = (plan.to as NSString).deletingLastPathComponent
             if !folder.isEmpty {
                 try vault.checkFolder(folder, argument: plan.to)
-                try FileSystem.makeDirectory(vault.fullPath(folder))
+                try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder)))
             }
             if FileSystem.status(vault.fullPath(plan.to)) != nil { throw .alreadyExists(plan.toID) }
             var report = MoveReport(plan: plan)
@@ -141,13 +141,13 @@ extension NoteStore {
             let prepared = FileSystem.prepare(batch: writes)
             if let failure = prepared.firstFailure {
                 prepared.discard()
-                throw failure
+                throw VaultError(failure)
             }
-            do throws(VaultError) {
+            do throws(FileSystemError) {
                 try FileSystem.moveExclusively(vault.fullPath(plan.from), to: vault.fullPath(plan.to))
             } catch {
                 prepared.discard()
-                throw error
+                throw VaultError(error)
             }
             record(.moved(from: plan.from, to: plan.to))
             let outcomes = FileSystem.commit(batch: writes, prepared: prepared) { i in
@@ -164,7 +164,7 @@ extension NoteStore {
                     report.rewritten.append(entry)
                     record(.modified(entry.path == plan.from ? plan.to : entry.path))
                 case .changed: report.changed.append(entry.id)
-                case .failed(let error): report.failed.append((entry.id, error))
+                case .failed(let error): report.failed.append((entry.id, VaultError(error)))
                 }
             }
             return report
