@@ -75,9 +75,6 @@ public enum FileSystem {
         return String(cString: resolved)
     }
 
-    /// Whether a file descriptor is a terminal.
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
-
     static func lastError() -> String { String(cString: strerror(errno)) }
 }
 
