@@ -16,8 +16,8 @@ public enum NoteTags {
         // front matter) is no tag, as the index has it.
         guard spellings.count > 1 || spellings.first?.utf8.contains(where: { $0 >= 0x80 }) == true else { return spellings }
         // A folder with warm caches (a new one folds its first non-ASCII letters slowly).
-        var folder = FolderPool.shared.take()
-        defer { FolderPool.shared.give(folder) }
+        var folder = TextFolder.workers.take()
+        defer { TextFolder.workers.give(folder) }
         return unique(spellings, folder: &folder).map(\.spelling)
     }
 

@@ -71,7 +71,7 @@ public struct Catalog: Sendable {
     /// the index: what `notes index` checks, reading every part (commands check only what they read).
     public var damagedNotes: Int {
         guard let index else { return 0 }
-        return Parallel.map(count: count, chunk: 1024) { i, _ in
+        return Parallel.map(count: count, chunk: 1024) { i in
             let (file, number) = index.locate(Int(mapped[i]))
             return file.isSound(number) ? 0 : 1
         }.reduce(0, +)
@@ -120,7 +120,7 @@ public struct Catalog: Sendable {
             let chunk = 256
             let readsText = !query.search.textTerms.isEmpty
             let (index, mapped) = (self.index, self.mapped)
-            let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c, _ -> [Int] in
+            let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c -> [Int] in
                 guard let index else { return [] }
                 let positions = (c * chunk)..<min(count, (c + 1) * chunk)
                 let found = positions.filter { i in Catalog.matches(query.search, tags: tags, record: Int(mapped[i]), of: index) }
@@ -161,7 +161,7 @@ public struct Catalog: Sendable {
         // Thousands of hits (a search) are made into notes on all cores.
         if positions.count > 2048 {
             let numbers = positions.map(hit)
-            return Parallel.map(count: numbers.count, chunk: 512) { i, _ in note(at: numbers[i]) }
+            return Parallel.map(count: numbers.count, chunk: 512) { i in note(at: numbers[i]) }
         }
         return positions.map { note(at: hit($0), reading: reading) }
     }

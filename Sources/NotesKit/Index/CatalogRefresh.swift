@@ -168,7 +168,7 @@ extension Vault {
         var start = 0
         while start < files.count {
             let (first, end) = (start, min(files.count, start + batch))
-            let chunks = Parallel.map(count: (end - start + chunk - 1) / chunk, chunk: 1) { c, folder in
+            let chunks = Parallel.map(count: (end - start + chunk - 1) / chunk, chunk: 1, states: TextFolder.workers) { c, folder in
                 let files = files[(first + c * chunk)..<min(end, first + (c + 1) * chunk)]
                 var table = IndexTable(capacity: files.count)
                 // Folded text is about as long as the file: one buffer for the chunk, no regrowth.

@@ -107,7 +107,7 @@ extension FileSystem {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return names.map { status(directory + "/" + $0) } }
         defer { close(fd) }
-        return Parallel.map(count: names.count, chunk: 512) { i, _ in
+        return Parallel.map(count: names.count, chunk: 512) { i in
             var st = stat()
             guard fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
             return makeStatus(st)

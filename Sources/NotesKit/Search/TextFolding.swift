@@ -475,3 +475,11 @@ public enum TextFolding {
         }
     }
 }
+
+extension TextFolder {
+    /// Folders waiting for work (the workers of `Parallel.map`, tags made unique), each used by
+    /// one thread at a time and kept between uses, so that work starts with a warm cache: folding
+    /// a scalar the first time is costly (Foundation's decomposition), and a cold folder per
+    /// chunk of 32 notes did it again and again.
+    static let workers = WorkerStates { TextFolder() }
+}
