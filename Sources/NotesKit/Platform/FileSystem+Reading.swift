@@ -33,7 +33,7 @@ extension FileSystem {
             let attempt = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 count = 0
                 while count < buffer.count {
-                    let n = Glue.read(fd, buffer.baseAddress.map { UnsafeMutableRawPointer($0 + count) }, buffer.count - count)
+                    let n = LibC.read(fd, buffer.baseAddress.map { UnsafeMutableRawPointer($0 + count) }, buffer.count - count)
                     if n < 0 {
                         if errno == EINTR { continue }
                         failure = errno

@@ -77,30 +77,3 @@ public enum FileSystem {
 
     static func lastError() -> String { String(cString: strerror(errno)) }
 }
-
-/// Unqualified libc calls that would otherwise be shadowed by the module's own names.
-enum Glue {
-    static func read(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.read(fd, buf, count)
-        #else
-        Glibc.read(fd, buf, count)
-        #endif
-    }
-
-    static func close(_ fd: Int32) -> Int32 {
-        #if canImport(Darwin)
-        Darwin.close(fd)
-        #else
-        Glibc.close(fd)
-        #endif
-    }
-
-    static func write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(fd, buf, count)
-        #else
-        Glibc.write(fd, buf, count)
-        #endif
-    }
-}

@@ -40,7 +40,7 @@ final class PendingFile: @unchecked Sendable {
 
     deinit {
         if !closed {
-            _ = Glue.close(fd)
+            _ = LibC.close(fd)
             FileSystem.discard(temp)
         }
     }
@@ -112,7 +112,7 @@ final class PendingFile: @unchecked Sendable {
         closed = true
         WriteStep.take(.sync)
         if failure == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { failure = errno }
-        if Glue.close(fd) != 0 && failure == 0 { failure = errno }
+        if LibC.close(fd) != 0 && failure == 0 { failure = errno }
         guard failure == 0 else {
             FileSystem.discard(temp)
             throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
