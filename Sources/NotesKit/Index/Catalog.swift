@@ -114,8 +114,8 @@ public struct Catalog: Sendable {
     public func run(_ query: NoteQuery) -> [Note] {
         // The positions of the hits; nil when every note is one (no search).
         var hits: [Int]?
-        var folder = TextFolder()
-        let tags = query.tags.map { folder.foldedBytes($0.hasPrefix("#") ? String($0.dropFirst()) : $0) }
+        var folding = TextFolder()
+        let tags = query.tags.map { folding.foldedBytes($0.hasPrefix("#") ? String($0.dropFirst()) : $0) }
         if !query.search.isEmpty || !tags.isEmpty {
             let chunk = 256
             let readsText = !query.search.textTerms.isEmpty

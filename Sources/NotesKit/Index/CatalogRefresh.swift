@@ -113,8 +113,8 @@ extension Vault {
     private func reread(_ path: String) -> MappedIndex? {
         var table = IndexTable(capacity: 1)
         var mode: mode_t = 0o666
-        var folder = TextFolder()
-        _ = encode(path, walked: nil, relativeTo: nil, into: &table, mode: &mode, folder: &folder)
+        var folding = TextFolder()
+        _ = encode(path, walked: nil, relativeTo: nil, into: &table, mode: &mode, folding: &folding)
         guard table.count == 1 else { return nil }
         let bytes = NoteIndexFile.encode(kept: [], of: nil, read: [table], removed: [], titleSource: titleSource,
                                          kind: .base, generation: 0)
@@ -168,7 +168,7 @@ extension Vault {
         var start = 0
         while start < files.count {
             let (first, end) = (start, min(files.count, start + batch))
-            let chunks = Parallel.map(count: (end - start + chunk - 1) / chunk, chunk: 1, states: TextFolder.workers) { c, folder in
+            let chunks = Parallel.map(count: (end - start + chunk - 1) / chunk, chunk: 1, states: TextFolder.workers) { c, folding in
                 let files = files[(first + c * chunk)..<min(end, first + (c + 1) * chunk)]
                 var table = IndexTable(capacity: files.count)
                 // Folded text is about as long as the file: one buffer for the chunk, no regrowth.
@@ -177,7 +177,7 @@ extension Vault {
                 var mode: mode_t = 0o666
                 for file in files {
                     diagnostics += encode(file.path, walked: file.status, relativeTo: relativeTo, into: &table,
-                                          mode: &mode, folder: &folder)
+                                          mode: &mode, folding: &folding)
                 }
                 return (table, diagnostics, mode)
             }
@@ -200,7 +200,7 @@ extension Vault {
     /// warning, and the status the walk saw) so that it is not read again until it changes.
     private func encode(
         _ path: String, walked: FileStatus?, relativeTo root: Int32?, into table: inout IndexTable,
-        mode: inout mode_t, folder: inout TextFolder
+        mode: inout mode_t, folding: inout TextFolder
     ) -> [Diagnostic] {
         let start = table.texts.count
         do {
@@ -209,13 +209,13 @@ extension Vault {
             // The searchable text, as `LoadedNote.searchableText` has it: a title that is not a
             // body line, the aliases, then the body.
             for line in loaded.searchableHead {
-                folder.appendFolded(line, to: &table.texts)
+                folding.appendFolded(line, to: &table.texts)
                 table.texts.append(0x0A)
             }
-            folder.appendFolded(loaded.document.body, to: &table.texts)
+            folding.appendFolded(loaded.document.body, to: &table.texts)
             table.add(path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
                       note: loaded.note, warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
-                      refs: Vault.refs(of: loaded, folder: &folder), textFrom: start)
+                      refs: Vault.refs(of: loaded, folder: &folding), textFrom: start)
             return loaded.diagnostics.map { Diagnostic(path: $0.path, line: ($0.line ?? 0) > 0 ? $0.line : nil, message: $0.message) }
         } catch {
             let message = error.brief + "; skipped"
@@ -237,16 +237,16 @@ extension Vault {
 extension Vault {
     /// The tags and links of a note read from its file, as the index keeps them (`NoteRefs`):
     /// its folded title, its tags folded and as spelled, its links with their resolution keys.
-    static func refs(of loaded: LoadedNote, folder: inout TextFolder) -> NoteRefs.Encoded {
+    static func refs(of loaded: LoadedNote, folder folding: inout TextFolder) -> NoteRefs.Encoded {
         var tags: [(spelling: String, folded: [UInt8])] = []
         for spelling in loaded.note.tags {
-            let folded = folder.foldedBytes(spelling)
+            let folded = folding.foldedBytes(spelling)
             if !folded.isEmpty { tags.append((spelling, folded)) }
         }
         let links = NoteLinks.of(loaded.document).map { link -> (link: NoteLink, keys: LinkKeys) in
-            (link, LinkKeys.make(link, from: loaded.note.path, folder: &folder))
+            (link, LinkKeys.make(link, from: loaded.note.path, folder: &folding))
         }
-        return NoteRefs.encode(foldedTitle: folder.foldedBytes(loaded.note.title), tags: tags, links: links)
+        return NoteRefs.encode(foldedTitle: folding.foldedBytes(loaded.note.title), tags: tags, links: links)
     }
 }
 
