@@ -162,7 +162,7 @@ import Testing
     /// The rename itself never replaces a file, whatever a check before it saw.
     @Test func anExclusiveMoveNeverReplacesAFile() throws {
         try Playground([.file("a.md", "a\n"), .file("b.md", "b\n")]).test { root in
-            #expect(throws: VaultError.self) { try FileSystem.moveExclusively(root + "/a.md", to: root + "/b.md") }
+            #expect(throws: FileSystemError.self) { try FileSystem.moveExclusively(root + "/a.md", to: root + "/b.md") }
             #expect(Disk.text(root + "/a.md") == "a\n" && Disk.text(root + "/b.md") == "b\n")
             try FileSystem.moveExclusively(root + "/a.md", to: root + "/c.md")
             #expect(Disk.names(root) == ["b.md", "c.md"])

@@ -15,19 +15,19 @@ public enum NoteTags {
         // nothing): nothing to fold. A tag that folds to nothing (a lone combining mark in the
         // front matter) is no tag, as the index has it.
         guard spellings.count > 1 || spellings.first?.utf8.contains(where: { $0 >= 0x80 }) == true else { return spellings }
-        // A folder with warm caches (a new one folds its first non-ASCII letters slowly).
-        var folder = FolderPool.shared.take()
-        defer { FolderPool.shared.give(folder) }
-        return unique(spellings, folder: &folder).map(\.spelling)
+        // A text folder with warm caches (a new one folds its first non-ASCII letters slowly).
+        var folding = TextFolder.workers.take()
+        defer { TextFolder.workers.give(folding) }
+        return unique(spellings, folding: &folding).map(\.spelling)
     }
 
     /// `spellings` without repeats of a folded tag, each with its folded form.
-    public static func unique(_ spellings: [String], folder: inout TextFolder) -> [(spelling: String, folded: [UInt8])] {
+    public static func unique(_ spellings: [String], folding: inout TextFolder) -> [(spelling: String, folded: [UInt8])] {
         guard !spellings.isEmpty else { return [] }
         var seen: Set<[UInt8]> = []
         var out: [(String, [UInt8])] = []
         for spelling in spellings {
-            let folded = folder.foldedBytes(spelling)
+            let folded = folding.foldedBytes(spelling)
             if !folded.isEmpty && seen.insert(folded).inserted { out.append((spelling, folded)) }
         }
         return out

@@ -12,7 +12,7 @@ public enum Slug {
     /// kept in NFC, runs of anything but letters, marks and digits turned into `-`, trimmed of
     /// `-`, cut to 60 characters at a `-` boundary. Empty when nothing is left.
     public static func make(_ title: String) -> String {
-        var folder = TextFolder()
+        var folding = TextFolder()
         var out = ""
         var pendingDash = false
         var length = 0
@@ -22,7 +22,7 @@ public enum Slug {
             if length > maxLength { break }
             let piece: String
             if character.unicodeScalars.allSatisfy(isLatin) {
-                piece = folder.fold(String(character))
+                piece = folding.fold(String(character))
             } else {
                 piece = String(character).lowercased()
             }

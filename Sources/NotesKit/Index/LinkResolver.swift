@@ -155,10 +155,10 @@ final class LinkResolver {
         let slash = target.lastIndex(of: UInt8(ascii: "/"))
         let name = UnsafeRawBufferPointer(rebasing: target[(slash.map { $0 + 1 } ?? 0)...])
         guard !name.isEmpty else { return [] }
-        var folder = TextFolder()
+        var folding = TextFolder()
         let named = folded
             ? lookUp(tables.byFoldedName, name) { position in
-                let folded = withName(of: position) { folder.foldedBytes(utf8: $0.assumingMemoryBound(to: UInt8.self)) }
+                let folded = withName(of: position) { folding.foldedBytes(utf8: $0.assumingMemoryBound(to: UInt8.self)) }
                 return folded.withUnsafeBytes { LinkResolver.equal($0, name) }
             }
             : positions(named: name)
@@ -166,7 +166,7 @@ final class LinkResolver {
         let ending = [UInt8(ascii: "/")] + Array(target)
         return named.filter { position in
             var id = Array(Note.id(forPath: String(decoding: path(position), as: UTF8.self)).utf8)
-            if folded { id = id.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) } }
+            if folded { id = id.withUnsafeBufferPointer { folding.foldedBytes(utf8: $0) } }
             return id.count > ending.count && Array(id.suffix(ending.count)) == ending
         }
     }
@@ -246,9 +246,9 @@ struct NamingKeys {
         id = Array(Note.id(forPath: String(decoding: path, as: UTF8.self)).utf8)
         name = resolver.withName(of: position) { Array($0) }
         foldedTitle = resolver.withFoldedTitle(of: position) { Array($0) }
-        var folder = TextFolder()
-        foldedID = id.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }
-        foldedName = name.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }
+        var folding = TextFolder()
+        foldedID = id.withUnsafeBufferPointer { folding.foldedBytes(utf8: $0) }
+        foldedName = name.withUnsafeBufferPointer { folding.foldedBytes(utf8: $0) }
     }
 
     /// Whether `link` could resolve to the note (it does if it resolves to nothing nearer).
@@ -304,13 +304,13 @@ struct HashTable {
 
 /// A text folder and a buffer it folds into, reused from one name to the next.
 struct FoldScratch {
-    private var folder = TextFolder()
+    private var folding = TextFolder()
     private var bytes: [UInt8] = []
 
     mutating func removeAll(keepingCapacity: Bool) { bytes.removeAll(keepingCapacity: keepingCapacity) }
 
     /// Appends the folded form of `text` (valid UTF-8).
-    mutating func fold(_ text: UnsafeBufferPointer<UInt8>) { folder.appendFolded(utf8: text, to: &bytes) }
+    mutating func fold(_ text: UnsafeBufferPointer<UInt8>) { folding.appendFolded(utf8: text, to: &bytes) }
 
     /// The hash of what was folded.
     var hash: UInt64 { bytes.withUnsafeBytes { MappedIndex.hash($0) } }

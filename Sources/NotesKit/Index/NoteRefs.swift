@@ -12,17 +12,17 @@ struct LinkKeys: Equatable {
     var alternative: [UInt8]
 
     /// The keys of `link` in the note at the vault path `source`.
-    static func make(_ link: NoteLink, from source: String, folder: inout TextFolder) -> LinkKeys {
-        make(style: link.style, target: link.target, from: source, folder: &folder)
+    static func make(_ link: NoteLink, from source: String, folder folding: inout TextFolder) -> LinkKeys {
+        make(style: link.style, target: link.target, from: source, folder: &folding)
     }
 
     /// The keys of a link of `style` whose target is written `target`, in the note at `source`.
-    static func make(style: NoteLink.Style, target: String, from source: String, folder: inout TextFolder) -> LinkKeys {
+    static func make(style: NoteLink.Style, target: String, from source: String, folder folding: inout TextFolder) -> LinkKeys {
         switch style {
         case .wiki:
             var key = Array(target.utf8)
             if key.count > 3 && key.suffix(3).elementsEqual(".md".utf8) { key.removeLast(3) }
-            return LinkKeys(key: key, alternative: folder.foldedBytes(target))
+            return LinkKeys(key: key, alternative: folding.foldedBytes(target))
         case .markdown:
             let path = NoteLinks.percentDecoded(target)
             let relative = LinkKeys.join(LinkKeys.folder(of: source), path)

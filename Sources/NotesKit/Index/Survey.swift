@@ -78,7 +78,7 @@ extension Vault {
 }
 
 /// What the survey found of one directory entry.
-private enum Checked {
+private enum EntryFreshness {
     /// Gone, or not a regular file.
     case gone
     /// The index's record describes it as it is.
@@ -114,7 +114,7 @@ private final class NameBatch: @unchecked Sendable {
     /// The names, each followed by a NUL, and where each starts.
     var names: [UInt8] = []
     var starts: [Int] = []
-    var checked: [Checked] = []
+    var checked: [EntryFreshness] = []
 
     init(folder: OpenFolder, sequence: Int) {
         self.folder = folder
@@ -153,7 +153,7 @@ private final class NameBatch: @unchecked Sendable {
         var previous: Int?
         checked = names.withUnsafeBytes { names in
             prefix.withUnsafeBytes { prefix in
-                starts.indices.map { i -> Checked in
+                starts.indices.map { i -> EntryFreshness in
                     guard let status = statuses[i] else { return .gone }
                     let end = i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1
                     let name = UnsafeRawBufferPointer(rebasing: names[starts[i]..<end])

@@ -2,41 +2,57 @@ import Dispatch
 import Foundation
 
 /// The one place work is spread over all cores: index `i` of the result is `transform(i)`,
-/// computed in chunks, each chunk with a `TextFolder` of its own (a folder's cache is not shared
-/// between threads). Folders go back to a pool after a chunk, so the next chunk starts with a
-/// warm cache: folding a scalar the first time is costly (Foundation's decomposition), and a
-/// cold folder per chunk of 32 notes did it again and again.
+/// computed in chunks.
 enum Parallel {
-    static func map<T>(count: Int, chunk: Int = 64, _ transform: @Sendable (Int, inout TextFolder) -> T) -> [T] {
+    /// `transform` of every index, in order.
+    static func map<T>(count: Int, chunk: Int = 64, _ transform: @Sendable (Int) -> T) -> [T] {
+        map(count: count, chunk: chunk, states: noState) { i, _ in transform(i) }
+    }
+
+    /// For work without a state of its own.
+    private static let noState = WorkerStates<Void> {}
+
+    /// `map`, each chunk with a state of its own taken from `states` (a state that is not
+    /// shared between threads, such as a cache) and given back after it, so the next chunk
+    /// starts with what this one built up.
+    static func map<T, State>(
+        count: Int, chunk: Int = 64, states: WorkerStates<State>, _ transform: @Sendable (Int, inout State) -> T
+    ) -> [T] {
         [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             let out = UnsafeSendable(buffer)
             DispatchQueue.concurrentPerform(iterations: (count + chunk - 1) / chunk) { c in
-                var folder = FolderPool.shared.take()
-                defer { FolderPool.shared.give(folder) }
+                var state = states.take()
+                defer { states.give(state) }
                 guard let base = out.value.baseAddress else { return }
-                for i in (c * chunk)..<min(count, (c + 1) * chunk) { (base + i).initialize(to: transform(i, &folder)) }
+                for i in (c * chunk)..<min(count, (c + 1) * chunk) { (base + i).initialize(to: transform(i, &state)) }
             }
             initialized = count
         }
     }
 }
 
-/// Text folders waiting for the next chunk of work, each used by one thread at a time.
-final class FolderPool: @unchecked Sendable {
-    static let shared = FolderPool()
+/// States of the workers of `Parallel.map` waiting for the next chunk of work, each used by one
+/// thread at a time; `make` makes one when none is waiting.
+final class WorkerStates<State>: @unchecked Sendable {
+    private let make: @Sendable () -> State
     private let lock = NSLock()
-    private var folders: [TextFolder] = []
+    private var waiting: [State] = []
 
-    func take() -> TextFolder {
+    init(_ make: @escaping @Sendable () -> State) { self.make = make }
+
+    /// A waiting state, or a new one.
+    func take() -> State {
         lock.lock()
-        defer { lock.unlock() }
-        return folders.popLast() ?? TextFolder()
+        let state = waiting.popLast()
+        lock.unlock()
+        return state ?? make()
     }
 
-    func give(_ folder: TextFolder) {
+    /// Puts `state` back for the next taker.
+    func give(_ state: State) {
         lock.lock()
         defer { lock.unlock() }
-        folders.append(folder)
+        waiting.append(state)
     }
 }
 

@@ -43,8 +43,8 @@ public struct SearchQuery: Equatable, Sendable {
             flushWords()
         }
         self.terms = terms.map(\.0)
-        var folder = TextFolder()
-        foldedTerms = terms.map { folder.foldedBytes($0.0) }
+        var folding = TextFolder()
+        foldedTerms = terms.map { folding.foldedBytes($0.0) }
         textTerms = []
         tagTerms = []
         for ((term, quoted), folded) in zip(terms, foldedTerms) {
@@ -76,10 +76,10 @@ public struct SearchQuery: Equatable, Sendable {
     }
 
     /// The first line of `text` that contains any term, trimmed, as written; nil if none does.
-    public func snippet(in text: String, folder: inout TextFolder) -> String? {
+    public func snippet(in text: String, folder folding: inout TextFolder) -> String? {
         var found: String?
         Note.forEachLine(of: text) { _, line in
-            let folded = folder.foldedBytes(String(line))
+            let folded = folding.foldedBytes(String(line))
             guard foldedTerms.contains(where: { !$0.isEmpty && TextFolding.contains(folded, $0) }) else { return true }
             found = line.trimmingCharacters(in: .whitespaces)
             return false
@@ -89,12 +89,12 @@ public struct SearchQuery: Equatable, Sendable {
 
     /// The ranges of `line` (in Characters) where a term matches, for highlighting.
     public func highlights(in line: String) -> [Range<String.Index>] {
-        var folder = TextFolder()
+        var folding = TextFolder()
         // Fold each Character on its own so folded offsets map back to the line.
         var folded: [UInt8] = []
         var owners: [String.Index] = []
         for index in line.indices {
-            let bytes = folder.foldedBytes(String(line[index]))
+            let bytes = folding.foldedBytes(String(line[index]))
             folded += bytes
             owners += repeatElement(index, count: bytes.count)
         }

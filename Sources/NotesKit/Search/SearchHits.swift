@@ -67,7 +67,7 @@ public struct SearchHits: Sendable {
         while scanned < candidates.count && positions.count < wanted {
             let slice = Array(candidates[scanned..<min(candidates.count, scanned + chunk)])
             let (catalog, search) = (self.catalog, self.search)
-            let keep = Parallel.map(count: slice.count, chunk: 256) { i, _ in
+            let keep = Parallel.map(count: slice.count, chunk: 256) { i in
                 catalog.matches(search, tags: [], at: Int(slice[i]))
             }
             for (i, position) in slice.enumerated() where keep[i] { positions.append(position) }

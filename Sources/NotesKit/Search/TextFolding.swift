@@ -428,8 +428,8 @@ public struct TextFolder: Sendable {
 public enum TextFolding {
     /// The folded form of `text` (SPEC §5).
     public static func fold(_ text: String) -> String {
-        var folder = TextFolder()
-        return folder.fold(text)
+        var folding = TextFolder()
+        return folding.fold(text)
     }
 
     /// Whether `haystack` (already folded bytes) contains `needle` (already folded bytes).
@@ -474,4 +474,12 @@ public enum TextFolding {
             return nil
         }
     }
+}
+
+extension TextFolder {
+    /// Folders waiting for work (the workers of `Parallel.map`, tags made unique), each used by
+    /// one thread at a time and kept between uses, so that work starts with a warm cache: folding
+    /// a scalar the first time is costly (Foundation's decomposition), and a cold one per
+    /// chunk of 32 notes did it again and again.
+    static let workers = WorkerStates { TextFolder() }
 }

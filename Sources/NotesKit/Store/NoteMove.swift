@@ -112,7 +112,7 @@ extension NoteStore {
             let folder = (plan.to as NSString).deletingLastPathComponent
             if !folder.isEmpty {
                 try vault.checkFolder(folder, argument: plan.to)
-                try FileSystem.makeDirectory(vault.fullPath(folder))
+                try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder)))
             }
             if FileSystem.status(vault.fullPath(plan.to)) != nil { throw .alreadyExists(plan.toID) }
             var report = MoveReport(plan: plan)
@@ -141,13 +141,13 @@ extension NoteStore {
             let prepared = FileSystem.prepare(batch: writes)
             if let failure = prepared.firstFailure {
                 prepared.discard()
-                throw failure
+                throw VaultError(failure)
             }
-            do throws(VaultError) {
+            do throws(FileSystemError) {
                 try FileSystem.moveExclusively(vault.fullPath(plan.from), to: vault.fullPath(plan.to))
             } catch {
                 prepared.discard()
-                throw error
+                throw VaultError(error)
             }
             record(.moved(from: plan.from, to: plan.to))
             let outcomes = FileSystem.commit(batch: writes, prepared: prepared) { i in
@@ -164,7 +164,7 @@ extension NoteStore {
                     report.rewritten.append(entry)
                     record(.modified(entry.path == plan.from ? plan.to : entry.path))
                 case .changed: report.changed.append(entry.id)
-                case .failed(let error): report.failed.append((entry.id, error))
+                case .failed(let error): report.failed.append((entry.id, VaultError(error)))
                 }
             }
             return report
@@ -222,9 +222,9 @@ struct MoveRewriter {
         self.moved = moved
         self.to = to
         before = LinkResolver(catalog: catalog)
-        var folder = TextFolder()
+        var folding = TextFolder()
         // A title taken from the file name changes with it.
-        let title = titleSource == .filename ? folder.foldedBytes(Note.fileTitle(to)) : nil
+        let title = titleSource == .filename ? folding.foldedBytes(Note.fileTitle(to)) : nil
         after = before.moving(moved, to: to, foldedTitle: title)
     }
 
@@ -255,13 +255,13 @@ struct MoveRewriter {
         let sourceBefore = before.path(position), sourceAfter = after.path(position)
         let markdown = link.style == .markdown
         guard let desired = before.resolve(link.keys, markdown: markdown, from: sourceBefore) else { return nil }
-        var folder = TextFolder()
+        var folding = TextFolder()
         let sourceAfterPath = String(decoding: sourceAfter, as: UTF8.self)
         // A relative Markdown link stays one: reaching the note only from the vault's top (as
         // Obsidian would) is not enough, other Markdown readers would not find it.
         let viaKey = markdown && !link.keys.key.isEmpty && before.position(ofPath: link.keys.key) == desired
         func resolvesAfter(_ target: String) -> Bool {
-            let keys = LinkKeys.make(style: link.style, target: target, from: sourceAfterPath, folder: &folder)
+            let keys = LinkKeys.make(style: link.style, target: target, from: sourceAfterPath, folder: &folding)
             if viaKey { return after.position(ofPath: keys.key) == desired }
             return after.resolve(keys, markdown: markdown, from: sourceAfter) == desired
         }
@@ -300,7 +300,7 @@ struct MoveRewriter {
     /// Rewrites the links of a note read from its file (the note at `position`, whose path
     /// before the move is `sourcePath`): its bytes with only link targets changed, and what changed.
     func rewrite(_ loaded: LoadedNote, at position: Int, sourcePath: String) -> ([UInt8], [LinkRewrite]) {
-        var folder = TextFolder()
+        var folding = TextFolder()
         let body = Array(loaded.document.body.utf8)
         let bodyStart = loaded.bytes.count - body.count
         var bytes = loaded.bytes
@@ -309,7 +309,7 @@ struct MoveRewriter {
             let angled = link.style == .markdown && link.targetRange.lowerBound > 0
                 && body[link.targetRange.lowerBound - 1] == UInt8(ascii: "<")
             let written = WrittenLink(style: link.style, target: link.target, angled: angled,
-                                      keys: LinkKeys.make(link, from: sourcePath, folder: &folder))
+                                      keys: LinkKeys.make(link, from: sourcePath, folder: &folding))
             guard let target = newTarget(for: written, in: position) else { continue }
             let range = (bodyStart + link.targetRange.lowerBound)..<(bodyStart + link.targetRange.upperBound)
             bytes.replaceSubrange(range, with: Array(target.utf8))

@@ -171,8 +171,8 @@ public final class NoteStore {
     /// (the index keeps only folded text): for the notes a listing shows, not for every hit.
     public func snippet(for note: Note, query: SearchQuery) -> String? {
         guard !query.isEmpty, let loaded = try? vault.load(path: note.path) else { return nil }
-        var folder = TextFolder()
-        return query.snippet(in: loaded.searchableText, folder: &folder)
+        var folding = TextFolder()
+        return query.snippet(in: loaded.searchableText, folder: &folding)
     }
 
     /// The note an argument names, read from its file (SPEC §4): an exact ID or a path to a note

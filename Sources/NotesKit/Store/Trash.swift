@@ -38,7 +38,7 @@ extension Vault {
         // trash never ends up in the user's git history.
         try Vault.initialize(at: root)
         // A failure while the entry is made names the trash, not the temp folder it is made in.
-        func failed(_ error: VaultError) -> VaultError { .writeFailed(path: trashDirectory, reason: error.brief) }
+        func failed(_ error: FileSystemError) -> VaultError { .writeFailed(path: trashDirectory, reason: error.brief) }
         let staging: String
         do {
             try FileSystem.makeDirectory(trashDirectory)
@@ -72,7 +72,7 @@ extension Vault {
         } catch {
             // Leave no entry behind when the note could not be moved.
             try? FileSystem.removeAtOnce(entry)
-            throw error
+            throw VaultError(error)
         }
     }
 
@@ -156,7 +156,7 @@ extension Vault {
         guard FileSystem.status(source) != nil else { throw .notInTrash(entry.note.id) }
         // The entry's record is a file anyone could edit: its folder must not lead out of the vault.
         try checkFolder(directory, argument: path)
-        if !directory.isEmpty { try FileSystem.makeDirectory(fullPath(directory)) }
+        if !directory.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(fullPath(directory))) }
         var attempt = 1
         while true {
             let name = (directory.isEmpty ? "" : directory + "/") + stem + (attempt == 1 ? "" : "-\(attempt)") + ext
@@ -188,7 +188,7 @@ extension Vault {
     func emptyTrash() throws(VaultError) -> Int {
         sweepTrash()
         let names = (FileSystem.entries(trashDirectory) ?? []).filter { $0.kind == .directory && !$0.name.hasPrefix(".") }
-        for (name, _) in names { try FileSystem.removeAtOnce(trashDirectory + "/" + name) }
+        for (name, _) in names { try VaultError.mapping(FileSystem.removeAtOnce(trashDirectory + "/" + name)) }
         return names.count
     }
 }

@@ -38,7 +38,7 @@ public struct Vault: Sendable {
         }
         let existed = FileSystem.status(state)?.kind == .directory
         let folderExisted = FileSystem.status(path) != nil
-        try FileSystem.makeDirectory(state)
+        try VaultError.mapping(FileSystem.makeDirectory(state))
         let ignore = state + "/.gitignore"
         if FileSystem.status(ignore) == nil {
             do {
@@ -47,12 +47,12 @@ public struct Vault: Sendable {
                 // A full disk: take back the folders just made (empty, so `rmdir` takes nothing else).
                 if !existed { rmdir(state) }
                 if !folderExisted { rmdir(path) }
-                throw error
+                throw VaultError(error)
             }
         } else if let (bytes, _) = try? FileSystem.read(ignore), let text = String(validating: bytes, as: UTF8.self),
                   !text.split(whereSeparator: \.isNewline).contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) {
             let separator = text.isEmpty || text.hasSuffix("\n") ? "" : "\n"
-            try FileSystem.writeAtomically(Array((text + separator + "*\n").utf8), to: ignore)
+            try VaultError.mapping(FileSystem.writeAtomically(Array((text + separator + "*\n").utf8), to: ignore))
         }
         return !existed
     }
@@ -84,7 +84,8 @@ public struct Vault: Sendable {
     /// folder open, when given).
     public func load(path relative: String, relativeTo root: Int32? = nil) throws(VaultError) -> LoadedNote {
         let full = fullPath(relative)
-        let (bytes, status) = try FileSystem.read(root == nil ? full : relative, relativeTo: root, named: full)
+        let (bytes, status) = try VaultError.mapping(
+            FileSystem.read(root == nil ? full : relative, relativeTo: root, named: full))
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8(full) }
         let document = NoteDocument(parsing: text)
         let note = Note(path: relative, document: document, mtime: status.mtime, titleFrom: titleSource)
@@ -269,11 +270,11 @@ public struct Vault: Sendable {
         var base = Slug.make(probe.title)
         if base.isEmpty { base = Slug.fallback(now: now) }
         let bytes = Array(NoteDocument.newFile(document, created: now).utf8)
-        if !folder.isEmpty { try FileSystem.makeDirectory(fullPath(folder)) }
+        if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(fullPath(folder))) }
         func name(_ attempt: Int) -> String {
             (folder.isEmpty ? "" : folder + "/") + (attempt == 1 ? base : "\(base)-\(attempt)")
         }
-        return name(try FileSystem.createExclusively(bytes) { fullPath(name($0) + ".md") })
+        return name(try VaultError.mapping(FileSystem.createExclusively(bytes) { fullPath(name($0) + ".md") }))
     }
 
     /// Replaces a note's body with `content` and sets its `updatedAt` to `now`, keeping every other
@@ -297,7 +298,7 @@ public struct Vault: Sendable {
         }
         var document = current.document
         document.rewrite(content: content, updated: now, fallbackCreation: current.note.createdAt)
-        try FileSystem.writeAtomically(Array(document.text.utf8), to: fullPath(relative))
+        try VaultError.mapping(FileSystem.writeAtomically(Array(document.text.utf8), to: fullPath(relative)))
     }
 
     /// Writes `content` to `<id>.conflict-YYYYMMDD-HHMMSS.md` beside the note; returns its path.
@@ -305,7 +306,7 @@ public struct Vault: Sendable {
         let id = Note.id(forPath: relative)
         let base = fullPath(id) + ".conflict-" + NoteDate.stamp(now)
         func candidate(_ attempt: Int) -> String { base + (attempt == 1 ? "" : "-\(attempt)") + ".md" }
-        return candidate(try FileSystem.createExclusively(Array(content.utf8), firstFreeOf: candidate))
+        return candidate(try VaultError.mapping(FileSystem.createExclusively(Array(content.utf8), firstFreeOf: candidate)))
     }
 }
 

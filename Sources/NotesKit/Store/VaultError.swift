@@ -51,9 +51,9 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
     public var errorDescription: String? {
         switch self {
         case .io(let path, let reason):
-            return "could not access '\(path)': \(reason)"
+            return FileSystemError.io(path: path, reason: reason).errorDescription
         case .writeFailed(let path, let reason):
-            return "could not write '\(path)': \(reason); nothing was changed"
+            return FileSystemError.writeFailed(path: path, reason: reason).errorDescription
         case .indexNotWritten(let path, let reason):
             return "could not write the index '\(path)': \(reason); notes work without it, only slower"
         case .noMatch(let query):
@@ -88,6 +88,26 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
         case .notLinkable(let name):
             return "'\(name)' holds a character a [[link]] cannot hold ([, ], |, # or ^); nothing was moved. "
                 + "Choose another name"
+        }
+    }
+}
+
+extension VaultError {
+    /// A file system error as the vault reports it: the case of the same name and message.
+    init(_ error: FileSystemError) {
+        switch error {
+        case .io(let path, let reason): self = .io(path: path, reason: reason)
+        case .writeFailed(let path, let reason): self = .writeFailed(path: path, reason: reason)
+        }
+    }
+
+    /// The value of `body`; a file system error it throws is thrown as a `VaultError`. (An
+    /// autoclosure: a closure's thrown type is not inferred from its context.)
+    static func mapping<T>(_ body: @autoclosure () throws(FileSystemError) -> T) throws(VaultError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw VaultError(error)
         }
     }
 }

@@ -38,7 +38,7 @@ public final class VaultLock {
         fd = -1
         if !wait && VaultLock.held.contains(path) { return nil }
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !folder.isEmpty { try FileSystem.makeDirectory(folder) }
+        if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(folder)) }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, FileSystem.newFileMode(within: 0o600))
         // `flock` needs no write access: a lock file that is there but cannot be written (a vault
         // on a read-only disk, or not ours to write) still locks, and the write the lock is for

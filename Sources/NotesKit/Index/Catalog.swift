@@ -1,0 +1,201 @@
+import Foundation
+
+/// The notes of a vault as the index cache knows them (SPEC §8): records of the mapped index,
+/// read in place. A note's strings are made only when it is shown or asked for, and its folded
+/// text is only paged in when a search reads it. Notes read from their files this time are in
+/// the index just written (or, when it could not be written, in one encoded in memory), so every
+/// note is read the same way. Built by `NoteStore`.
+public struct Catalog: Sendable {
+    /// The index (base and delta).
+    let index: IndexView?
+    /// The records of `index` that are notes and current.
+    let mapped: [Int32]
+    /// Problems with the vault's folders, and with the files read this time (new or changed since
+    /// the index last saw them): a file's warnings are reported once per change, not on every command.
+    public let diagnostics: [Diagnostic]
+    /// How many files had to be read because the index did not know them as they are.
+    public let filesRead: Int
+    /// Whether the index file was written.
+    public let indexWritten: Bool
+    /// Why the index could not be written when it had to be; nil when it was written or was current.
+    public let indexError: VaultError?
+
+    /// The number of notes.
+    public var count: Int { mapped.count }
+
+    /// Every note, in no particular order (this makes the strings of all of them).
+    public var notes: [Note] { (0..<count).map { note(at: $0) } }
+
+    /// The note at position `i` (see `MappedIndex.note(at:reading:)` for `reading`).
+    func note(at i: Int, reading: Bool = false) -> Note {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.note(at: Int(mapped[i]), reading: reading)
+    }
+
+    /// The folded title and tags of the note at position `i`, in place.
+    func tags(at i: Int) -> TagsChunk {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.tagsChunk(Int(mapped[i]))
+    }
+
+    /// The keys of the links of the note at position `i`, in place.
+    func linkKeys(at i: Int) -> LinkKeysChunk {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.linksChunk(Int(mapped[i]))
+    }
+
+    /// The links of the note at position `i`, made whole (see `MappedIndex.note(at:reading:)` for
+    /// `reading`).
+    func links(at i: Int, reading: Bool = false) -> [IndexedLink] {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.links(at: Int(mapped[i]), reading: reading)
+    }
+
+    /// Whether the note at position `i` matches `search` — its folded text holds every text term —
+    /// and has every tag of the tag terms and of `tags` (folded), or one nested below it.
+    func matches(_ search: SearchQuery, tags: [[UInt8]], at i: Int) -> Bool {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return Catalog.matches(search, tags: tags, record: Int(mapped[i]), of: index)
+    }
+
+    /// `matches(_:tags:at:)` of record `number` of `index`: for a loop over many notes, which
+    /// takes the index once rather than a copy of it per note.
+    static func matches(_ search: SearchQuery, tags: [[UInt8]], record number: Int, of index: IndexView) -> Bool {
+        if !search.textTerms.isEmpty && !search.matches(folded: index.textBytes(number)) { return false }
+        if search.tagTerms.isEmpty && tags.isEmpty { return true }
+        let chunk = index.tagsChunk(number)
+        return chunk.hasTags(search.tagTerms) && chunk.hasTags(tags)
+    }
+
+    /// How many of the notes have a part (text, strings, tags, links) that fails its checksum in
+    /// the index: what `notes index` checks, reading every part (commands check only what they read).
+    public var damagedNotes: Int {
+        guard let index else { return 0 }
+        return Parallel.map(count: count, chunk: 1024) { i in
+            let (file, number) = index.locate(Int(mapped[i]))
+            return file.isSound(number) ? 0 : 1
+        }.reduce(0, +)
+    }
+
+    /// Whether the name of the note at position `i` may be that of a conflict copy.
+    func mayBeConflictCopy(at i: Int) -> Bool {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.flags(Int(mapped[i])) & IndexLayout.mayBeConflictCopy != 0
+    }
+
+    /// The date `order` sorts the note at position `i` by.
+    func date(at i: Int, order: SortOrder) -> Double {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.date(at: Int(mapped[i]), order: order)
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the vault path of the note at position `i`.
+    func withPath<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        let (file, n) = index.locate(Int(mapped[i]))
+        return body(file.pathBytes(n))
+    }
+
+    /// The position of the note at the vault path `path`, if the catalog has it.
+    func position(ofPath path: String) -> Int? {
+        guard let record = index?.find(path) else { return nil }
+        return mapped.firstIndex(of: Int32(record))
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the ID of the note at position `i`.
+    func withID<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        return index.withID(at: Int(mapped[i]), body)
+    }
+
+    /// The notes a query selects — every term in the searchable text, every tag among the note's
+    /// tags, on all cores — sorted in its order and cut to its limit. The one search path of list,
+    /// search and ID completion. Only the notes returned are made into `Note`s.
+    public func run(_ query: NoteQuery) -> [Note] {
+        // The positions of the hits; nil when every note is one (no search).
+        var hits: [Int]?
+        var folding = TextFolder()
+        let tags = query.tags.map { folding.foldedBytes($0.hasPrefix("#") ? String($0.dropFirst()) : $0) }
+        if !query.search.isEmpty || !tags.isEmpty {
+            let chunk = 256
+            let readsText = !query.search.textTerms.isEmpty
+            let (index, mapped) = (self.index, self.mapped)
+            let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c -> [Int] in
+                guard let index else { return [] }
+                let positions = (c * chunk)..<min(count, (c + 1) * chunk)
+                let found = positions.filter { i in Catalog.matches(query.search, tags: tags, record: Int(mapped[i]), of: index) }
+                if query.once && readsText { index.releaseText(of: mapped[positions]) }
+                return found
+            }
+            hits = found.flatMap { $0 }
+        }
+        Trace.mark("scan")
+        let total = hits?.count ?? count
+        func hit(_ p: Int) -> Int { hits?[p] ?? p }
+        // A few of many (`list --limit 20`) are selected in one pass rather than sorted.
+        let selecting = query.limit.map { $0 < total / 8 } ?? false
+        let precedes = ordering(query.order, of: hits, readingDatesOnce: !selecting)
+        let first = query.reverse ? { (a: Int, b: Int) in precedes(b, a) } : precedes
+        var positions: [Int]
+        if selecting, let limit = query.limit {
+            positions = []
+            positions.reserveCapacity(limit + 1)
+            for position in 0..<total {
+                guard positions.count < limit || first(position, positions[positions.count - 1]) else { continue }
+                var low = 0, high = positions.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if first(positions[middle], position) { low = middle + 1 } else { high = middle }
+                }
+                positions.insert(position, at: low)
+                if positions.count > limit { positions.removeLast() }
+            }
+        } else {
+            positions = (0..<total).sorted(by: first)
+            if let limit = query.limit, positions.count > limit { positions.removeSubrange(limit...) }
+        }
+        defer { Trace.mark("sort+notes") }
+        // The few notes a one-off command shows are read with `pread`: through the mapping, the
+        // kernel would map whole runs of the page cache around each (megabytes for 20 notes).
+        let reading = query.once && positions.count <= 64
+        // Thousands of hits (a search) are made into notes on all cores.
+        if positions.count > 2048 {
+            let numbers = positions.map(hit)
+            return Parallel.map(count: numbers.count, chunk: 512) { i in note(at: numbers[i]) }
+        }
+        return positions.map { note(at: hit($0), reading: reading) }
+    }
+
+    /// Whether the note at position `hits[a]` comes before the one at `hits[b]` in `order`
+    /// (`updated` and `created` newest first, `title` in localized standard order; ties by ID in
+    /// code-point order, which UTF-8 byte order is). IDs are unique, so the order is total and a
+    /// reversed order is the same list backwards. `hits` nil means every position. A sort reads
+    /// each date many times, so `readingDatesOnce` reads them all first; a selection reads them
+    /// in place. The one order of `run` and of the browser's `hits(order:)`.
+    func ordering(_ order: SortOrder, of hits: [Int]?, readingDatesOnce: Bool) -> (Int, Int) -> Bool {
+        let total = hits?.count ?? count
+        func hit(_ p: Int) -> Int { hits?[p] ?? p }
+        let dates = readingDatesOnce && order != .title ? (0..<total).map { date(at: hit($0), order: order) } : []
+        let titles = order == .title ? (0..<total).map { note(at: hit($0)).title } : []
+        return { a, b in
+            if order == .title {
+                let compared = titles[a].localizedStandardCompare(titles[b])
+                if compared != .orderedSame { return compared == .orderedAscending }
+            } else {
+                let (x, y) = dates.isEmpty ? (date(at: hit(a), order: order), date(at: hit(b), order: order)) : (dates[a], dates[b])
+                if x != y { return x > y }
+            }
+            return withID(at: hit(a)) { x in withID(at: hit(b)) { y in Catalog.precedes(x, y) } }
+        }
+    }
+
+    /// Whether bytes `x` come before `y` in lexicographic byte order.
+    static func precedes(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+        let common = min(x.count, y.count)
+        if common > 0, let a = x.baseAddress, let b = y.baseAddress {
+            let compared = memcmp(a, b, common)
+            if compared != 0 { return compared < 0 }
+        }
+        return x.count < y.count
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// The index as a command sees it: a base and, when it extends that very base, a delta whose
+/// records win. Records are numbered across both: the base's first, then the delta's.
+final class IndexView: @unchecked Sendable {
+    let base: MappedIndex
+    let delta: MappedIndex?
+    /// How many records stand for files: the base's that the delta does not replace or remove,
+    /// and the delta's that are not removals.
+    let liveCount: Int
+
+    /// A view of `base` and `delta`; a delta of another base (one merged since) is left out.
+    init(base: MappedIndex, delta: MappedIndex?) {
+        self.base = base
+        let delta = delta.flatMap { $0.kind == .delta && $0.generation == base.generation ? $0 : nil }
+        self.delta = delta
+        var live = base.count
+        if let delta {
+            for number in 0..<delta.count {
+                if base.find(delta.pathBytes(number), UnsafeRawBufferPointer(start: nil, count: 0)) != nil { live -= 1 }
+                if !delta.isRemoved(number) { live += 1 }
+            }
+        }
+        liveCount = live
+    }
+
+    /// The number of the record whose path is `prefix` followed by `name`, if the view has a live one.
+    func find(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer) -> Int? {
+        find(prefix, name, after: nil)
+    }
+
+    /// `find`, trying first the base's record after `previous` (the one found for the name before):
+    /// a folder lists its files in the order the index recorded them, so the guess is mostly right,
+    /// and costs a comparison of bytes next to the last ones instead of a hash and a lookup in a
+    /// table far away in memory. (A base has one record per path, so a record with the path is
+    /// the one `find` would give.)
+    func find(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer, after previous: Int?) -> Int? {
+        if let delta, let number = delta.find(prefix, name) {
+            return delta.isRemoved(number) ? nil : base.count + number
+        }
+        if let previous, previous + 1 < base.count, base.has(prefix, name, at: previous + 1) { return previous + 1 }
+        return base.find(prefix, name)
+    }
+
+    /// The number of the record of `path`, if the view has a live one.
+    func find(_ path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { find(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(start: nil, count: 0)) }
+    }
+
+    /// The file and its own record number for a view-wide number.
+    func locate(_ number: Int) -> (file: MappedIndex, number: Int) {
+        if number >= base.count, let delta { return (delta, number - base.count) }
+        return (base, number)
+    }
+
+    /// Numbers grouped by the file they belong to, in order.
+    func split(_ numbers: [Int]) -> [(MappedIndex, [Int])] {
+        var inBase: [Int] = [], inDelta: [Int] = []
+        for number in numbers {
+            if number < base.count { inBase.append(number) } else { inDelta.append(number - base.count) }
+        }
+        return [(base, inBase)] + (delta.map { [($0, inDelta)] } ?? [])
+    }
+
+    /// Releases the pages holding the folded texts of `numbers` from this process (they stay in
+    /// the page cache; reading them again maps them again). Only the pages wholly inside the span
+    /// of those texts in each file, and only when the texts lie mostly together.
+    func releaseText(of numbers: ArraySlice<Int32>) {
+        // One span per file (the base's, the delta's): a list of two, not a dictionary.
+        var spans: [(file: MappedIndex, low: Int, high: Int, bytes: Int)] = []
+        for number in numbers {
+            let (file, n) = locate(Int(number))
+            // Memory of our own (an index encoded in memory) would read back as zeros.
+            guard file.storage.isMapped else { continue }
+            let text = file.rawText(n)
+            guard let start = text.baseAddress else { continue }
+            let low = Int(bitPattern: start), high = low + text.count
+            if let i = spans.firstIndex(where: { $0.file === file }) {
+                spans[i] = (file, min(spans[i].low, low), max(spans[i].high, high), spans[i].bytes + text.count)
+            } else {
+                spans.append((file, low, high, text.count))
+            }
+        }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        for span in spans where span.high - span.low <= 2 * span.bytes {
+            let first = (span.low + page - 1) / page * page, last = span.high / page * page
+            if last > first, let start = UnsafeMutableRawPointer(bitPattern: first) {
+                madvise(start, last - first, MADV_DONTNEED)
+            }
+        }
+    }
+
+    func isCurrent(_ number: Int, _ status: FileStatus) -> Bool { let (file, n) = locate(number); return file.isCurrent(n, status) }
+    func isNote(_ number: Int) -> Bool { let (file, n) = locate(number); return file.isNote(n) }
+    func flags(_ number: Int) -> UInt8 { let (file, n) = locate(number); return file.flags(n) }
+    func path(at number: Int) -> String { let (file, n) = locate(number); return file.path(at: n) }
+    func note(at number: Int, reading: Bool = false) -> Note { let (file, n) = locate(number); return file.note(at: n, reading: reading) }
+    func textBytes(_ number: Int) -> UnsafeRawBufferPointer { let (file, n) = locate(number); return file.textBytes(n) }
+    func tagsChunk(_ number: Int) -> TagsChunk { let (file, n) = locate(number); return file.tagsChunk(n) }
+    func linksChunk(_ number: Int) -> LinkKeysChunk { let (file, n) = locate(number); return file.linksChunk(n) }
+    func links(at number: Int, reading: Bool = false) -> [IndexedLink] {
+        let (file, n) = locate(number)
+        return file.links(at: n, reading: reading)
+    }
+
+    func date(at number: Int, order: SortOrder) -> Double {
+        let (file, n) = locate(number)
+        return file.date(at: n, order: order)
+    }
+
+    func withID<R>(at number: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let (file, n) = locate(number)
+        return file.withID(at: n, body)
+    }
+}

@@ -1,0 +1,118 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+extension FileSystem {
+    /// Moves a file (or folder) to a new name that must be free, so that a file appearing at the new
+    /// name meanwhile is never replaced (`rename` would). The folders are synced.
+    public static func moveExclusively(_ from: String, to: String) throws(FileSystemError) {
+        switch renameExclusively(from, to) {
+        case 0: break
+        case EEXIST: throw .io(path: to, reason: "a file is already there")
+        case let failure: throw .io(path: from, reason: String(cString: strerror(failure)))
+        }
+        syncDirectory(of: to)
+        syncDirectory(of: from)
+    }
+
+    /// Renames `from` to `to` unless something is at `to`, in one step of the file system
+    /// (`renameat2` with RENAME_NOREPLACE, `renamex_np` with RENAME_EXCL): at every moment the file
+    /// has one of its two names, never both, never neither, so a crash cannot leave two copies.
+    /// Where the file system cannot do that, a hard link then an unlink of the old name (both names
+    /// for a moment), and where it has no hard links either, `rename` once `to` is seen free.
+    /// Returns 0, or the `errno` of the failure: EEXIST when `to` is taken. Folders are not synced.
+    static func renameExclusively(_ from: String, _ to: String) -> Int32 {
+        WriteStep.take(.rename)
+        #if canImport(Darwin)
+        if renamex_np(from, to, UInt32(RENAME_EXCL)) == 0 { return 0 }
+        #else
+        if let renameat2 = renameat2 {
+            if renameat2(AT_FDCWD, from, AT_FDCWD, to, 1) == 0 { return 0 }  // RENAME_NOREPLACE
+        } else {
+            errno = ENOSYS
+        }
+        #endif
+        let failure = errno
+        guard failure == EINVAL || failure == ENOSYS || failure == ENOTSUP || failure == EOPNOTSUPP else {
+            return failure
+        }
+        WriteStep.take(.link)
+        if link(from, to) == 0 {
+            WriteStep.take(.remove)
+            guard unlink(from) == 0 else {
+                let failure = errno
+                unlink(to)
+                return failure
+            }
+            return 0
+        }
+        let linkFailure = errno
+        guard linkFailure == EPERM || linkFailure == EOPNOTSUPP || linkFailure == ENOSYS else { return linkFailure }
+        if status(to) != nil { return EEXIST }
+        return rename(from, to) == 0 ? 0 : errno
+    }
+
+    #if os(Linux)
+    /// glibc's `renameat2` (2.28 and later), which its headers declare only under `_GNU_SOURCE`.
+    private static let renameat2: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "renameat2") else { return nil }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
+    }()
+    #endif
+
+    /// Creates the first free one of the files `candidate(1)`, `candidate(2)`, … (all in one
+    /// folder) holding `bytes`, and returns the number of the one it created. The bytes are
+    /// written once to a temp file, then hard-linked into place: the file appears whole, and two
+    /// processes never overwrite each other. An error names the file being created.
+    public static func createExclusively(
+        _ bytes: [UInt8], firstFreeOf candidate: (Int) -> String
+    ) throws(FileSystemError) -> Int {
+        var attempt = 1
+        // The name that is free now is the one being written, so it is the one an error names.
+        while status(candidate(attempt)) != nil { attempt += 1 }
+        let temp = try writeTemp(bytes, beside: candidate(attempt), mode: newFileMode())
+        defer { discard(temp) }
+        pauseIfTesting()
+        while true {
+            let path = candidate(attempt)
+            WriteStep.take(.link)
+            if link(temp.path, path) == 0 {
+                syncDirectory(of: path)
+                return attempt
+            }
+            let failure = errno
+            if failure == EEXIST {
+                attempt += 1
+                continue
+            }
+            guard failure == EPERM || failure == EOPNOTSUPP || failure == ENOSYS else {
+                throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
+            }
+            // No hard links here: claim the name with O_EXCL, then rename the temp over the empty
+            // placeholder.
+            WriteStep.take(.create)
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, newFileMode())
+            if fd < 0 {
+                if errno == EEXIST {
+                    attempt += 1
+                    continue
+                }
+                throw .writeFailed(path: path, reason: lastError())
+            }
+            close(fd)
+            WriteStep.take(.rename)
+            guard rename(temp.path, path) == 0 else {
+                let reason = lastError()
+                WriteStep.take(.remove)
+                unlink(path)
+                throw .writeFailed(path: path, reason: reason)
+            }
+            syncDirectory(of: path)
+            return attempt
+        }
+    }
+}

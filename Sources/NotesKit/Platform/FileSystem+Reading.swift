@@ -1,0 +1,80 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+extension FileSystem {
+    /// Reads a whole regular file; also returns its status. Notes are read without following a
+    /// final symlink (a link is never a note); `followSymlinks` is for files like the settings.
+    /// `relativeTo` opens `path` relative to that open folder (a vault's, say), sparing the kernel
+    /// the walk of the folders above it; errors still name `named`, the full path.
+    public static func read(
+        _ path: String, followSymlinks: Bool = false, relativeTo directory: Int32? = nil, named: String? = nil
+    ) throws(FileSystemError) -> ([UInt8], FileStatus) {
+        // Non-blocking, so a FIFO (or a device) put where a file was expected is refused below
+        // rather than waiting forever for a writer; it changes nothing for a regular file.
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW)
+        let fd = directory.map { openat($0, path, flags) } ?? open(path, flags)
+        let path = named ?? path
+        guard fd >= 0 else { throw .io(path: path, reason: lastError()) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .io(path: path, reason: lastError()) }
+        let status = makeStatus(st)
+        guard status.kind == .regular else { throw .io(path: path, reason: "not a regular file") }
+        // One byte more than the size, so the read that finds the end needs no bigger buffer;
+        // uninitialized, since zeroing a large file's buffer costs as much as reading it.
+        var capacity = max(Int(status.size), 0) + 1
+        var bytes: [UInt8] = []
+        while true {
+            var failure: Int32 = 0
+            let attempt = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                count = 0
+                while count < buffer.count {
+                    let n = LibC.read(fd, buffer.baseAddress.map { UnsafeMutableRawPointer($0 + count) }, buffer.count - count)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    if n == 0 { return }
+                    count += n
+                    // All the bytes fstat counted: done, without one more read that only finds the
+                    // end (the status says this size; a file growing meanwhile shows a new status
+                    // next time, and an edit compares the file with these bytes before writing).
+                    if count == capacity - 1 && bytes.isEmpty { return }
+                }
+            }
+            if failure != 0 { throw .io(path: path, reason: String(cString: strerror(failure))) }
+            bytes += attempt
+            // A full buffer means the file grew since fstat: read on.
+            guard attempt.count == capacity else { break }
+            capacity = max(4096, bytes.count)
+        }
+        return (bytes, status)
+    }
+
+    /// Maps a whole regular file read-only (not following a final symlink), and returns the mapping
+    /// and the open descriptor (for `pread`; the caller closes it); nil when it cannot. Only for
+    /// files that are replaced by rename, never rewritten in place (the index).
+    public static func map(_ path: String) -> (bytes: UnsafeRawBufferPointer, fd: Int32)? {
+        // Non-blocking: an index replaced by a FIFO must not wait for a writer (it is refused below).
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        var st = stat()
+        guard fstat(fd, &st) == 0, makeStatus(st).kind == .regular, st.st_size > 0,
+              let base = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED
+        else {
+            close(fd)
+            return nil
+        }
+        return (UnsafeRawBufferPointer(start: base, count: Int(st.st_size)), fd)
+    }
+
+    /// Unmaps what `map` mapped.
+    public static func unmap(_ buffer: UnsafeRawBufferPointer) {
+        if let base = buffer.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), buffer.count) }
+    }
+}

@@ -1,0 +1,33 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// The C library's `read`, `write` and `close`, by their module's name: where a type has a method
+/// of the same name (`PendingFile.close`, `FileSystem.read`), an unqualified call finds the method.
+enum LibC {
+    static func read(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.read(fd, buf, count)
+        #else
+        Glibc.read(fd, buf, count)
+        #endif
+    }
+
+    static func close(_ fd: Int32) -> Int32 {
+        #if canImport(Darwin)
+        Darwin.close(fd)
+        #else
+        Glibc.close(fd)
+        #endif
+    }
+
+    static func write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.write(fd, buf, count)
+        #else
+        Glibc.write(fd, buf, count)
+        #endif
+    }
+}

@@ -1,0 +1,137 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A temp file beside `path`, written in pieces — appended, or at an offset — then closed (fsync)
+/// and put in place, or removed. Registered so that a signal removes it; errors name `path`, the
+/// file the temp is for, and the first write error is kept for `close`. Not for use from two
+/// threads at once.
+final class PendingFile: @unchecked Sendable {
+    /// The file this temp will become.
+    let path: String
+    private let temp: TemporaryFiles.Entry
+    private let fd: Int32
+    private var failure: Int32 = 0
+    private var closed = false
+    /// Small pieces (one note's folded text) are gathered into writes of about a megabyte.
+    private var buffer: [UInt8] = []
+    private static let bufferSize = 1 << 20
+    /// How many bytes were appended.
+    private(set) var length = 0
+
+    /// A new, empty temp beside `path`; stale temps of dead processes in that folder are swept
+    /// first, unless the caller has (`sweep` false: many files of one folder).
+    init(beside path: String, sweep: Bool = true) throws(FileSystemError) {
+        self.path = path
+        let parent = (path as NSString).deletingLastPathComponent
+        let directory = parent.isEmpty ? "." : parent
+        if sweep { FileSystem.sweepStaleTemps(in: directory) }
+        WriteStep.take(.create)
+        // A short fixed name, so a long note name never makes the temp name too long; the pid
+        // says whose it is, so a sweep never takes the temp of a process still writing it.
+        switch TemporaryFiles.shared.makeTemp(directory + "/" + FileSystem.tempPrefix + "\(getpid())-XXXXXX") {
+        case .success(let made): (fd, temp) = made
+        case .failure(let error): throw .writeFailed(path: path, reason: error.description)
+        }
+    }
+
+    deinit {
+        if !closed {
+            _ = LibC.close(fd)
+            FileSystem.discard(temp)
+        }
+    }
+
+    /// Appends `chunk`.
+    func append(_ chunk: UnsafeRawBufferPointer) {
+        if buffer.count + chunk.count > Self.bufferSize { flush() }
+        length += chunk.count
+        if chunk.count >= Self.bufferSize {
+            writeAll(chunk, at: length - chunk.count)
+        } else {
+            if buffer.capacity == 0 { buffer.reserveCapacity(Self.bufferSize) }
+            buffer.append(contentsOf: chunk)
+        }
+    }
+
+    /// Writes out what `append` gathered.
+    private func flush() {
+        let start = length - buffer.count
+        buffer.withUnsafeBytes { writeAll($0, at: start) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `chunk` at `offset` (a placeholder filled in at the end, say), after what `append`
+    /// gathered, so that it is not written over.
+    func write(_ chunk: UnsafeRawBufferPointer, at offset: Int) {
+        flush()
+        writeAll(chunk, at: offset)
+    }
+
+    private func writeAll(_ chunk: UnsafeRawBufferPointer, at offset: Int) {
+        var done = 0
+        while failure == 0 && done < chunk.count {
+            guard WriteStep.mayWrite() else {
+                failure = errno
+                break
+            }
+            let n = pwrite(fd, chunk.baseAddress.map { $0 + done }, chunk.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            done += n
+        }
+    }
+
+    /// Starts writing what is written so far to the disk, without waiting, so that `close` has
+    /// less to wait for (Linux; elsewhere `close` does it all).
+    func startWriteback() {
+        flush()
+        #if os(Linux)
+        _ = PendingFile.syncFileRange?(fd, 0, 0, 2)  // SYNC_FILE_RANGE_WRITE
+        #endif
+    }
+
+    #if os(Linux)
+    /// glibc's `sync_file_range`, which its headers declare only under `_GNU_SOURCE`.
+    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "sync_file_range") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+    }()
+    #endif
+
+    /// Gives the file `mode`, writes it to the disk and closes it; the temp is returned for the
+    /// caller to put in place (or remove). Throws, naming `path`, when any write failed.
+    func close(mode: mode_t) throws(FileSystemError) -> TemporaryFiles.Entry {
+        flush()
+        closed = true
+        WriteStep.take(.sync)
+        if failure == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { failure = errno }
+        if LibC.close(fd) != 0 && failure == 0 { failure = errno }
+        guard failure == 0 else {
+            FileSystem.discard(temp)
+            throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
+        }
+        return temp
+    }
+
+    /// Closes the file (see `close`) and renames it over `path`: a crash leaves the old file or
+    /// the new one, never a torn one.
+    func commit(mode: mode_t) throws(FileSystemError) {
+        let temp = try close(mode: mode)
+        FileSystem.pauseIfTesting()
+        WriteStep.take(.rename)
+        guard rename(temp.path, path) == 0 else {
+            let reason = FileSystem.lastError()
+            FileSystem.discard(temp)
+            throw .writeFailed(path: path, reason: reason)
+        }
+        FileSystem.forget(temp)
+        FileSystem.syncDirectory(of: path)
+    }
+}

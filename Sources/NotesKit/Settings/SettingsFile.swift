@@ -1,0 +1,65 @@
+import Foundation
+
+/// Reads and writes the settings file (SPEC §3).
+public struct SettingsFile: Sendable {
+    /// The file's path.
+    public let path: String
+
+    /// Creates a handle on the settings file at `path`.
+    public init(path: String) { self.path = path }
+
+    /// What loading found.
+    public struct Loaded: Sendable {
+        /// The settings (defaults when the file is missing or corrupt).
+        public var settings: Settings
+        /// Whether the file exists.
+        public var exists: Bool
+        /// Set when the file exists but is not a JSON object.
+        public var corruption: SettingsError?
+    }
+
+    /// Loads the settings; a missing file means defaults, a corrupt one defaults plus the problem.
+    public func load() -> Loaded {
+        guard FileSystem.status(path) != nil else { return Loaded(settings: Settings(), exists: false) }
+        do {
+            let (bytes, _) = try FileSystem.read(path, followSymlinks: true)
+            return Loaded(settings: try Settings.decode(bytes, path: path), exists: true)
+        } catch let error as SettingsError {
+            return Loaded(settings: Settings(), exists: true, corruption: error)
+        } catch {
+            return Loaded(settings: Settings(), exists: true, corruption: .corrupt(
+                path: path, reason: error.localizedDescription))
+        }
+    }
+
+    /// Writes the settings atomically, creating the folder when needed. A symlinked file (kept
+    /// in a dotfiles repository) is written through the link, so the link stays.
+    public func save(_ settings: Settings) throws(VaultError) {
+        var target = path
+        if FileSystem.status(path)?.kind == .symlink, let resolved = FileSystem.realPath(path) { target = resolved }
+        try VaultError.mapping(FileSystem.makeDirectory((target as NSString).deletingLastPathComponent))
+        try VaultError.mapping(FileSystem.writeAtomically(settings.encoded(), to: target))
+    }
+
+    /// Replaces the file with defaults, keeping the old bytes in `<file>.bak`; returns the backup's
+    /// path when there was a file to keep.
+    public func reset() throws(VaultError) -> String? {
+        var backup: String?
+        if FileSystem.status(path) != nil {
+            let (bytes, _) = try VaultError.mapping(FileSystem.read(path, followSymlinks: true))
+            // Nothing to keep when it already holds the defaults; never overwrite an older backup.
+            if bytes != Settings().encoded() {
+                var candidate = path + ".bak"
+                var n = 1
+                while FileSystem.status(candidate) != nil {
+                    n += 1
+                    candidate = path + ".bak.\(n)"
+                }
+                try VaultError.mapping(FileSystem.writeAtomically(bytes, to: candidate, mode: 0o600))
+                backup = candidate
+            }
+        }
+        try save(Settings())
+        return backup
+    }
+}
