@@ -155,7 +155,7 @@ import Testing
 
     /// Damage that still parses — a date that is not a number — means a rebuild, never a crash.
     @Test func aDamagedDateInTheIndexMeansARebuild() throws {
-        let note = Note(id: "n", path: "n.md", title: "N", titleFromFrontMatter: false, createdAt: .nan,
+        let note = Note(id: "n", path: "n.md", title: "N", titleIsOutsideBody: false, createdAt: .nan,
                         updatedAt: nil, preview: "")
         let bytes = NoteIndexFile.encode(read: [IndexRecord(path: "n.md", size: 1, mtime: 1, inode: 1, note: note,
                                                             warnings: [], folded: FoldedText([]))])

@@ -184,11 +184,11 @@ import Testing
         NoteRefs.Encoded(shown: [0, 0, 0, 0, 1, 0, 0, 0, 7]),
     ])
     func damagedTagsAndLinksReadAsNothing(_ refs: NoteRefs.Encoded) throws {
-        let note = Note(id: "n", path: "n.md", title: "N", titleFromFrontMatter: false, createdAt: 1, updatedAt: nil, preview: "")
+        let note = Note(id: "n", path: "n.md", title: "N", titleIsOutsideBody: false, createdAt: 1, updatedAt: nil, preview: "")
         let bytes = NoteIndexFile.encode(read: [IndexRecord(
             path: "n.md", size: 1, mtime: 1, inode: 1, note: note, warnings: [], folded: FoldedText([]), refs: refs)])
         let index = try #require(NoteIndexFile.map(TextStorage(bytes)))
         #expect(!index.tagsChunk(0).hasTags([Array("a".utf8)]) && index.links(at: 0).isEmpty)
-        #expect(index.note(at: 0).tags.isEmpty && index.note(at: 0, reading: true).tags.isEmpty)
+        #expect(index.note(at: 0).tags.isEmpty && index.note(at: 0, viaPread: true).tags.isEmpty)
     }
 }

@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func theIndexRoundTripsEveryField() throws {
-        let note = Note(id: "x/y", path: "x/y.md", title: "Tïtle \"q\"", titleFromFrontMatter: true,
+        let note = Note(id: "x/y", path: "x/y.md", title: "Tïtle \"q\"", titleIsOutsideBody: true,
                         createdAt: 1.5, updatedAt: nil, preview: "pré")
         let records = [
             IndexRecord(path: "x/y.md", size: 42, mtime: 1234.000_000_5, inode: 7, note: note,
@@ -229,7 +229,7 @@ import Testing
     /// Titles, previews and warnings are checked when read: damaged ones read as empty, and the
     /// record is not copied into the next index (its file is read again).
     @Test func damagedStringsAreNotTrustedOrCopied() throws {
-        let note = Note(id: "n", path: "n.md", title: "Title", titleFromFrontMatter: false, createdAt: 1, updatedAt: nil, preview: "p")
+        let note = Note(id: "n", path: "n.md", title: "Title", titleIsOutsideBody: false, createdAt: 1, updatedAt: nil, preview: "p")
         var bytes = NoteIndexFile.encode(read: [IndexRecord(path: "n.md", size: 1, mtime: 1, inode: 1, note: note,
                                                             warnings: [], folded: FoldedText(Array("title".utf8)))])
         // The title's length, first in the strings region: far beyond the file.
@@ -247,9 +247,9 @@ import Testing
     @Test func notesReadWithPreadEqualNotesReadInPlace() throws {
         let long = String(repeating: "Ünïcode title ", count: 2000)
         let notes = [
-            Note(id: "a", path: "a.md", title: "Short", titleFromFrontMatter: false, createdAt: 1, updatedAt: 2, preview: "p"),
-            Note(id: "b", path: "b.md", title: long, titleFromFrontMatter: true, createdAt: 3, updatedAt: nil, preview: long),
-            Note(id: "c", path: "c.md", title: "", titleFromFrontMatter: false, createdAt: 4, updatedAt: nil, preview: ""),
+            Note(id: "a", path: "a.md", title: "Short", titleIsOutsideBody: false, createdAt: 1, updatedAt: 2, preview: "p"),
+            Note(id: "b", path: "b.md", title: long, titleIsOutsideBody: true, createdAt: 3, updatedAt: nil, preview: long),
+            Note(id: "c", path: "c.md", title: "", titleIsOutsideBody: false, createdAt: 4, updatedAt: nil, preview: ""),
         ]
         let records = notes.map { IndexRecord(path: $0.path, size: 1, mtime: 1, inode: 1, note: $0, warnings: [],
                                               folded: FoldedText(Array($0.title.utf8))) }
@@ -257,7 +257,7 @@ import Testing
             try FileSystem.writeAtomically(NoteIndexFile.encode(read: records), to: root + "/index")
             let mapped = try #require(TextStorage(mapping: root + "/index").flatMap { NoteIndexFile.map($0) })
             for number in 0..<mapped.count {
-                #expect(mapped.note(at: number, reading: true) == notes[number])
+                #expect(mapped.note(at: number, viaPread: true) == notes[number])
                 #expect(mapped.note(at: number) == notes[number])
             }
         }
@@ -268,14 +268,14 @@ import Testing
         try Playground([]).test { root in
             try FileSystem.writeAtomically(bytes, to: root + "/index")
             let mapped = try #require(TextStorage(mapping: root + "/index").flatMap { NoteIndexFile.map($0) })
-            #expect(mapped.note(at: 0, reading: true).title == "")
+            #expect(mapped.note(at: 0, viaPread: true).title == "")
         }
     }
 
     /// Records kept from a mapped index are copied byte for byte into the next index, beside
     /// records read from files, and found again by path.
     @Test func keptRecordsAreCopiedAsTheyAreAndFoundByPath() throws {
-        let note = Note(id: "x/y", path: "x/y.md", title: "Tïtle", titleFromFrontMatter: false,
+        let note = Note(id: "x/y", path: "x/y.md", title: "Tïtle", titleIsOutsideBody: false,
                         createdAt: 1.5, updatedAt: 9, preview: "pré")
         let first = [
             IndexRecord(path: "x/y.md", size: 42, mtime: 3.25, inode: 7, note: note,

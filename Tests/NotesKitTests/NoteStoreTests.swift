@@ -114,7 +114,7 @@ import Testing
             let catalog = notes.refresh()
             #expect(!catalog.indexWritten)
             var query = NoteQuery(search: SearchQuery("needle"))
-            query.once = true
+            query.oneOff = true
             #expect(catalog.run(query).count == 3)
             #expect(catalog.run(query).count == 3)
         }
@@ -126,7 +126,7 @@ import Testing
             let catalog = notes.refresh()
             #expect(catalog.filesRead == 0)
             var query = NoteQuery(search: SearchQuery("needle"))
-            query.once = true
+            query.oneOff = true
             #expect(catalog.run(query).count == 2)
             #expect(catalog.run(query).count == 2)
         }

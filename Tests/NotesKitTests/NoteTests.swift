@@ -70,7 +70,7 @@ struct TitleCase: CustomTestStringConvertible, Sendable {
         let note = Note(path: "n.md", document: NoteDocument(parsing: c.text), mtime: 0)
         #expect(note.title == c.title)
         #expect(note.preview == c.preview)
-        #expect(note.titleFromFrontMatter == c.fromFrontMatter)
+        #expect(note.titleIsOutsideBody == c.fromFrontMatter)
     }
 
     @Test(arguments: [

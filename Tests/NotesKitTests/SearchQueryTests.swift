@@ -119,7 +119,7 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
     ] as [(String, String, String, String?)])
     func snippet(_ name: String, _ text: String, _ query: String, _ expected: String?) {
         var folder = TextFolder()
-        #expect(SearchQuery(query).snippet(in: text, folder: &folder) == expected, "\(name)")
+        #expect(SearchQuery(query).snippet(in: text, folding: &folder) == expected, "\(name)")
     }
 
     // MARK: Highlights

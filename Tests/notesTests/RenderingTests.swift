@@ -10,7 +10,7 @@ import Testing
     static let utc = TimeZone(identifier: "UTC") ?? .current
 
     static func row(_ id: String, _ title: String, _ date: Double, snippet: String? = nil) -> NoteRow {
-        NoteRow(note: Note(id: id, path: id + ".md", title: title, titleFromFrontMatter: false, createdAt: date,
+        NoteRow(note: Note(id: id, path: id + ".md", title: title, titleIsOutsideBody: false, createdAt: date,
                            updatedAt: nil, preview: ""),
                 date: date, snippet: snippet)
     }

@@ -16,7 +16,7 @@ public struct LoadedNote: Sendable {
 
     /// The lines search looks in before the body: the title when it is not a body line (front
     /// matter or file name), then the front-matter aliases, one a line.
-    public var searchableHead: [String] { (note.titleFromFrontMatter ? [note.title] : []) + document.aliases }
+    public var searchableHead: [String] { (note.titleIsOutsideBody ? [note.title] : []) + document.aliases }
 
     /// The text search looks in: `searchableHead`, a line each, then the body. A match only in an
     /// alias has that alias as its snippet, since it is the first line holding the term.

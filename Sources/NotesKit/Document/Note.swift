@@ -19,7 +19,7 @@ public struct Note: Equatable, Sendable {
     public var title: String
     /// Whether the title is not a line of the body — a front-matter `title` or the file name — so
     /// that the searchable text holds it besides the body.
-    public var titleFromFrontMatter: Bool
+    public var titleIsOutsideBody: Bool
     /// Creation time, seconds since 1970: from the front matter, else the file's modification time.
     public var createdAt: Double
     /// The `updatedAt` time, if the note has a parsable one.
@@ -34,13 +34,13 @@ public struct Note: Equatable, Sendable {
 
     /// Creates a note from its parts.
     public init(
-        id: String, path: String, title: String, titleFromFrontMatter: Bool, createdAt: Double,
+        id: String, path: String, title: String, titleIsOutsideBody: Bool, createdAt: Double,
         updatedAt: Double?, preview: String, conflicted: Bool = false, tags: [String] = []
     ) {
         self.id = id
         self.path = path
         self.title = title
-        self.titleFromFrontMatter = titleFromFrontMatter
+        self.titleIsOutsideBody = titleIsOutsideBody
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.preview = preview
@@ -59,12 +59,12 @@ public struct Note: Equatable, Sendable {
         if titleFrom == .filename {
             // Searchable like a front-matter title: it is what the user sees and looks for.
             title = Note.fileTitle(path)
-            titleFromFrontMatter = true
+            titleIsOutsideBody = true
         } else if let t = document.frontMatter?.scalar("title")?.trimmingWhitespace(), !t.isEmpty {
             title = String(t)
-            titleFromFrontMatter = true
+            titleIsOutsideBody = true
         } else {
-            titleFromFrontMatter = false
+            titleIsOutsideBody = false
             var found: String?
             Note.forEachLine(of: body) { index, line in
                 guard !line.trimmingWhitespace().isEmpty else { return true }

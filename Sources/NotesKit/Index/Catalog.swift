@@ -26,10 +26,10 @@ public struct Catalog: Sendable {
     /// Every note, in no particular order (this makes the strings of all of them).
     public var notes: [Note] { (0..<count).map { note(at: $0) } }
 
-    /// The note at position `i` (see `MappedIndex.note(at:reading:)` for `reading`).
-    func note(at i: Int, reading: Bool = false) -> Note {
+    /// The note at position `i` (see `MappedIndex.note(at:viaPread:)` for `viaPread`).
+    func note(at i: Int, viaPread: Bool = false) -> Note {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
-        return index.note(at: Int(mapped[i]), reading: reading)
+        return index.note(at: Int(mapped[i]), viaPread: viaPread)
     }
 
     /// The folded title and tags of the note at position `i`, in place.
@@ -44,11 +44,11 @@ public struct Catalog: Sendable {
         return index.linksChunk(Int(mapped[i]))
     }
 
-    /// The links of the note at position `i`, made whole (see `MappedIndex.note(at:reading:)` for
-    /// `reading`).
-    func links(at i: Int, reading: Bool = false) -> [IndexedLink] {
+    /// The links of the note at position `i`, made whole (see `MappedIndex.note(at:viaPread:)` for
+    /// `viaPread`).
+    func links(at i: Int, viaPread: Bool = false) -> [IndexedLink] {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
-        return index.links(at: Int(mapped[i]), reading: reading)
+        return index.links(at: Int(mapped[i]), viaPread: viaPread)
     }
 
     /// Whether the note at position `i` matches `search` — its folded text holds every text term —
@@ -124,7 +124,7 @@ public struct Catalog: Sendable {
                 guard let index else { return [] }
                 let positions = (c * chunk)..<min(count, (c + 1) * chunk)
                 let found = positions.filter { i in Catalog.matches(query.search, tags: tags, record: Int(mapped[i]), of: index) }
-                if query.once && readsText { index.releaseText(of: mapped[positions]) }
+                if query.oneOff && readsText { index.releaseText(of: mapped[positions]) }
                 return found
             }
             hits = found.flatMap { $0 }
@@ -157,13 +157,13 @@ public struct Catalog: Sendable {
         defer { Trace.mark("sort+notes") }
         // The few notes a one-off command shows are read with `pread`: through the mapping, the
         // kernel would map whole runs of the page cache around each (megabytes for 20 notes).
-        let reading = query.once && positions.count <= 64
+        let viaPread = query.oneOff && positions.count <= 64
         // Thousands of hits (a search) are made into notes on all cores.
         if positions.count > 2048 {
             let numbers = positions.map(hit)
             return Parallel.map(count: numbers.count, chunk: 512) { i in note(at: numbers[i]) }
         }
-        return positions.map { note(at: hit($0), reading: reading) }
+        return positions.map { note(at: hit($0), viaPread: viaPread) }
     }
 
     /// Whether the note at position `hits[a]` comes before the one at `hits[b]` in `order`

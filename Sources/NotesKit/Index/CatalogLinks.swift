@@ -60,10 +60,10 @@ extension Catalog {
         Trace.mark("tags")
         entries.sort { $0.count != $1.count ? $0.count > $1.count : $0.folded.lexicographicallyPrecedes($1.folded) }
         // The spellings of a few notes scattered over the index are read, not mapped (see
-        // `MappedIndex.note(at:reading:)`); of many, mapped, which is faster.
-        let reading = entries.count <= 64
+        // `MappedIndex.note(at:viaPread:)`); of many, mapped, which is faster.
+        let viaPread = entries.count <= 64
         return entries.map { entry in
-            let spellings = note(at: entry.position, reading: reading).tags
+            let spellings = note(at: entry.position, viaPread: viaPread).tags
             let tag = entry.tagNumber < spellings.count ? spellings[entry.tagNumber]
                 : String(decoding: entry.folded, as: UTF8.self)
             return TagCount(tag: tag, count: entry.count)
@@ -136,13 +136,13 @@ extension Catalog {
     }
 
     /// The links numbered `numbers` of each note, with the note, made whole; for a few notes read,
-    /// not mapped (see `MappedIndex.note(at:reading:)`).
+    /// not mapped (see `MappedIndex.note(at:viaPread:)`).
     private func sites(_ sources: [(position: Int, numbers: [Int])]) -> [LinkSite] {
         var found: [LinkSite] = []
-        let reading = sources.count <= 64
+        let viaPread = sources.count <= 64
         for (position, numbers) in sources {
-            let links = links(at: position, reading: reading)
-            let source = note(at: position, reading: reading)
+            let links = links(at: position, viaPread: viaPread)
+            let source = note(at: position, viaPread: viaPread)
             for number in numbers where number < links.count {
                 found.append(LinkSite(source: source, line: links[number].line, text: links[number].text))
             }

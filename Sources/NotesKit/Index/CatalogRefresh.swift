@@ -215,7 +215,7 @@ extension Vault {
             folding.appendFolded(loaded.document.body, to: &table.texts)
             table.add(path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
                       note: loaded.note, warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
-                      refs: Vault.refs(of: loaded, folder: &folding), textFrom: start)
+                      refs: Vault.refs(of: loaded, folding: &folding), textFrom: start)
             return loaded.diagnostics.map { Diagnostic(path: $0.path, line: ($0.line ?? 0) > 0 ? $0.line : nil, message: $0.message) }
         } catch {
             let message = error.brief + "; skipped"
@@ -237,14 +237,14 @@ extension Vault {
 extension Vault {
     /// The tags and links of a note read from its file, as the index keeps them (`NoteRefs`):
     /// its folded title, its tags folded and as spelled, its links with their resolution keys.
-    static func refs(of loaded: LoadedNote, folder folding: inout TextFolder) -> NoteRefs.Encoded {
+    static func refs(of loaded: LoadedNote, folding: inout TextFolder) -> NoteRefs.Encoded {
         var tags: [(spelling: String, folded: [UInt8])] = []
         for spelling in loaded.note.tags {
             let folded = folding.foldedBytes(spelling)
             if !folded.isEmpty { tags.append((spelling, folded)) }
         }
         let links = NoteLinks.of(loaded.document).map { link -> (link: NoteLink, keys: LinkKeys) in
-            (link, LinkKeys.make(link, from: loaded.note.path, folder: &folding))
+            (link, LinkKeys.make(link, from: loaded.note.path, folding: &folding))
         }
         return NoteRefs.encode(foldedTitle: folding.foldedBytes(loaded.note.title), tags: tags, links: links)
     }

@@ -59,7 +59,7 @@ enum IndexLayout {
     /// Flags: a readable note; its title is not a body line; it has `updatedAt`; its body holds
     /// conflict markers; its name may be that of a conflict copy (`ConflictCopy.mayBeCopy`); (in a
     /// delta) its file is gone.
-    static let isNote: UInt8 = 1, titleFromFrontMatter: UInt8 = 2, hasUpdatedAt: UInt8 = 4, conflicted: UInt8 = 8
+    static let isNote: UInt8 = 1, titleIsOutsideBody: UInt8 = 2, hasUpdatedAt: UInt8 = 4, conflicted: UInt8 = 8
     static let mayBeConflictCopy: UInt8 = 0x10
     static let removed: UInt8 = 0x80
 }

@@ -100,7 +100,7 @@ struct IndexTable {
             return
         }
         let flags: UInt8 = note.map { note in
-            IndexLayout.isNote | (note.titleFromFrontMatter ? IndexLayout.titleFromFrontMatter : 0)
+            IndexLayout.isNote | (note.titleIsOutsideBody ? IndexLayout.titleIsOutsideBody : 0)
                 | (note.conflicted ? IndexLayout.conflicted : 0)
         } ?? 0
         path.withUTF8 { path in

@@ -95,13 +95,13 @@ final class IndexView: @unchecked Sendable {
     func isNote(_ number: Int) -> Bool { let (file, n) = locate(number); return file.isNote(n) }
     func flags(_ number: Int) -> UInt8 { let (file, n) = locate(number); return file.flags(n) }
     func path(at number: Int) -> String { let (file, n) = locate(number); return file.path(at: n) }
-    func note(at number: Int, reading: Bool = false) -> Note { let (file, n) = locate(number); return file.note(at: n, reading: reading) }
+    func note(at number: Int, viaPread: Bool = false) -> Note { let (file, n) = locate(number); return file.note(at: n, viaPread: viaPread) }
     func textBytes(_ number: Int) -> UnsafeRawBufferPointer { let (file, n) = locate(number); return file.textBytes(n) }
     func tagsChunk(_ number: Int) -> TagsChunk { let (file, n) = locate(number); return file.tagsChunk(n) }
     func linksChunk(_ number: Int) -> LinkKeysChunk { let (file, n) = locate(number); return file.linksChunk(n) }
-    func links(at number: Int, reading: Bool = false) -> [IndexedLink] {
+    func links(at number: Int, viaPread: Bool = false) -> [IndexedLink] {
         let (file, n) = locate(number)
-        return file.links(at: n, reading: reading)
+        return file.links(at: n, viaPread: viaPread)
     }
 
     func date(at number: Int, order: SortOrder) -> Double {

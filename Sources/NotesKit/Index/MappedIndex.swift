@@ -222,11 +222,11 @@ final class MappedIndex: @unchecked Sendable {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(u32(number, column + 4)))])
     }
 
-    /// Record `number`'s links, made whole: keys and how they are written (see `note(at:reading:)`
-    /// for `reading`).
-    func links(at number: Int, reading: Bool = false) -> [IndexedLink] {
+    /// Record `number`'s links, made whole: keys and how they are written (see `note(at:viaPread:)`
+    /// for `viaPread`).
+    func links(at number: Int, viaPread: Bool = false) -> [IndexedLink] {
         let keys = linksChunk(number)
-        return withStrings(number, reading: reading) { strings -> [IndexedLink]? in
+        return withStrings(number, viaPread: viaPread) { strings -> [IndexedLink]? in
             var reader = ByteReader(bytes: strings)
             guard MappedIndex.skipToShown(&reader) else { return nil }
             // All there (a read may have cut the strings short)?
@@ -236,11 +236,11 @@ final class MappedIndex: @unchecked Sendable {
         } ?? []
     }
 
-    /// What `parse` makes of record `number`'s strings (checked), in place or (`reading`) read
+    /// What `parse` makes of record `number`'s strings (checked), in place or (`viaPread`) read
     /// with `pread`, a few kilobytes at first and more until they are all there; nil when it makes
     /// nothing of them.
-    private func withStrings<R>(_ number: Int, reading: Bool, _ parse: (UnsafeRawBufferPointer) -> R?) -> R? {
-        guard reading else { return stringsBytes(number).flatMap(parse) }
+    private func withStrings<R>(_ number: Int, viaPread: Bool, _ parse: (UnsafeRawBufferPointer) -> R?) -> R? {
+        guard viaPread else { return stringsBytes(number).flatMap(parse) }
         let start = stringsStart + Int(u32(number, IndexLayout.Column.stringsOffset))
         let end = stringsStart + stringsLength
         var size = min(4096, end - start)
@@ -257,7 +257,7 @@ final class MappedIndex: @unchecked Sendable {
             if chunk.count < size || size >= end - start { break }
             size = min(end - start, size * 4)
         }
-        return repaired(number)?.withStrings(0, reading: false, parse)
+        return repaired(number)?.withStrings(0, viaPread: false, parse)
     }
 
     /// The length of the strings at the start of `bytes` (a title, a preview, the warnings, the
@@ -345,9 +345,9 @@ final class MappedIndex: @unchecked Sendable {
     func path(at number: Int) -> String { String(decoding: pathBytes(number), as: UTF8.self) }
 
     /// The note of record `number` (a readable note's record). A title or preview that does not
-    /// parse (damage) reads as empty. `reading` takes the title and preview with `pread` rather
+    /// parse (damage) reads as empty. `viaPread` takes the title and preview with `pread` rather
     /// than from the mapping: for a few notes of a one-off command, whose memory stays smaller.
-    func note(at number: Int, reading: Bool = false) -> Note {
+    func note(at number: Int, viaPread: Bool = false) -> Note {
         let path = path(at: number)
         var title = "", preview = ""
         var tags: [String] = []
@@ -359,10 +359,10 @@ final class MappedIndex: @unchecked Sendable {
             guard MappedIndex.skipToShown(&shown), let tags = ShownRefs.tags(&shown) else { return nil }
             return (title, preview, tags)
         }
-        if let parsed = withStrings(number, reading: reading, parse) { (title, preview, tags) = parsed }
+        if let parsed = withStrings(number, viaPread: viaPread, parse) { (title, preview, tags) = parsed }
         return Note(
             id: Note.id(forPath: path), path: path, title: title,
-            titleFromFrontMatter: flags(number) & IndexLayout.titleFromFrontMatter != 0, createdAt: createdAt(number),
+            titleIsOutsideBody: flags(number) & IndexLayout.titleIsOutsideBody != 0, createdAt: createdAt(number),
             updatedAt: updatedAt(number), preview: preview, conflicted: flags(number) & IndexLayout.conflicted != 0,
             tags: tags)
     }

@@ -12,12 +12,12 @@ struct LinkKeys: Equatable {
     var alternative: [UInt8]
 
     /// The keys of `link` in the note at the vault path `source`.
-    static func make(_ link: NoteLink, from source: String, folder folding: inout TextFolder) -> LinkKeys {
-        make(style: link.style, target: link.target, from: source, folder: &folding)
+    static func make(_ link: NoteLink, from source: String, folding: inout TextFolder) -> LinkKeys {
+        make(style: link.style, target: link.target, from: source, folding: &folding)
     }
 
     /// The keys of a link of `style` whose target is written `target`, in the note at `source`.
-    static func make(style: NoteLink.Style, target: String, from source: String, folder folding: inout TextFolder) -> LinkKeys {
+    static func make(style: NoteLink.Style, target: String, from source: String, folding: inout TextFolder) -> LinkKeys {
         switch style {
         case .wiki:
             var key = Array(target.utf8)

@@ -76,7 +76,7 @@ public struct SearchQuery: Equatable, Sendable {
     }
 
     /// The first line of `text` that contains any term, trimmed, as written; nil if none does.
-    public func snippet(in text: String, folder folding: inout TextFolder) -> String? {
+    public func snippet(in text: String, folding: inout TextFolder) -> String? {
         var found: String?
         Note.forEachLine(of: text) { _, line in
             let folded = folding.foldedBytes(String(line))

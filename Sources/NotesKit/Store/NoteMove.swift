@@ -261,7 +261,7 @@ struct MoveRewriter {
         // Obsidian would) is not enough, other Markdown readers would not find it.
         let viaKey = markdown && !link.keys.key.isEmpty && before.position(ofPath: link.keys.key) == desired
         func resolvesAfter(_ target: String) -> Bool {
-            let keys = LinkKeys.make(style: link.style, target: target, from: sourceAfterPath, folder: &folding)
+            let keys = LinkKeys.make(style: link.style, target: target, from: sourceAfterPath, folding: &folding)
             if viaKey { return after.position(ofPath: keys.key) == desired }
             return after.resolve(keys, markdown: markdown, from: sourceAfter) == desired
         }
@@ -309,7 +309,7 @@ struct MoveRewriter {
             let angled = link.style == .markdown && link.targetRange.lowerBound > 0
                 && body[link.targetRange.lowerBound - 1] == UInt8(ascii: "<")
             let written = WrittenLink(style: link.style, target: link.target, angled: angled,
-                                      keys: LinkKeys.make(link, from: sourcePath, folder: &folding))
+                                      keys: LinkKeys.make(link, from: sourcePath, folding: &folding))
             guard let target = newTarget(for: written, in: position) else { continue }
             let range = (bodyStart + link.targetRange.lowerBound)..<(bodyStart + link.targetRange.upperBound)
             bytes.replaceSubrange(range, with: Array(target.utf8))

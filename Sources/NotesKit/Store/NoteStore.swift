@@ -37,7 +37,7 @@ public struct NoteQuery: Sendable {
     /// Whether the caller searches this catalog only once (a command, not the browser): then the
     /// index's text is released from the process as soon as it is scanned (it stays in the page
     /// cache), so a search of 170 MB of notes does not keep 170 MB mapped.
-    public var once = false
+    public var oneOff = false
 
     /// A query; by default every note, newest first.
     public init(search: SearchQuery = SearchQuery(""), order: SortOrder = .updated, reverse: Bool = false, limit: Int? = nil) {
@@ -172,7 +172,7 @@ public final class NoteStore {
     public func snippet(for note: Note, query: SearchQuery) -> String? {
         guard !query.isEmpty, let loaded = try? vault.load(path: note.path) else { return nil }
         var folding = TextFolder()
-        return query.snippet(in: loaded.searchableText, folder: &folding)
+        return query.snippet(in: loaded.searchableText, folding: &folding)
     }
 
     /// The note an argument names, read from its file (SPEC §4): an exact ID or a path to a note

@@ -38,7 +38,7 @@ struct ListOptions {
         _ = context.catalog(store)
         var query = NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit)
         query.tags = tags
-        query.once = true
+        query.oneOff = true
         let snippets: SnippetNeed = search.map(\.isEmpty) != false ? .none
             : json ? .all : style.human ? .unlessTitleMatches : .none
         let listed = try store.listing(query, git: git) { note in

@@ -406,7 +406,7 @@ enum QueryFuzz {
                 problems.append("a highlight \(range) outside \(fuzzShow(line))")
             }
         }
-        if let snippet = q.snippet(in: text, folder: &folder),
+        if let snippet = q.snippet(in: text, folding: &folder),
            !Note.lines(of: text).contains(where: { $0.trimmingCharacters(in: .whitespaces) == snippet }) {
             problems.append("the snippet \(fuzzShow(snippet)) is not a line of \(fuzzShow(text))")
         }

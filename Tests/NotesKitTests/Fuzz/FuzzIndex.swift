@@ -131,9 +131,9 @@ enum IndexFuzz {
         return DecodedRecord(
             path: Array(index.pathBytes(n)), size: record.size, mtime: record.mtime.bitPattern, inode: record.inode,
             isNote: index.isNote(n), removed: record.removed, note: record.note,
-            noteRead: index.isNote(n) ? index.note(at: n, reading: true) : nil, warnings: record.warnings,
+            noteRead: index.isNote(n) ? index.note(at: n, viaPread: true) : nil, warnings: record.warnings,
             text: record.folded.withUnsafeBytes { Array($0) }, refs: record.refs, links: index.links(at: n),
-            linksRead: index.links(at: n, reading: true), foldedTitle: index.tagsChunk(n).foldedTitle.map { Array($0) },
+            linksRead: index.links(at: n, viaPread: true), foldedTitle: index.tagsChunk(n).foldedTitle.map { Array($0) },
             foldedTags: foldedTags, linkKeys: keys)
     }
 
@@ -174,13 +174,13 @@ enum IndexFuzz {
         let loaded = LoadedNote(
             note: note, document: document, bytes: Array(text.utf8), status: status,
             diagnostics: warnings.map { Diagnostic(path: path, line: $0.line, message: $0.message) })
-        if note.titleFromFrontMatter {
+        if note.titleIsOutsideBody {
             folder.appendFolded(note.title, to: &table.texts)
             table.texts.append(0x0A)
         }
         folder.appendFolded(document.body, to: &table.texts)
         let folded = Array(table.texts[start...])
-        let refs = Vault.refs(of: loaded, folder: &folder)
+        let refs = Vault.refs(of: loaded, folding: &folder)
         table.add(path: path, size: size, mtime: mtime, inode: inode, note: note, warnings: warnings, refs: refs,
                   textFrom: start)
         guard path.utf8.count <= Int(UInt16.max) else { return nil }
@@ -188,7 +188,7 @@ enum IndexFuzz {
         // What the index keeps of the tags and links (SPEC §10; too long for the layout: left out).
         let tags = note.tags.map { ($0, folder.foldedBytes($0)) }
             .filter { !$0.1.isEmpty && $0.1.count <= 255 && $0.0.utf8.count <= 255 }.prefix(Int(UInt16.max))
-        let links = NoteLinks.of(document).map { ($0, LinkKeys.make($0, from: path, folder: &folder)) }
+        let links = NoteLinks.of(document).map { ($0, LinkKeys.make($0, from: path, folding: &folder)) }
             .filter { link, keys in
                 [link.text.utf8.count, keys.key.count, keys.alternative.count].allSatisfy { $0 <= Int(UInt16.max) }
             }
