@@ -2,7 +2,7 @@ import Foundation
 import NotesKit
 
 /// The `notes` command line: finds the subcommand, parses, runs, and prints every error as
-/// `ErrorReport` renders it, with the exit codes of SPEC §4 (0 success, 1 failure, 64 usage).
+/// `ErrorReport` renders it, with its exit code (0 success, 1 failure, 64 usage).
 enum CLI {
     static let version = "0.1.0"
 
@@ -64,7 +64,7 @@ enum CLI {
         }
     }
 
-    /// What `notes` alone runs (SPEC §4): the browser when both stdin and stdout are a terminal,
+    /// What `notes` alone runs: the browser when both stdin and stdout are a terminal,
     /// else `list`, so that a script or a pipe never gets a full-screen program.
     static var defaultCommand: any NotesCommand.Type {
         let terminal = Terminal.isTerminal(STDIN_FILENO) && Terminal.isTerminal(STDOUT_FILENO)

@@ -1,4 +1,4 @@
-/// The command failed (SPEC §4, exit 1) for a reason the command line itself found — no
+/// The command failed (exit 1) for a reason the command line itself found — no
 /// confirmation, no terminal, an editor that did not start — with the sentence the user reads
 /// after `Error: `. Errors of the library are its own types; `ErrorReport` renders both.
 struct CommandError: Error {

@@ -55,7 +55,7 @@ final class Context {
 
     // MARK: The vault
 
-    /// The vault's store, opened once per command (SPEC §3). A write command creates the default
+    /// The vault's store, opened once per command. A write command creates the default
     /// `~/Notes` when missing (and says so); a read command gets nil there, after saying where it
     /// looked. Everything about notes — the catalog, IDs, changes — goes through the store.
     func store(creatingDefaultVault: Bool) throws -> NoteStore? {
@@ -74,8 +74,8 @@ final class Context {
 
     private var openedStore: NoteStore?
 
-    /// Commits what this command changed in the vault so far, when `gitAutoCommit` is on (SPEC
-    /// §11); returns the warnings of a commit that failed. Once per command, and once per change
+    /// Commits what this command changed in the vault so far, when `gitAutoCommit` is on;
+    /// returns the warnings of a commit that failed. Once per command, and once per change
     /// in the browser.
     func commitChanges() -> [String] {
         guard let openedStore else { return [] }
@@ -89,7 +89,7 @@ final class Context {
         return catalog
     }
 
-    /// The note an ID argument names (SPEC §4), read from its file, with its own warnings and
+    /// The note an ID argument names, read from its file, with its own warnings and
     /// those of any file read to look it up printed.
     func note(_ argument: String, in store: NoteStore) throws -> LoadedNote {
         defer { reportDiagnostics(of: store) }

@@ -1,7 +1,7 @@
 import Foundation
 import NotesKit
 
-/// Runs the user's editor on a private temporary copy of a note's text (SPEC §6).
+/// Runs the user's editor on a private temporary copy of a note's text.
 struct Editor {
     /// The shell command that opens the editor (the file's path is appended).
     let command: String

@@ -1,7 +1,7 @@
 import Foundation
 import NotesKit
 
-/// Any error as the user reads it (SPEC §4), made in this one place: its sentence (for the
+/// Any error as the user reads it, made in this one place: its sentence (for the
 /// library's errors, with the `notes` command that fixes them), its exit code, and whether the
 /// command line was wrong. The CLI prints `lines` on stderr, the browser shows
 /// `headline`, and a message to an editor can carry `sentence` alone.

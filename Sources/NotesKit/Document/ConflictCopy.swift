@@ -1,9 +1,9 @@
 import Foundation
 
-/// A copy of a note made when two changes met (SPEC §11): by Syncthing
+/// A copy of a note made when two changes met: by Syncthing
 /// (`<name>.sync-conflict-<date>-<time>-<device>.md`), Dropbox (`<name> (… conflicted copy …).md`),
 /// Nextcloud (`<name> (conflicted copy <date> <time>).md`) or MyNotes itself
-/// (`<id>.conflict-<date>-<time>.md`, SPEC §6). Recognised by its file name alone.
+/// (`<id>.conflict-<date>-<time>.md`). Recognised by its file name alone.
 public struct ConflictCopy: Equatable, Sendable {
     /// Who made the copy.
     public enum Source: String, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Merge conflict markers left in a note (SPEC §11): a line starting with `<<<<<<<` and, after
+/// Merge conflict markers left in a note: a line starting with `<<<<<<<` and, after
 /// it, a line starting with `>>>>>>>`, as git, Mercurial and diff3 write them.
 public enum ConflictMarkers {
     /// Whether `text` holds a `<<<<<<<` line followed, later, by a `>>>>>>>` line. One pass over

@@ -1,4 +1,4 @@
-/// The content rules of SPEC §4 (the seed app's validation): text is trimmed of white space and
+/// The content rules (those of the iOS app MyNotes grew out of): text is trimmed of white space and
 /// newlines and stored with one final newline; text that is empty after trimming is never saved.
 public enum Content {
     /// `text` as it is saved; throws `emptyNote` when nothing is left after trimming.

@@ -13,7 +13,7 @@ public struct ParseWarning: Equatable, Sendable {
 }
 
 /// The front matter of a note: its raw lines, kept byte for byte, and the `key: value` entries
-/// of the YAML-like subset of SPEC §2 read from them.
+/// of the YAML-like subset read from them (`key: value` scalars, inline and block lists).
 public struct FrontMatter: Equatable, Sendable {
     /// A value of the modelled subset.
     public enum Value: Equatable, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The code in a Markdown body — fenced code blocks and inline code spans — where tags and links
-/// do not count (SPEC §10), found in one pass over the UTF-8 bytes, and the other rules the tag
+/// do not count, found in one pass over the UTF-8 bytes, and the other rules the tag
 /// and link scanners share (escapes, line starts).
 ///
 /// Fences are recognised at any indentation (inside a list item a fence is indented, and outside

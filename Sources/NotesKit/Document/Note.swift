@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a note's title comes from (the `titleFrom` setting).
 public enum TitleSource: String, CaseIterable, Codable, Sendable {
-    /// The front-matter `title`, else the first non-empty body line (the seed app's way).
+    /// The front-matter `title`, else the first non-empty body line (the iOS app's way).
     case content
     /// The file name without its extension, as Obsidian shows notes.
     case filename
@@ -11,7 +11,7 @@ public enum TitleSource: String, CaseIterable, Codable, Sendable {
 /// What the index knows of a note — identity, title, dates, preview, tags — and all that lists,
 /// search results and ID resolution need. It has no body: a note read from its file is a `LoadedNote`.
 public struct Note: Equatable, Sendable {
-    /// The path relative to the vault, `/`-separated, without `.md` (SPEC §2).
+    /// The path relative to the vault, `/`-separated, without `.md`.
     public var id: String
     /// The path relative to the vault, `/`-separated.
     public var path: String
@@ -26,10 +26,10 @@ public struct Note: Equatable, Sendable {
     public var updatedAt: Double?
     /// The first non-empty body line other than the title line, heading marks stripped.
     public var preview: String
-    /// Whether the file holds merge conflict markers (`<<<<<<<` … `>>>>>>>` lines, SPEC §11), in its
+    /// Whether the file holds merge conflict markers (`<<<<<<<` … `>>>>>>>` lines), in its
     /// body or its front matter.
     public var conflicted: Bool
-    /// The tags as the note spells them, in file order, front matter first, each once (SPEC §10).
+    /// The tags as the note spells them, in file order, front matter first, each once.
     public var tags: [String]
 
     /// Creates a note from its parts.

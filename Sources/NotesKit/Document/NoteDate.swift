@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads and writes the date forms of SPEC §2. Times are seconds since 1970 (UTC).
+/// Reads and writes the date forms notes are read in (`2026-11-29T12:38:16Z`, with fractions or an offset, `2026-11-29 12:38[:16]` and `2026-11-29` in local time). Times are seconds since 1970 (UTC).
 public enum NoteDate {
     /// Parses `2026-11-29T12:38:16Z`, fractional seconds, offsets (`+02:00`, `+0200`, `+02`),
     /// `2026-11-29 12:38[:16]` and `2026-11-29T12:38[:16]` (local time) and `2026-11-29`

@@ -1,5 +1,5 @@
 /// A note file split into its parts — BOM, front matter, body — so that it can be rewritten
-/// changing only what must change (SPEC §2, round-trip fidelity).
+/// changing only what must change (round-trip fidelity).
 public struct NoteDocument: Equatable, Sendable {
     /// Whether the file starts with a UTF-8 byte order mark.
     public var hasBOM: Bool
@@ -12,7 +12,7 @@ public struct NoteDocument: Equatable, Sendable {
     /// Problems found while reading; 1-based file line numbers.
     public var warnings: [ParseWarning]
 
-    /// The keys a creation date is read from, in order (SPEC §2).
+    /// The keys a creation date is read from, in order.
     public static let creationKeys = ["createdAt", "created", "date"]
 
     /// The keys whose values must be dates: the creation keys and `updatedAt`.

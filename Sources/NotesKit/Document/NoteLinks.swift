@@ -1,6 +1,6 @@
 import Foundation
 
-/// A link from a note to another (SPEC §10), as written in its body: `[[Target]]`,
+/// A link from a note to another, as written in its body: `[[Target]]`,
 /// `[[Target|shown text]]`, `[[Target#Heading]]` (and `![[Target]]`, a note shown inside another),
 /// or a Markdown link `[text](relative/path.md#heading)`.
 public struct NoteLink: Equatable, Sendable {
@@ -34,7 +34,7 @@ public struct NoteLink: Equatable, Sendable {
     public var decodedTarget: String { style == .markdown ? NoteLinks.percentDecoded(target) : target }
 }
 
-/// Finds the links of a note's body (SPEC §10). Links in inline code and fenced code blocks do not
+/// Finds the links of a note's body. Links in inline code and fenced code blocks do not
 /// count (code inside a wiki link's brackets, `[[Note#`code`]]`, is part of it), nor escaped
 /// brackets (`\[[x]]`); images (`![alt](x.png)`), URLs (`[x](https://…)`,
 /// `mailto:` and any other scheme), anchors (`[x](#part)`) and attachments (`[[photo.png]]`,

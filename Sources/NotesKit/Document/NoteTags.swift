@@ -1,11 +1,11 @@
 import Foundation
 
-/// The tags of a note (SPEC §10): the front-matter `tags` — a flow list, a block list, or one
+/// The tags of a note: the front-matter `tags` — a flow list, a block list, or one
 /// string of tags separated by commas or blanks, a leading `#` dropped — then every `#tag` of the
 /// body: a `#` at the start of a line or after a blank or `(` (not the `(` of a link's `](`),
 /// followed by letters, marks, digits, `_`, `-` or `/`, not digits only, not escaped (`\#`), and
 /// not in inline code or a fenced code block. A heading's `# ` is not a tag (a blank follows it).
-/// A trailing `/` is not part of a tag. Tags compare folded (SPEC §5); `a/b` is nested under `a`.
+/// A trailing `/` is not part of a tag. Tags compare folded; `a/b` is nested under `a`.
 public enum NoteTags {
     /// The tags of `document` as spelled, in file order, front matter first, each folded tag once
     /// (the first spelling wins).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// File names for new notes (SPEC §2): a slug of the title.
+/// File names for new notes: a slug of the title.
 public enum Slug {
     /// The longest slug, in characters.
     public static let maxLength = 60

@@ -1,4 +1,4 @@
-/// A commit of note files: exactly these vault-relative paths, with this message (SPEC §11).
+/// A commit of note files: exactly these vault-relative paths, with this message.
 public struct CommitPlan: Equatable, Sendable {
     /// `notes: add shopping-list`, `notes: delete a, b`, …; a list of the changes follows the
     /// subject when there are several.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything that can go wrong while driving git (SPEC §11); each message says what to do.
+/// Everything that can go wrong while driving git; each message says what to do.
 public enum GitError: LocalizedError, Equatable, Sendable {
     /// No `git` executable on `PATH`.
     case notInstalled

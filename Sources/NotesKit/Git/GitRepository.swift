@@ -1,6 +1,6 @@
 import Foundation
 
-/// The git work tree a vault is in, driven through the `git` command (SPEC §11): MyNotes never
+/// The git work tree a vault is in, driven through the `git` command: MyNotes never
 /// reimplements git. Git runs in the vault's folder with literal pathspecs (a note named `*.md`
 /// names that file, not every note) and every path after `--`; paths in and out are
 /// vault-relative.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `notes sync` did (SPEC §11).
+/// What `notes sync` did.
 public struct SyncReport: Equatable, Sendable {
     /// One note that came in with the pull.
     public struct Incoming: Equatable, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The notes of a vault as the index cache knows them (SPEC §8): records of the mapped index,
+/// The notes of a vault as the index cache knows them: records of the mapped index,
 /// read in place. A note's strings are made only when it is shown or asked for, and its folded
 /// text is only paged in when a search reads it. Notes read from their files this time are in
 /// the index just written (or, when it could not be written, in one encoded in memory), so every

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A tag and the number of notes that have it (SPEC §10).
+/// A tag and the number of notes that have it.
 public struct TagCount: Equatable, Sendable {
     /// The tag as the newest note that has it spells it.
     public var tag: String

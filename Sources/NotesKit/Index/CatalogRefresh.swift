@@ -1,7 +1,7 @@
 import Foundation
 
 extension Vault {
-    /// Every note of the vault, from the index cache at `indexPath` where it is fresh (SPEC §8):
+    /// Every note of the vault, from the index cache at `indexPath` where it is fresh:
     /// one directory walk and one `fstatat` per file, and only new or changed files are read. The
     /// index is rewritten (atomically, holding the lock at `lockPath`) when anything changed; when
     /// another process holds the lock, this one leaves the writing to it. `rebuild` ignores the

@@ -1,7 +1,7 @@
 /// The checksum that lets an index tell its own bytes from damage (a disk's, or a hand's): one over
 /// the header and the tables every command reads (records, slots, paths), checked when the file is
 /// opened, and one per record for each of its text, strings, tags and links, checked when they are
-/// read (SPEC §8: a damaged index is never trusted).
+/// read (a damaged index is never trusted).
 ///
 /// Four lanes of 8 bytes each take a word as `rotl(lane ^ word, 29) &* k`, a bijection of the
 /// lane for any word, so a change confined to one lane always survives to the end, and the

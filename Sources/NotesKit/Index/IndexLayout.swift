@@ -1,6 +1,6 @@
 import Foundation
 
-/// The two kinds of index file: the base, and a delta of what changed since it (SPEC §8: a small
+/// The two kinds of index file: the base, and a delta of what changed since it (a small
 /// change costs a small write, as in git's split index).
 enum IndexKind: UInt8 {
     /// `index`: every file as of its writing.

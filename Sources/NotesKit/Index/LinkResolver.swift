@@ -1,6 +1,6 @@
 import Foundation
 
-/// Resolves links to the notes of a catalog (SPEC §10), from the keys the index keeps, comparing
+/// Resolves links to the notes of a catalog, from the keys the index keeps, comparing
 /// bytes. A wiki link goes, first that applies, to the note whose ID is its target; the note whose
 /// file name (without extension) is its target, the nearest to the linking note when several are
 /// (fewest folder steps, then the smaller ID); the note whose folded title is its folded target

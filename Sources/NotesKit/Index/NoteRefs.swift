@@ -1,6 +1,6 @@
 import Foundation
 
-/// What link resolution compares for one link (SPEC §10), made once, when the note is read.
+/// What link resolution compares for one link, made once, when the note is read.
 struct LinkKeys: Equatable {
     /// A wiki link: its target without a `.md` ending, compared with IDs and file names. A
     /// Markdown link: the vault path its relative path names from the linking note's folder, or

@@ -5,7 +5,7 @@ import Glibc
 #endif
 import Foundation
 
-/// The temp files this process is writing (SPEC §9), kept where a signal handler can reach them:
+/// The temp files this process is writing, kept where a signal handler can reach them:
 /// on SIGINT, SIGTERM or SIGHUP they are unlinked before the process dies, so an interrupted
 /// 150 MB write leaves nothing behind. Temps of processes that died some other way (SIGKILL, a
 /// crash) are swept later by `FileSystem.sweepStaleTemps(in:)`.

@@ -1,4 +1,4 @@
-/// The search of a list that re-filters on every keystroke (SPEC §7): each query reads the texts
+/// The search of a list that re-filters on every keystroke: each query reads the texts
 /// of as few notes as it can, and no more than the screen needs before it is drawn. A query that
 /// narrows a recent one (a term typed on, a term added) re-checks only what that one left — its
 /// hits, and the notes it had not checked yet —, the fewest there are; a query seen a moment ago

@@ -1,8 +1,8 @@
 import Foundation
 
-/// A search query (SPEC §5): terms separated by white space, `"a quoted phrase"` as one term;
+/// A search query: terms separated by white space, `"a quoted phrase"` as one term;
 /// a note matches when every folded term occurs in its folded searchable text. A term `#T` that
-/// is a tag (SPEC §10) instead asks for the tag T, or one nested below it (`#work` finds
+/// is a tag instead asks for the tag T, or one nested below it (`#work` finds
 /// `work/meetings`); quoted, `"#T"` is text like any other.
 public struct SearchQuery: Equatable, Sendable {
     /// The terms as typed.
@@ -113,7 +113,7 @@ public struct SearchQuery: Equatable, Sendable {
     }
 }
 
-/// The orders of `list` and `search` (SPEC §4).
+/// The orders of `list` and `search`.
 public enum SortOrder: String, CaseIterable, Codable, Sendable {
     /// `updatedAt`, else `createdAt`, newest first.
     case updated

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Folds text for matching as SPEC §5 defines it: full case folding, NFKD, the diacritic marks
+/// Folds text for matching: full case folding, NFKD, the diacritic marks
 /// removed, NFC, a small table of letters that do not decompose (ø→o, ł→l, …), then case folding
 /// again.
 ///
@@ -298,7 +298,7 @@ public struct TextFolder: Sendable {
         }
     }
 
-    /// The slow, exact fold of SPEC §5, with the intermediate forms the entries need: the
+    /// The slow, exact fold, with the intermediate forms the entries need: the
     /// decomposition without its diacritic marks, and its recomposition.
     static func fold(
         _ text: String
@@ -357,7 +357,7 @@ public struct TextFolder: Sendable {
         return out
     }
 
-    /// Whether `s` is one of the diacritic marks SPEC §5 removes: a non-spacing mark of the
+    /// Whether `s` is one of the diacritic marks folding removes: a non-spacing mark of the
     /// combining-diacritics blocks, a Hebrew point or an Arabic haraka. Marks that are part of a
     /// letter (Thai, Indic, the kana voiced marks) are not.
     static func isDiacritic(_ s: Unicode.Scalar) -> Bool {
@@ -426,7 +426,7 @@ public struct TextFolder: Sendable {
 
 /// Convenience entry points for folding one-off strings (queries, titles).
 public enum TextFolding {
-    /// The folded form of `text` (SPEC §5).
+    /// The folded form of `text`.
     public static func fold(_ text: String) -> String {
         var folding = TextFolder()
         return folding.fold(text)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the settings file and the vault are (SPEC §3), worked out from flags and environment.
+/// Where the settings file and the vault are, worked out from flags and environment.
 public struct Locations: Sendable {
     /// The environment variables (passed in, so tests need not touch the real ones).
     public var environment: [String: String]
@@ -42,7 +42,7 @@ public struct Locations: Sendable {
         return home + "/.config/notes/settings.json"
     }
 
-    /// Where the index and lock of a vault without `.notes/` go (SPEC §3):
+    /// Where the index and lock of a vault without `.notes/` go:
     /// `$XDG_CACHE_HOME/notes` · `~/.cache/notes`.
     public var cacheDirectory: String {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/notes" }

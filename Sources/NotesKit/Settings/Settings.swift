@@ -51,12 +51,12 @@ public enum JSONValue: Codable, Equatable, Sendable {
     }
 }
 
-/// The colour themes of the seed app's `ColorBackground`.
+/// The colour themes of the iOS app's `ColorBackground`.
 public enum Scheme: String, CaseIterable, Codable, Sendable {
     case `default`, blue, orange, yellow, green, indigo
 }
 
-/// The user's preferences (SPEC §3): a JSON object, every key optional, defaults in one place.
+/// The user's preferences: a JSON object, every key optional, defaults in one place.
 /// Keys the tool does not know are kept when the file is written again.
 public struct Settings: Codable, Equatable, Sendable {
     /// One settings key with how to check and show its value.
@@ -88,7 +88,7 @@ public struct Settings: Codable, Equatable, Sendable {
         }
     }
 
-    /// The default values (SPEC §3).
+    /// The default values.
     public enum Defaults {
         public static let isDarkOn = false
         public static let scheme = Scheme.default

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads and writes the settings file (SPEC §3).
+/// Reads and writes the settings file.
 public struct SettingsFile: Sendable {
     /// The file's path.
     public let path: String

@@ -22,7 +22,7 @@ public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var xterm256: Int { XtermPalette.nearest(to: self) }
 }
 
-/// The look of list rows (SPEC §7): the seed app's six themes, blended for light or dark mode.
+/// The look of list rows: the six themes of the iOS app MyNotes grew out of, blended for light or dark mode.
 public struct Theme: Equatable, Sendable {
     /// The scheme.
     public var scheme: Scheme
@@ -47,7 +47,7 @@ public struct Theme: Equatable, Sendable {
         }
     }
 
-    /// The seed's opacity: gray at 0.3, the colours at 0.5.
+    /// The iOS app's opacity: gray at 0.3, the colours at 0.5.
     public static func opacity(_ scheme: Scheme) -> Double { scheme == .default ? 0.3 : 0.5 }
 
     /// The background of the mode: black (dark) or white (light).

@@ -1,5 +1,5 @@
 extension Catalog {
-    /// The conflict copies among the notes (SPEC §11), in path order. Only IDs that may be copies
+    /// The conflict copies among the notes, in path order. Only IDs that may be copies
     /// become strings, so this costs a pass over a flag of each note even at 100,000 notes.
     public var conflictCopies: [ConflictCopy] {
         // The index marks the names that may be copies (`ConflictCopy.mayBeCopy`): a flag read

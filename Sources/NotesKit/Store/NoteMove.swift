@@ -24,7 +24,7 @@ public struct NoteRewrites: Equatable, Sendable {
     var position: Int
 }
 
-/// A move worked out before anything changes (SPEC §10): the note, where it goes, and every link
+/// A move worked out before anything changes: the note, where it goes, and every link
 /// that must change so that it goes where it went — read from the index, so a dry run reads no
 /// note file. It keeps the catalog and resolvers it was worked out with, for `NoteStore.move`:
 /// use it on the thread that made it.

@@ -22,7 +22,7 @@ public enum Change: Equatable, Sendable {
     }
 }
 
-/// The order and cut of a listing, and the search that filters it (SPEC §4, §5).
+/// The order and cut of a listing, and the search that filters it.
 public struct NoteQuery: Sendable {
     /// The search; an empty one keeps every note.
     public var search: SearchQuery
@@ -48,7 +48,7 @@ public struct NoteQuery: Sendable {
     }
 }
 
-/// The one way into a vault (SPEC §3, §8): its catalog from the index cache, one routine that
+/// The one way into a vault: its catalog from the index cache, one routine that
 /// resolves IDs (and keeps every path inside the vault), one query API for lists and searches, and
 /// every change to notes and the trash, each recorded as a `Change`. Writers of the vault's state
 /// hold `lock`. Use it from one thread.
@@ -56,7 +56,7 @@ public final class NoteStore {
     /// The vault.
     public let vault: Vault
     /// Where the index and the lock live: `<vault>/.notes` when the vault has one, else a folder
-    /// of the cache directory, so that reading a plain folder never writes into it (SPEC §3).
+    /// of the cache directory, so that reading a plain folder never writes into it.
     public let stateFolder: String
     /// The environment the programs the store drives (git) run in: the user's, for their
     /// identity, credentials and settings.
@@ -91,7 +91,7 @@ public final class NoteStore {
         case missingDefault(String)
     }
 
-    /// Finds the vault (SPEC §3: `--vault` · `NOTES_VAULT` · an enclosing vault · the `vault`
+    /// Finds the vault (`--vault` · `NOTES_VAULT` · an enclosing vault · the `vault`
     /// setting · `~/Notes`) and opens a store over it, read as `settings` say. A write command
     /// creates a missing `~/Notes`; a missing vault named by the flag, the variable or the setting
     /// is an error, so a typo never makes a stray vault.
@@ -150,7 +150,7 @@ public final class NoteStore {
     }
 
     /// A `.notes/` made by hand or by an older version may have no `.gitignore`: the index and the
-    /// lock written there must not show up in `git status` (SPEC §11), so it gets one. One `stat`.
+    /// lock written there must not show up in `git status`, so it gets one. One `stat`.
     private func keepStateIgnored() {
         guard stateFolder == vault.stateDirectory else { return }
         let ignore = stateFolder + "/.gitignore"
@@ -175,7 +175,7 @@ public final class NoteStore {
         return query.snippet(in: loaded.searchableText, folding: &folding)
     }
 
-    /// The note an argument names, read from its file (SPEC §4): an exact ID or a path to a note
+    /// The note an argument names, read from its file: an exact ID or a path to a note
     /// file inside the vault reads only that file; a unique ID prefix or title looks in the catalog.
     /// Anything that leaves the vault — `..`, an absolute path elsewhere, a symlink — is refused.
     public func open(_ argument: String, cwd: String) throws(VaultError) -> LoadedNote {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A folder of Markdown notes (SPEC §2–§3): walking it, reading notes, creating, rewriting and
+/// A folder of Markdown notes: walking it, reading notes, creating, rewriting and
 /// trashing them. Every write is atomic.
 public struct Vault: Sendable {
     /// The vault's path as the user gave it (used in messages and warnings).
@@ -27,7 +27,7 @@ public struct Vault: Sendable {
     public var trashDirectory: String { stateDirectory + "/trash" }
 
     /// Makes `path` a vault: creates it and `.notes/` with a `.gitignore` of `*`, so that none
-    /// of the tool's state is ever committed (SPEC §3, §11). A `.gitignore` there that does not
+    /// of the tool's state is ever committed. A `.gitignore` there that does not
     /// ignore everything (edited, or brought by a clone) gets its `*` line back.
     /// Returns false when it already was one.
     @discardableResult
@@ -149,7 +149,7 @@ public struct Vault: Sendable {
         return nil
     }
 
-    /// The vault-relative path for a note about to be moved (or made) at `argument` (SPEC §10):
+    /// The vault-relative path for a note about to be moved (or made) at `argument`:
     /// an ID read from the top of the vault (`archive/idea`; `.md` is added unless it ends in
     /// `.md` or `.markdown`) or an absolute path inside the vault; ending in `/`, or naming a
     /// folder, it means that folder and the file name `name`. Like `notePath(naming:cwd:)`, it
@@ -278,7 +278,7 @@ public struct Vault: Sendable {
     }
 
     /// Replaces a note's body with `content` and sets its `updatedAt` to `now`, keeping every other
-    /// byte (SPEC §2). When `expected` is given and the file no longer holds those bytes, nothing is
+    /// byte. When `expected` is given and the file no longer holds those bytes, nothing is
     /// written and `conflict` is thrown after saving `content` beside the note.
     func update(
         path relative: String, content: String, now: Double, expected: [UInt8]? = nil

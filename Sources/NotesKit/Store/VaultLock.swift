@@ -1,6 +1,6 @@
 import Foundation
 
-/// `<state folder>/lock` (SPEC §3, §8): an advisory `flock` that writers of a vault's state (the
+/// `<state folder>/lock`: an advisory `flock` that writers of a vault's state (the
 /// index, the trash, rewrites of notes) hold. The kernel drops it when the process ends however it
 /// ends, so a lock left by a killed process never blocks anyone.
 public final class VaultLock {

@@ -1,5 +1,5 @@
 /// How many terminal columns text takes, measured per grapheme cluster (Swift `Character`), so
-/// rows can be cut to the terminal's width and never wrap (SPEC §4).
+/// rows can be cut to the terminal's width and never wrap.
 ///
 /// A cluster's width is the sum of its scalars' widths, as a terminal advances the cursor:
 /// marks (Mn, Me), format characters (Cf: ZWJ, ZWSP, variation selectors), controls and the

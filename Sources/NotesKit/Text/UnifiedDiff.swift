@@ -1,5 +1,5 @@
 /// A unified diff of two texts (`diff -u`), for when neither `git diff --no-index` nor `diff` is
-/// there to ask (SPEC §11: `notes conflicts --diff`).
+/// there to ask (`notes conflicts --diff`).
 public enum UnifiedDiff {
     /// The diff from `old` to `new` with `context` lines around each change, headed
     /// `--- oldLabel` / `+++ newLabel`; "" when the texts are equal.

@@ -3,7 +3,7 @@ import NotesKit
 
 /// `notes browse --replay KEYS`: the browser driven by a list of keys instead of a terminal, to
 /// see what it would show (the last screen, as text) or, with `--timing`, to measure how long
-/// each key takes to re-filter and draw (SPEC §7's 50 ms at 100,000 notes). A replay changes
+/// each key takes to re-filter and draw (at most 50 ms at 100,000 notes). A replay changes
 /// nothing: keys that would open the editor, delete or save a setting only say so.
 ///
 /// Keys are written as text, with names in angle brackets for the others: `<Enter>`, `<Tab>`,

@@ -34,7 +34,7 @@ struct Frame: Equatable {
     static let showCursor = "\u{1B}[?25h"
 }
 
-/// Draws the browser (SPEC §7): state and style in, a frame out; no I/O. Header `My Notes` with
+/// Draws the browser: state and style in, a frame out; no I/O. Header `My Notes` with
 /// the count of hits, the search field (its placeholder `Search your note...`), the hits as the
 /// list draws them (tinted rows, dimmer dates, matched terms marked) with the selected row marked
 /// `>` and tinted more strongly, the preview pane, and a footer with the keys, a message or the

@@ -2,7 +2,7 @@ import Foundation
 import NotesKit
 
 /// The browser's hands: it holds the state machine and carries out the commands it gives —
-/// the editor (§6) through the store's content rules, the trash, the settings file — then puts
+/// the editor through the store's content rules, the trash, the settings file — then puts
 /// what they changed back into the state (a fresh search, the same note selected, a message for
 /// the footer). Errors become footer messages: nothing the user does in the browser ends it
 /// but a quit. It reads the selected note's first lines for the preview pane when it is shown.
@@ -33,7 +33,7 @@ final class BrowserSession {
         state.searchBudget = BrowserSession.searchBudget
     }
 
-    /// How long a key may spend finding hits before the screen is drawn (SPEC §7 allows 50 ms
+    /// How long a key may spend finding hits before the screen is drawn (the browser allows 50 ms
     /// for the whole keystroke); the rest are found between keys.
     static let searchBudget = Duration.milliseconds(25)
 
@@ -78,7 +78,7 @@ final class BrowserSession {
             if case .save = command {} else { reload() }
             state.message = ErrorReport(error).headline
         }
-        // Each change made here is a command of its own for gitAutoCommit (SPEC §11).
+        // Each change made here is a command of its own for gitAutoCommit.
         let problems = context.commitChanges()
         if !problems.isEmpty {
             warnings += problems
@@ -125,7 +125,7 @@ final class BrowserSession {
 
     /// Writes the state's dark mode or scheme to the settings file at once (read again just
     /// before, so a change made meanwhile by `notes config` is kept); a corrupt file is never
-    /// overwritten (SPEC §3).
+    /// overwritten.
     private func save(_ key: Settings.Key) throws -> String {
         let file = context.settingsFile
         let loaded = file.load()

@@ -10,7 +10,7 @@ struct ScreenSize: Equatable, Sendable {
 /// (beside the preview pane when there is one) and the footer. Rows are dropped from the top and
 /// bottom as the terminal gets shorter, the search field last.
 struct BrowserLayout: Equatable {
-    /// The preview pane needs this many columns (SPEC §7).
+    /// The preview pane needs this many columns.
     static let previewMinimum = 100
 
     var header: Int?
@@ -46,7 +46,7 @@ struct Preview: Equatable {
     var lines: [String]
 }
 
-/// The interactive browser as a pure state machine (SPEC §7): keys go in through `handle`, the
+/// The interactive browser as a pure state machine: keys go in through `handle`, the
 /// state changes — the query and its hits, the selection and scrolling, the looks, the footer —
 /// and what needs the world (the editor, the trash, the settings file) comes out as a `Command`
 /// for the session to carry out. `BrowserScreen.render` draws it.

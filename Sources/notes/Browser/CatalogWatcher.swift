@@ -2,7 +2,7 @@ import Foundation
 import NotesKit
 
 /// Keeps the browser's notes current while it is open, so that notes another program adds,
-/// changes or removes show up within about a second (SPEC §7). On a thread of its own it brings a
+/// changes or removes show up within about a second. On a thread of its own it brings a
 /// store of its own up to date with the files — the freshness check every command makes: a walk
 /// and a `stat` per file, reading only what changed — and when anything changed it sorts the notes
 /// for a new live search and wakes the browser's loop with a byte on a pipe. Keystrokes never wait

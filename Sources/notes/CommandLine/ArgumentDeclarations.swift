@@ -71,7 +71,7 @@ extension ArgumentChoice {
     }
 }
 
-/// When to colour output (SPEC §4): `auto` colours a terminal without `NO_COLOR` or `TERM=dumb`.
+/// When to colour output: `auto` colours a terminal without `NO_COLOR` or `TERM=dumb`.
 enum ColorMode: String, ArgumentChoice {
     case auto, always, never
 

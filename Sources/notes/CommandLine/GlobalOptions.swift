@@ -1,4 +1,4 @@
-/// The global options (SPEC §4), accepted before or after any subcommand.
+/// The global options, accepted before or after any subcommand.
 enum GlobalOptions {
     static let vault = Option<String>(
         "vault", value: "dir", kind: .directory,

@@ -1,6 +1,6 @@
 import NotesKit
 
-/// `notes backlinks ID`: the notes that link to a note, with the line of each link (SPEC §10).
+/// `notes backlinks ID`: the notes that link to a note, with the line of each link.
 struct BacklinksCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "backlinks", overview: "List the notes that link to a note.",

@@ -1,6 +1,6 @@
 import NotesKit
 
-/// `notes browse` (and `notes` alone on a terminal): the interactive browser of SPEC §7.
+/// `notes browse` (and `notes` alone on a terminal): the interactive browser.
 struct BrowseCommand: NotesCommand {
     static let replayOption = Option<String>(
         "replay", value: "keys",

@@ -1,7 +1,7 @@
 import Foundation
 import NotesKit
 
-/// `notes completions bash|zsh|fish`: prints a shell completion script (SPEC §4).
+/// `notes completions bash|zsh|fish`: prints a shell completion script.
 struct CompletionsCommand: NotesCommand {
     static let shellArgument = Positional<CompletionShell>(
         "shell", help: "The shell: \(CompletionShell.choiceList).", missing: "Missing the shell (bash, zsh or fish).")

@@ -1,6 +1,6 @@
 import NotesKit
 
-/// `notes config`: reads and writes the settings file (SPEC §3), one subcommand per action;
+/// `notes config`: reads and writes the settings file, one subcommand per action;
 /// `list` runs when none is named.
 enum ConfigCommand: CommandDescription {
     static let spec = CommandSpec(

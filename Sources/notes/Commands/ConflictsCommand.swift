@@ -1,7 +1,7 @@
 import NotesKit
 
 /// `notes conflicts`: the conflict copies that sync tools (and MyNotes' own editor) left in the
-/// vault, each with the note it is a copy of (SPEC §11).
+/// vault, each with the note it is a copy of.
 struct ConflictsCommand: NotesCommand {
     static let jsonFlag = Flag("json", help: "Print a JSON array.")
     static let diffFlag = Flag("diff", help: "Show how each copy differs from its original (a unified diff).")

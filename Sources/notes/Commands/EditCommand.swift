@@ -36,7 +36,7 @@ struct EditCommand: NotesCommand {
                 context.output.err("No changes to '\(note.id)'; nothing saved.")
             }
         }
-        // Without TEXT the editor opens even when stdin is a pipe or a file (SPEC §4): `edit`
+        // Without TEXT the editor opens even when stdin is a pipe or a file: `edit`
         // never consumes a script's stdin (a `while read` loop's) unless it is given `-`.
         // Whichever way the text comes, a note that changed since it was loaded here (another
         // writer saved it while stdin was being read: `notes show n | … | notes edit n -`) is not

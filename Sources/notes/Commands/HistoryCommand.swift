@@ -1,6 +1,6 @@
 import NotesKit
 
-/// `notes history ID`: the note's commits, following renames (SPEC §11).
+/// `notes history ID`: the note's commits, following renames.
 struct HistoryCommand: NotesCommand {
     static let idArgument = Positional<String>(
         "id", kind: .noteID, help: "A note: ID, path, unique ID prefix or title (or the ID of a deleted one).",

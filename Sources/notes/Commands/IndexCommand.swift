@@ -1,6 +1,6 @@
 import NotesKit
 
-/// `notes index`: brings the index cache up to date (SPEC §8).
+/// `notes index`: brings the index cache up to date.
 struct IndexCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "index", overview: "Bring the index cache up to date.",

@@ -1,7 +1,7 @@
 import NotesKit
 
 /// `notes links ID`: a note's links and where each goes; `notes links --broken`: every broken
-/// link of the vault (SPEC §10).
+/// link of the vault.
 struct LinksCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "links", overview: "List a note's links, or every broken link.",

@@ -1,7 +1,7 @@
 import NotesKit
 
 /// `notes move ID NEW`: renames or moves a note inside the vault and rewrites every link to it
-/// (SPEC §10).
+///.
 struct MoveCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "move", aliases: ["mv", "rename"], overview: "Rename or move a note, and rewrite every link to it.",

@@ -1,6 +1,6 @@
 import NotesKit
 
-/// `notes search`: notes matching every term, case-, accent- and width-insensitively (SPEC §5).
+/// `notes search`: notes matching every term, case-, accent- and width-insensitively.
 struct SearchCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "search", aliases: ["find"], overview: "Find notes containing every term of a query.",

@@ -1,6 +1,6 @@
 import NotesKit
 
-/// `notes sync`: commit, pull, push with git (SPEC §11).
+/// `notes sync`: commit, pull, push with git.
 struct SyncCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "sync", overview: "Commit the notes changed here, then pull and push with git.",

@@ -1,6 +1,6 @@
 import NotesKit
 
-/// `notes tags`: every tag with the number of notes that have it (SPEC §10).
+/// `notes tags`: every tag with the number of notes that have it.
 struct TagsCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "tags", overview: "List every tag with the number of notes that have it.",

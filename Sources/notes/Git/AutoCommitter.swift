@@ -1,6 +1,6 @@
 import NotesKit
 
-/// The auto-commit sink (SPEC §11, the `gitAutoCommit` setting): after each command — and after
+/// The auto-commit sink (the `gitAutoCommit` setting): after each command — and after
 /// each change made in the browser — it takes the store's change records not committed yet and
 /// commits exactly those files. A commit that fails (no identity, a hook refused it, no git) is
 /// a warning: the notes are saved either way.

@@ -1,6 +1,6 @@
 import NotesKit
 
-/// A JSON value written with its keys in a fixed order (the schema of SPEC §4), which
+/// A JSON value written with its keys in a fixed order (the schema the README documents), which
 /// `JSONSerialization` cannot do.
 enum JSONText {
     case string(String)
@@ -70,7 +70,7 @@ enum JSONText {
         out += "\""
     }
 
-    /// The fields of a note (SPEC §4, §10): id, path, title, createdAt, updatedAt, preview, tags.
+    /// The fields of a note: id, path, title, createdAt, updatedAt, preview, tags.
     static func noteFields(_ note: Note) -> [(String, JSONText)] {
         [
             ("id", .string(note.id)),

@@ -1,6 +1,6 @@
 import NotesKit
 
-/// Renders `notes tags` (SPEC §10): tags and counts in, text out. Human: the tag, then its count
+/// Renders `notes tags`: tags and counts in, text out. Human: the tag, then its count
 /// dimmer, one per line, cut to the width. Piped: `TAG<TAB>COUNT`. JSON: `[{"tag", "count"}]`.
 enum TagsView {
     static func render(_ tags: [TagCount], json: Bool, style: OutputStyle) -> ListView.Text {

@@ -1,6 +1,6 @@
 import NotesKit
 
-/// Renders the notes of `list` and `search` (SPEC §4): rows, query and style in, text out.
+/// Renders the notes of `list` and `search`: rows, query and style in, text out.
 enum ListView {
     /// What to print: stdout's text, and a sentence for stderr (when nothing was found).
     struct Text: Equatable {

@@ -8,7 +8,7 @@ struct NoteRow {
     var date: Double
     /// The first matching line, for search; shown only when set.
     var snippet: String?
-    /// The IDs of the note's conflict copies (SPEC §11).
+    /// The IDs of the note's conflict copies.
     var conflictCopies: [String] = []
     /// Whether git has uncommitted changes to it; nil when not asked (`--git`).
     var dirty: Bool?
@@ -20,7 +20,7 @@ struct NoteRow {
     }
 }
 
-/// Renders rows for a TTY (tinted capsules, SPEC §4 and §7) or for pipes (`ID<TAB>DATE<TAB>TITLE`).
+/// Renders rows for a TTY (tinted capsules) or for pipes (`ID<TAB>DATE<TAB>TITLE`).
 enum NoteRows {
     /// Rows as the style wants them: human lines or tab-separated ones.
     static func render(_ rows: [NoteRow], query: SearchQuery? = nil, style: OutputStyle) -> String {

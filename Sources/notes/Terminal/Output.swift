@@ -34,7 +34,7 @@ final class Output {
     }
 
     /// Sends this command's output through `command` when it turns out longer than `rows` lines
-    /// (SPEC §4: git's way); until then it is held, so short output never meets the pager.
+    /// (git's way); until then it is held, so short output never meets the pager.
     func usePager(_ command: String, environment: [String: String], rows: Int) {
         paging = (command, environment, max(1, rows))
     }

@@ -21,7 +21,7 @@ struct OutputStyle {
         self.human = human
     }
 
-    /// The style SPEC §4 asks for: colour with `--color always`, or with `auto` on a terminal
+    /// The style the options and the terminal ask for: colour with `--color always`, or with `auto` on a terminal
     /// without `NO_COLOR` and with `TERM` not `dumb`; human rows on a terminal or with `always`;
     /// truecolor when `COLORTERM` says so.
     init(color mode: ColorMode, stdoutIsTTY: Bool, width: Int, settings: Settings,

@@ -1,7 +1,7 @@
 import Foundation
 import NotesKit
 
-/// The pager that long human output goes through, as git does it (SPEC §4): `NOTES_PAGER`, else
+/// The pager that long human output goes through, as git does it: `NOTES_PAGER`, else
 /// `PAGER`, else `less -FRX`, run as `/bin/sh -c '<command>'` with our output on its standard
 /// input and the terminal as its own. While it runs, the keys that send signals belong to it.
 final class Pager {

@@ -7,7 +7,7 @@ enum CompletionShell: String, ArgumentChoice {
     static let noun = "shell"
 }
 
-/// Shell completion scripts generated from the command declarations (SPEC §4): the commands and
+/// Shell completion scripts generated from the command declarations: the commands and
 /// their aliases, every option, the values of options and arguments that have a fixed set (sort
 /// orders, colour modes, settings keys and their values), folders and files, and note IDs —
 /// which the script asks of `notes __complete`, a hidden command that reads the index as it is.
