@@ -4,7 +4,7 @@ import Darwin
 import Glibc
 #endif
 
-/// The C library's `read`, `write` and `close`, by their module's name: where a type has a method
+/// The C library's `read` and `close`, by their module's name: where a type has a method
 /// of the same name (`PendingFile.close`, `FileSystem.read`), an unqualified call finds the method.
 enum LibC {
     static func read(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ count: Int) -> Int {
@@ -20,14 +20,6 @@ enum LibC {
         Darwin.close(fd)
         #else
         Glibc.close(fd)
-        #endif
-    }
-
-    static func write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(fd, buf, count)
-        #else
-        Glibc.write(fd, buf, count)
         #endif
     }
 }
