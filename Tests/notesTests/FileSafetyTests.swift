@@ -4,6 +4,7 @@ import Darwin
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// File permissions, interrupted writes, unwritable vaults and full disks, end to end

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Counts printed in sentences agree with their number.

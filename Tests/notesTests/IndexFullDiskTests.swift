@@ -4,6 +4,7 @@ import Darwin
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// The index is written while the notes are read: each batch's folded text goes to the file and

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 // End-to-end comparison of `notes search` with the reference implementation of SPEC §2, §4 and §5
