@@ -1,3 +1,4 @@
+@testable import notes
 import Foundation
 import TestSupport
 import Testing
@@ -53,7 +54,11 @@ import Testing
         let s = try Sandbox()
         let r = try s.run(["--version"])
         #expect(r.status == 0)
-        #expect(r.stdout.hasPrefix("notes "))
+        #expect(r.stdout == "notes \(CLI.version)\n")
+        #expect(r.stderr == "")
+        let parts = CLI.version.split(separator: ".", omittingEmptySubsequences: false)
+        let numbers = parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        #expect(parts.count == 3 && numbers, "\(CLI.version)")
     }
 
     @Test func globalOptionsGoBeforeOrAfterAndDoubleDashEndsOptions() throws {
