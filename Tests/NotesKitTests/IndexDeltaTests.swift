@@ -41,7 +41,7 @@ import Testing
 
     /// Seeded random adds, edits, touches, renames and deletes, each followed by a refresh: the
     /// catalog from base + delta always equals a fresh build; then a merge.
-    @Test func manySmallChangesThenMergesEqualAFreshBuild() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func manySmallChangesThenMergesEqualAFreshBuild() throws {
         try Sandbox(tree: Self.tree(300)).test { root in
             let vault = try Vault(root: root)
             let notes = store(vault)

@@ -156,7 +156,7 @@ import Testing
     }
 
     /// A 60 MB note on one line: listed, found, its 60 MB title printed whole when piped.
-    @Test func aSixtyMegabyteSingleLineNote() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func aSixtyMegabyteSingleLineNote() throws {
         let s = try Sandbox()
         var line = [UInt8](repeating: UInt8(ascii: "x"), count: 60_000_000)
         for k in stride(from: 0, to: line.count - 20, by: 1_000_000) {
@@ -176,7 +176,7 @@ import Testing
 
     /// Two million blank lines, in the body and in a front matter: the title, the preview after
     /// them, tags and links on the last line, and no front matter when it never closes.
-    @Test func twoMillionBlankLines() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func twoMillionBlankLines() throws {
         let s = try Sandbox()
         let blank = String(repeating: "\n", count: 2_000_000)
         try s.write("body.md", "# Blank\n" + blank + "last line #tag [[fm]]\n")
@@ -226,7 +226,7 @@ import Testing
 
     /// 100,000 notes in one folder (made with raw system calls): listed, searched, indexed; the
     /// notes are not touched.
-    @Test func aHundredThousandFilesInOneFolder() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func aHundredThousandFilesInOneFolder() throws {
         let s = try Sandbox()
         let folder = open(s.vault, O_RDONLY | O_DIRECTORY)
         for n in 0..<100_000 {
@@ -245,7 +245,7 @@ import Testing
 
     /// Front matters of 10 MB: 100,000 keys, a 10 MB title, a 10 MB tag list. Listed with their
     /// titles; an edit changes only the body and `updatedAt`, every one of those bytes kept.
-    @Test func aFrontMatterOfTenMegabytes() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func aFrontMatterOfTenMegabytes() throws {
         let s = try Sandbox()
         let filler = String(repeating: "v", count: 85)
         let keys = (0..<100_000).map { "key\($0): \(filler) \($0)\n" }.joined()
@@ -271,7 +271,7 @@ import Testing
 
     /// A settings file of 50 MB: valid JSON (a 50 MB unknown key) is read, and kept whole by
     /// `config set`; garbage gives a warning and the defaults, and `config set` refuses to touch it.
-    @Test func aSettingsFileOfFiftyMegabytes() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func aSettingsFileOfFiftyMegabytes() throws {
         let s = try Sandbox()
         try s.write("b.md", "# Beta\n", mtime: Date(timeIntervalSince1970: 1_000_000_000))
         try s.write("a.md", "# Alpha\n", mtime: Date(timeIntervalSince1970: 1_000_000_100))

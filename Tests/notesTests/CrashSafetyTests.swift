@@ -13,7 +13,7 @@ import Testing
 /// time in a vault made afresh, and what every kill left is checked against the vault before the
 /// command and after a run of it that finished (`leftoverProblems`), then the next `list`,
 /// `search` and `trash` against a fresh `index --rebuild` (`indexAndTrashProblems`).
-@Suite struct CrashSafetyTests {
+@Suite(.tags(.heavy), .skippedInQuickLoop) struct CrashSafetyTests {
     /// A small vault: three notes linking to each other, one in a folder, and a built index.
     static func smallVault(_ s: Sandbox) throws {
         try s.write("alpha.md", fixtureNote("Alpha", body: "alpha body, see [[beta]]", day: 1))

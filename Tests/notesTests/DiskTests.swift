@@ -12,7 +12,7 @@ import Testing
 /// they were, with no temp left behind — except the commands that need no new space, which a full
 /// disk lets through (`restore` renames, `trash --empty` frees space). Read commands still work,
 /// on an index they cannot bring up to date.
-@Suite struct DiskTests {
+@Suite(.tags(.heavy), .skippedInQuickLoop) struct DiskTests {
     /// How the disk is made full or read-only.
     enum Disk: String, CaseIterable, CustomTestStringConvertible, Sendable {
         /// `NOTES_TEST_FULL_DISK_AT=1`: every write of data fails with ENOSPC; runs anywhere.

@@ -13,7 +13,7 @@ import Testing
 /// `NOTES_TEST_PAUSE_BEFORE_RENAME` seam) with its write half done and the lock held, or
 /// util-linux's `flock(1)`; that it holds the lock is checked, not assumed, and a reader is
 /// prompt because it finishes while the holder is still stopped — no timing anywhere.
-@Suite struct VaultLockTests {
+@Suite(.tags(.heavy), .skippedInQuickLoop) struct VaultLockTests {
     enum Holder: String, CaseIterable, CustomTestStringConvertible {
         /// `notes edit a -`, stopped before renaming the new text into place.
         case edit
@@ -178,7 +178,7 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
 /// the vault. Processes are held at the interesting point by FIFOs (a scripted editor that waits
 /// for its gate; a command that waits for its gate before it starts; `edit -` waiting for its
 /// standard input), so that two edits are provably concurrent.
-@Suite struct RaceTests {
+@Suite(.tags(.heavy), .skippedInQuickLoop) struct RaceTests {
     static let body = "# N\n\nbase one\nbase two\n"
     static let base = "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n" + body
     static let baseLines = ["# N", "base one", "base two"]
