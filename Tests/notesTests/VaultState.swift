@@ -44,8 +44,9 @@ struct VaultState {
     static func read(_ s: Sandbox) -> VaultState {
         var state = VaultState()
         let vault = s.vault
-        walk(vault, "") { relative, hidden in
+        for relative in TreeSnapshot(vault, skipping: [], hashingUpTo: 0).files {
             state.files.insert("vault/" + normalizedTrashPath(stampless(relative)))
+            let hidden = relative.split(separator: "/").contains { $0.hasPrefix(".") }
             if !hidden && (relative.hasSuffix(".md") || relative.hasSuffix(".markdown")) {
                 state.notes[stampless(relative)] = bytes(vault + "/" + relative)
             }
@@ -65,24 +66,10 @@ struct VaultState {
         }
         state.trash.sort()
         state.settings = bytes(s.config + "/notes/settings.json")
-        walk(s.config, "") { relative, _ in state.files.insert("config/" + relative) }
-        return state
-    }
-
-    /// Calls `visit` with each regular file under `root/relative` and whether a name on its way
-    /// is hidden; symlinks are not followed.
-    private static func walk(_ root: String, _ relative: String, _ visit: (String, Bool) -> Void) {
-        let folder = relative.isEmpty ? root : root + "/" + relative
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-            let path = relative.isEmpty ? name : relative + "/" + name
-            var st = stat()
-            guard lstat(root + "/" + path, &st) == 0 else { continue }
-            switch st.st_mode & S_IFMT {
-            case S_IFDIR: walk(root, path, visit)
-            case S_IFREG: visit(path, path.split(separator: "/").contains { $0.hasPrefix(".") })
-            default: break
-            }
+        for relative in TreeSnapshot(s.config, skipping: [], hashingUpTo: 0).files {
+            state.files.insert("config/" + relative)
         }
+        return state
     }
 
     /// Text with each conflict copy's time (`<id>.conflict-YYYYMMDD-HHMMSS.md`) written
