@@ -21,7 +21,13 @@ import Testing
         let s = try Sandbox()
         let r = try s.run(["list", "--revrse"])
         #expect(r.status == 64)
-        #expect(r.stderr.hasPrefix("Error: Unknown option '--revrse'. Did you mean '--reverse'?\nUsage: notes list "))
+        #expect(r.stdout == "")
+        #expect(r.stderr == """
+            Error: Unknown option '--revrse'. Did you mean '--reverse'?
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+              See 'notes list --help' for more information.
+
+            """)
     }
 
     @Test func missingArgumentsAreUsageErrors() throws {
