@@ -1,6 +1,7 @@
 import Foundation
 @testable import NotesKit
 @testable import notes
+import TestSupport
 
 // The libFuzzer entry of the fuzz targets (`Tests/Fuzz/fuzz.sh` builds it; `swift build` never
 // sees it). The invariants are those `swift test` checks on seeded inputs, in
@@ -16,7 +17,7 @@ enum FuzzTarget: String, CaseIterable {
     nonisolated(unsafe) static var folder = TextFolder()
 
     /// An input the generators make, for the first corpus.
-    func seedInput(_ r: inout FuzzRandom) -> [UInt8] {
+    func seedInput(_ r: inout SplitMix) -> [UInt8] {
         switch self {
         case .frontmatter: return Array(FuzzText.note(&r).utf8)
         case .dates: return Array(FuzzText.date(&r).utf8)
@@ -32,7 +33,7 @@ enum FuzzTarget: String, CaseIterable {
         // Values besides the text (content, times, zone) from a hash of the input.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        var r = FuzzRandom(seed: hash)
+        var r = SplitMix(seed: hash)
         let text = String(decoding: bytes, as: UTF8.self)
         switch self {
         case .frontmatter:
@@ -54,7 +55,7 @@ enum FuzzTarget: String, CaseIterable {
             // or the input itself as an index file.
             guard bytes.count >= 9 else { return IndexFuzz.checkRaw(bytes) }
             let seed = bytes.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
-            var seeded = FuzzRandom(seed: seed)
+            var seeded = SplitMix(seed: seed)
             switch bytes[8] % 4 {
             case 0: return IndexFuzz.checkRoundTrip(&seeded, folder: &Self.folder)
             case 1: return IndexFuzz.checkDamage(seed: seed, edits: bytes[9...], folder: &Self.folder)
@@ -85,7 +86,7 @@ public func fuzzInitialize(
     if let corpus = arguments.dropFirst().first(where: { !$0.hasPrefix("-") }),
        (try? FileManager.default.contentsOfDirectory(atPath: corpus).isEmpty) ?? true {
         try? FileManager.default.createDirectory(atPath: corpus, withIntermediateDirectories: true)
-        var r = FuzzRandom(seed: 13)
+        var r = SplitMix(seed: 13)
         for n in 0..<200 {
             let input = target.seedInput(&r)
             _ = FileManager.default.createFile(atPath: corpus + "/seed-\(n)", contents: Data(input))

@@ -21,12 +21,13 @@ mkdir -p "$out/corpus/$target"
 
 kit_sources=$(find Sources/NotesKit -name '*.swift' | sort)
 cli_sources=$(find Sources/notes -name '*.swift' ! -name main.swift | sort)
+support_sources=Tests/TestSupport/SplitMix.swift
 fuzz_sources="Tests/Fuzz/FuzzMain.swift $(find Tests/NotesKitTests/Fuzz Tests/notesTests/Fuzz -name '*.swift' | sort)"
 flags=(-sanitize="$sanitize" -O -g -swift-version 6 -parse-as-library -enable-testing -module-cache-path "$out/cache")
 
 # Rebuilt when a source is newer than the binary (or the sanitizers changed).
 stamp="$out/notes-fuzz.$sanitize"
-if [[ ! -x "$stamp" ]] || [[ -n "$(find Sources Tests/Fuzz Tests/NotesKitTests/Fuzz Tests/notesTests/Fuzz -name '*.swift' -newer "$stamp" | head -1)" ]]; then
+if [[ ! -x "$stamp" ]] || [[ -n "$(find Sources Tests/Fuzz Tests/NotesKitTests/Fuzz Tests/notesTests/Fuzz $support_sources -name '*.swift' -newer "$stamp" | head -1)" ]]; then
     echo "== building the fuzz targets ($sanitize) in $out" >&2
     # shellcheck disable=SC2086
     swiftc "${flags[@]}" -module-name NotesKit -wmo -emit-module -emit-module-path "$out/NotesKit.swiftmodule" \
@@ -34,9 +35,12 @@ if [[ ! -x "$stamp" ]] || [[ -n "$(find Sources Tests/Fuzz Tests/NotesKitTests/F
     # shellcheck disable=SC2086
     swiftc "${flags[@]}" -module-name notes -wmo -I "$out" -emit-module -emit-module-path "$out/notes.swiftmodule" \
         -c -o "$out/notes.o" $cli_sources
+    # The fuzz files use the tests' one seeded generator, which stands alone in its file.
+    swiftc "${flags[@]}" -module-name TestSupport -wmo -emit-module -emit-module-path "$out/TestSupport.swiftmodule" \
+        -c -o "$out/TestSupport.o" $support_sources
     # shellcheck disable=SC2086
     # (gold warns about every sanitizer helper it cannot export: noise.)
-    swiftc "${flags[@]}" -module-name NotesFuzz -I "$out" $fuzz_sources "$out/NotesKit.o" "$out/notes.o" -o "$stamp" \
+    swiftc "${flags[@]}" -module-name NotesFuzz -I "$out" $fuzz_sources "$out/NotesKit.o" "$out/notes.o" "$out/TestSupport.o" -o "$stamp" \
         2> >(grep -v "Cannot export local symbol" >&2)
 fi
 

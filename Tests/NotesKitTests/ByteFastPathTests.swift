@@ -1,5 +1,6 @@
 import Foundation
 @testable import NotesKit
+import TestSupport
 import Testing
 
 /// Reading a note takes shortcuts by bytes where the text is ASCII (each byte is a Character
@@ -9,7 +10,7 @@ import Testing
 /// specially, and of a few that are not ASCII so that the slow way is taken too.
 @Suite struct ByteFastPathTests {
     @Test func frontMatterLinesReadByBytesAsByCharacters() {
-        var rng = FuzzRandom(seed: 41)
+        var rng = SplitMix(seed: 41)
         let pieces = ["key", "createdAt", ":", ": ", " ", "\t", "#", " #", "-", "- ", "'", "\"", "[", "]", "|",
                       ">", "{", "&", "*", "!", "v", "2024-03-01T09:30:00Z", "a:b", "\r", "é", "\u{0301}", "\u{0600}"]
         for _ in 0..<4000 {
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func headingsStripByBytesAsByCharacters() {
-        var rng = FuzzRandom(seed: 43)
+        var rng = SplitMix(seed: 43)
         let pieces = ["#", "#", " ", "\t", "a", "Title", "\r"]
         for _ in 0..<4000 {
             let line = (0..<Int.random(in: 0...10, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "" }.joined()

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Foundation
 @testable import NotesKit
+import TestSupport
 import Testing
 
 /// Temp files: the registry a signal empties, the sweep of dead processes' temps, and the modes
@@ -14,7 +15,7 @@ import Testing
     static let deadPID = Int32.max
 
     @Test func theCleanupRoutineRemovesRegisteredTemps() throws {
-        try Playground().test { root in
+        try Sandbox(initVault: false).test { root in
             let registry = TemporaryFiles(capacity: 2)
             guard case .success(let made) = registry.makeTemp(root + "/.notes-tmp-\(getpid())-XXXXXX") else {
                 Issue.record("mkstemp failed")
@@ -32,7 +33,7 @@ import Testing
         let ownTemp = ".notes-tmp-\(getpid())-abcdef"
         let names = ["note.md", ".notes-tmp-\(Self.deadPID)-abcdef", ".notes-tmp-\(getpid())-abcdefg",
                      ".notes-tmp-\(getpid())-abc", "x.notes-tmp-\(getpid())-abcdef", ownTemp]
-        try Playground(names.map { .file($0, "text") }).test { root in
+        try Sandbox(tree: names.map { .file($0, "text") }).test { root in
             let registry = TemporaryFiles(capacity: names.count)
             for name in names {
                 #expect(registry.claim(Array((root + "/" + name).utf8CString)) != nil)
@@ -44,7 +45,7 @@ import Testing
 
     @Test func aReleasedSlotIsNotCleanedUp() throws {
         let name = ".notes-tmp-\(getpid())-abcdef"
-        try Playground([.file(name, "renamed into place meanwhile")]).test { root in
+        try Sandbox(tree: [.file(name, "renamed into place meanwhile")]).test { root in
             let registry = TemporaryFiles(capacity: 1)
             let slot = try #require(registry.claim(Array((root + "/" + name).utf8CString)))
             registry.release(slot)
@@ -73,7 +74,7 @@ import Testing
         let dead = ".notes-tmp-\(Self.deadPID)-abcdef"
         let live = ".notes-tmp-\(getpid())-abcdef"
         let parent = ".notes-tmp-\(getppid())-abcdef"
-        try Playground([
+        try Sandbox(tree: [
             .file(dead, "x"), .file(live, "x"), .file(parent, "x"), .file(".notes-tmp-abcdef", "x"),
             .directory(".notes-tmp-\(Self.deadPID)-folder", []), .file("note.md", "x"),
         ]).test { root in
@@ -84,14 +85,14 @@ import Testing
     }
 
     @Test func aWriteSweepsTheFolderItWritesInto() throws {
-        try Playground([.file(".notes-tmp-\(Self.deadPID)-abcdef", "x")]).test { root in
+        try Sandbox(tree: [.file(".notes-tmp-\(Self.deadPID)-abcdef", "x")]).test { root in
             try FileSystem.writeAtomically(Array("hi\n".utf8), to: root + "/note.md")
             #expect(Disk.names(root) == ["note.md"])
         }
     }
 
     @Test func aNewFileGetsTheUmasksModeAndAnExistingOneKeepsItsOwn() throws {
-        try Playground([.file("old.md", "old\n")]).test { root in
+        try Sandbox(tree: [.file("old.md", "old\n")]).test { root in
             chmod(root + "/old.md", 0o604)
             try FileSystem.writeAtomically(Array("new\n".utf8), to: root + "/old.md")
             try FileSystem.writeAtomically(Array("new\n".utf8), to: root + "/new.md")
@@ -104,7 +105,7 @@ import Testing
     }
 
     @Test func anExclusiveCreateTakesTheFirstFreeNameAndLeavesNoTemp() throws {
-        try Playground([.file("same.md", "taken\n"), .file("same-2.md", "taken\n")]).test { root in
+        try Sandbox(tree: [.file("same.md", "taken\n"), .file("same-2.md", "taken\n")]).test { root in
             let made = try FileSystem.createExclusively(Array("new\n".utf8)) {
                 root + "/same" + ($0 == 1 ? "" : "-\($0)") + ".md"
             }
@@ -126,9 +127,9 @@ import Testing
         [],
     ])
     func piecesOfAnySizeLandInOrder(_ sizes: [Int]) throws {
-        var rng = FuzzRandom(seed: 11)
+        var rng = SplitMix(seed: 11)
         var expected: [UInt8] = Array(repeating: 0, count: 8)
-        try Playground([]).test { root in
+        try Sandbox(tree: []).test { root in
             let file = try PendingFile(beside: root + "/out")
             expected.withUnsafeBytes(file.append)
             for size in sizes {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import NotesKit
 
@@ -35,7 +36,7 @@ struct FuzzBudget: Sendable {
 
     /// Runs `body` on seeded cases until the budget is spent (`cases` by default), recording each
     /// failure with the seed that replays it; stops after five failures.
-    func run(_ target: String, cases: Int, _ body: (inout FuzzRandom, inout TextFolder) -> [String]) {
+    func run(_ target: String, cases: Int, _ body: (inout SplitMix, inout TextFolder) -> [String]) {
         var folder = TextFolder()
         let deadline = seconds.map { Date().addingTimeInterval($0) }
         let limit = self.cases ?? (deadline == nil ? cases : Int.max)
@@ -43,8 +44,8 @@ struct FuzzBudget: Sendable {
         var number = 0
         while number < limit && failures < 5 {
             if let deadline, number % 64 == 0, Date() > deadline { break }
-            let caseSeed = only ?? FuzzRandom.caseSeed(seed, number)
-            var r = FuzzRandom(seed: caseSeed)
+            let caseSeed = only ?? SplitMix.caseSeed(seed, number)
+            var r = SplitMix(seed: caseSeed)
             let problems = body(&r, &folder)
             if !problems.isEmpty {
                 failures += 1

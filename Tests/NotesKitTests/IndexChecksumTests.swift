@@ -1,5 +1,6 @@
 import Foundation
 @testable import NotesKit
+import TestSupport
 import Testing
 
 /// The index's checksums (SPEC §8, issue 13: a decoded index either equals what was encoded or is
@@ -100,7 +101,7 @@ import Testing
 
     // MARK: A vault
 
-    static let tree: [PlaygroundItem] = [
+    static let tree: [Sandbox.Item] = [
         .directory(".notes", []),
         .file("a.md", "---\ntags: [ProjectX]\n---\n# Alphaquux\n\nThe zebraword is here, see [[Betanote]].\n"),
         .file("Betanote.md", "# Second\n\nplain body\n"),
@@ -127,7 +128,7 @@ import Testing
     /// and the next command writes a new one.
     @Test(arguments: ["text", "title", "tag", "link"])
     func aDamagedPartIsReadAgainFromTheNoteAndTheIndexRewritten(_ part: String) throws {
-        try Playground(Self.tree).test { root in
+        try Sandbox(tree: Self.tree).test { root in
             let notes = store(try Vault(root: root))
             #expect(notes.refresh().filesRead == 3)
             var bytes = try #require(Disk.bytes(notes.indexPath))
@@ -159,7 +160,7 @@ import Testing
     /// Damage to the delta puts the delta aside, not the base: the next command reads again only
     /// the files the delta had.
     @Test func aDamagedDeltaIsPutAsideAndTheBaseKept() throws {
-        try Playground(IndexDeltaTests.tree(40)).test { root in
+        try Sandbox(tree: IndexDeltaTests.tree(40)).test { root in
             let notes = store(try Vault(root: root))
             _ = notes.refresh()
             try Data("# Changed\n\nthe zebraword\n".utf8).write(to: URL(fileURLWithPath: root + "/n007.md"))
@@ -188,7 +189,7 @@ import Testing
     }
 
     @Test func anIndexWrittenSinceIsNotPutAside() throws {
-        try Playground(Self.tree).test { root in
+        try Sandbox(tree: Self.tree).test { root in
             let notes = store(try Vault(root: root))
             let (sound, _) = try Self.damageText(of: notes)
             let catalog = notes.refresh()
@@ -204,7 +205,7 @@ import Testing
     /// this one does (its own write replaces the file; it must not wait on itself).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "flock(1) is not installed"))
     func anIndexIsNotPutAsideWhileTheLockIsHeld() throws {
-        try Playground(Self.tree).test { root in
+        try Sandbox(tree: Self.tree).test { root in
             let notes = store(try Vault(root: root))
             let (_, bytes) = try Self.damageText(of: notes)
             // Another process: flock(1) holds the lock until its input ends.

@@ -1,11 +1,12 @@
 import Foundation
 @testable import NotesKit
+import TestSupport
 import Testing
 
 /// The index delta (SPEC §8, issue 9): a small change writes a small file beside the base; many
 /// changes are merged into a new base; neither ever changes what a command sees.
 @Suite struct IndexDeltaTests {
-    static func tree(_ count: Int) -> [PlaygroundItem] {
+    static func tree(_ count: Int) -> [Sandbox.Item] {
         [.directory(".notes", [])] + (0..<count).map { .file(String(format: "n%03d.md", $0), "# Note \($0)\n\nbody \($0)\n") }
     }
 
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test func oneChangeWritesADeltaAndLeavesTheBaseAlone() throws {
-        try Playground(Self.tree(300)).test { root in
+        try Sandbox(tree: Self.tree(300)).test { root in
             let notes = store(try Vault(root: root))
             _ = notes.refresh()
             let base = try #require(Disk.bytes(notes.indexPath))
@@ -40,12 +41,12 @@ import Testing
 
     /// Seeded random adds, edits, touches, renames and deletes, each followed by a refresh: the
     /// catalog from base + delta always equals a fresh build; then a merge.
-    @Test func manySmallChangesThenMergesEqualAFreshBuild() throws {
-        try Playground(Self.tree(300)).test { root in
+    @Test(.tags(.heavy), .skippedInQuickLoop) func manySmallChangesThenMergesEqualAFreshBuild() throws {
+        try Sandbox(tree: Self.tree(300)).test { root in
             let vault = try Vault(root: root)
             let notes = store(vault)
             _ = notes.refresh()
-            var rng = FuzzRandom(seed: 9)
+            var rng = SplitMix(seed: 9)
             var sawDelta = false
             var names = (0..<300).map { String(format: "n%03d.md", $0) }
             for step in 0..<700 {
@@ -100,7 +101,7 @@ import Testing
 
     @Test(arguments: ["garbage", "truncated", "another base"])
     func aDamagedOrForeignDeltaLosesNothing(_ kind: String) throws {
-        try Playground(Self.tree(20)).test { root in
+        try Sandbox(tree: Self.tree(20)).test { root in
             let notes = store(try Vault(root: root))
             _ = notes.refresh()
             try Data("# Changed\n".utf8).write(to: URL(fileURLWithPath: root + "/n003.md"))
@@ -123,7 +124,7 @@ import Testing
     /// A note made private after the index was written: neither index file may stay readable to
     /// others, since both hold folded text.
     @Test func bothIndexFilesFollowANoteMadePrivate() throws {
-        try Playground(Self.tree(20)).test { root in
+        try Sandbox(tree: Self.tree(20)).test { root in
             let notes = store(try Vault(root: root))
             _ = notes.refresh()
             try Data("# Secret plan\n".utf8).write(to: URL(fileURLWithPath: root + "/n001.md"))
@@ -141,7 +142,7 @@ import Testing
     /// not take one for the other (and be rewritten on every command).
     @Test func namesThatDifferOnlyInNormalisationAreKeptApart() throws {
         let nfc = "caf\u{E9}.md", nfd = "cafe\u{301}.md"
-        try Playground(Self.tree(3) + [.file(nfc, "# NFC\n"), .file(nfd, "# NFD\n")]).test { root in
+        try Sandbox(tree: Self.tree(3) + [.file(nfc, "# NFC\n"), .file(nfd, "# NFD\n")]).test { root in
             let notes = store(try Vault(root: root))
             #expect(notes.refresh().count == 5)
             try Data("# NFD edited\n".utf8).write(to: URL(fileURLWithPath: root + "/" + nfd))
@@ -172,10 +173,10 @@ import Testing
     /// index just written and from the index read back by the next command.
     @Test func aStreamedIndexFindsEveryNote() throws {
         let filler = String(repeating: "lorem ipsum dolor sit amet ", count: 300)
-        let files: [PlaygroundItem] = [.directory(".notes", [])] + (0..<160).map { n in
+        let files: [Sandbox.Item] = [.directory(".notes", [])] + (0..<160).map { n in
             .file("n\(n).md", "# Note \(n)\n\n\(filler)\nmarker\(n)x\n")
         }
-        try Playground([.directory("v", files)]).test { root in
+        try Sandbox(tree: [.directory("v", files)]).test { root in
             let vault = try Vault(root: root + "/v")
             let fresh = store(vault).refresh()
             #expect(fresh.indexWritten && fresh.filesRead == 160)

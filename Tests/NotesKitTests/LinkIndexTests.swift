@@ -1,5 +1,6 @@
 import Foundation
 @testable import NotesKit
+import TestSupport
 import Testing
 
 /// Tags and links as the catalog reads them from the index (SPEC §10): resolution, counts,
@@ -12,7 +13,7 @@ import Testing
     }
 
     @Test func idThenNearestFileNameThenTitle() throws {
-        try Playground([
+        try Sandbox(tree: [
             .file("a/b/src.md", "[[standup]] [[Weekly plan]] [[x/standup]] [[plan]] [[weekly PLAN]] [[Nope]]\n"),
             .file("a/standup.md", "# Near\n"),
             .file("z/standup.md", "# Far\n"),
@@ -44,7 +45,7 @@ import Testing
         ("c/src.md", "a/n"),        // both 2 steps
     ])
     func nearestFileNameTies(_ source: String, _ expected: String) throws {
-        try Playground([.file(source, "[[n]]\n"), .file("a/n.md", "A\n"), .file("b/n.md", "B\n")]).test { root in
+        try Sandbox(tree: [.file(source, "[[n]]\n"), .file("a/n.md", "A\n"), .file("b/n.md", "B\n")]).test { root in
             let catalog = store(try Vault(root: root)).refresh()
             #expect(Self.links(catalog, of: Note.id(forPath: source)) == ["[[n]] -> " + expected])
         }
@@ -53,7 +54,7 @@ import Testing
     /// Past the three steps of SPEC §10, the links Obsidian resolves: a target with folders names
     /// the notes whose ID ends with it, and, last, names and such endings compare folded.
     @Test func pathEndingsThenFoldedNamesAsObsidianDoes() throws {
-        try Playground([
+        try Sandbox(tree: [
             .file("en/src.md", "[[Plugins/Backlinks]] [[backlinks]] [[plugins/BACKLINKS]] [[Backlinks]] [[ins/Backlinks]] [[outline]]\n"),
             .file("en/Plugins/Backlinks.md", "# B\n"),
             .file("de/Plugins/Backlinks.md", "# B de\n"),
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func markdownLinksAreRelativeThenFromTheTop() throws {
-        try Playground([
+        try Sandbox(tree: [
             .file("w/src.md", "[a](../n.md) [b](n.md) [c](w2/m.md) [d](../../out.md) [e](My%20Note.md) [f](./gone.md)\n"),
             .file("n.md", "top\n"),
             .file("w2/m.md", "m\n"),
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func tagCountsAreByFoldedTagSpelledAsInTheNewestNote() throws {
-        try Playground([
+        try Sandbox(tree: [
             .file("old.md", "---\ncreatedAt: 2020-01-01T00:00:00Z\ntags: [Café, work]\n---\n#work/meetings\n"),
             .file("new.md", "---\ncreatedAt: 2024-01-01T00:00:00Z\n---\n#cafe #Work #zeta\n"),
             .file("mid.md", "---\ncreatedAt: 2022-01-01T00:00:00Z\n---\n#CAFE #alpha\n"),
@@ -117,7 +118,7 @@ import Testing
     }
 
     @Test func backlinksAndBrokenLinks() throws {
-        try Playground([
+        try Sandbox(tree: [
             .file("target.md", "# The Target\n[[target]]\n"),
             .file("a.md", "x\n[[target|t]] and [[The target]]\n[t](target.md#Top) [[missing]]\n"),
             .file("sub/b.md", "[up](../target.md)\n[[sub/nothing]]\n"),
@@ -141,10 +142,10 @@ import Testing
     /// The index is only a cache: tags and links read from it equal those read from the files,
     /// and change when a note does — from a delta as from a new base.
     @Test func tagsAndLinksFollowAChangedNoteThroughTheDelta() throws {
-        let files: [PlaygroundItem] = [.directory(".notes", [])] + (0..<300).map { n in
+        let files: [Sandbox.Item] = [.directory(".notes", [])] + (0..<300).map { n in
             .file(String(format: "n%03d.md", n), "# Note \(n)\n\n#common [[n000]]\n")
         }
-        try Playground(files).test { root in
+        try Sandbox(tree: files).test { root in
             let vault = try Vault(root: root)
             let notes = store(vault)
             let first = notes.refresh()

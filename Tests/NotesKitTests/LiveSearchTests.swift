@@ -1,5 +1,6 @@
 import Foundation
 @testable import NotesKit
+import TestSupport
 import Testing
 
 /// The browser's search (issue 10): hits in the order of `Catalog.run`, each query re-checking
@@ -25,7 +26,7 @@ import Testing
 
     /// A vault where dates tie (ties go by ID), titles sort in localized order, and some notes
     /// are new since the index was written (read from their files, not mapped).
-    static let vault: [PlaygroundItem] = [
+    static let vault: [Sandbox.Item] = [
         .directory(".notes", []),
         .file("b.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# Banana bread\n"),
         .file("a.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# apple crumble\n"),
@@ -37,7 +38,7 @@ import Testing
 
     @Test(arguments: NotesKit.SortOrder.allCases)
     func hitsComeInTheOrderOfRun(order: NotesKit.SortOrder) throws {
-        try Playground(Self.vault).test { root in
+        try Sandbox(tree: Self.vault).test { root in
             let notes = store(try Vault(root: root))
             _ = notes.catalog
             try Data("---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# apple pie\n".utf8)
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func aLongerQueryReChecksOnlyThePreviousHits() throws {
-        try Playground(Self.vault).test { root in
+        try Sandbox(tree: Self.vault).test { root in
             let catalog = store(try Vault(root: root)).catalog
             var live = LiveSearch(catalog: catalog, order: .updated)
             live.search(SearchQuery("cr"))
@@ -86,7 +87,7 @@ import Testing
     /// `#work` asks for a tag and `"#work"` for text: they fold alike, but are two queries, so
     /// adding the quotes searches again rather than keep the tag's hits.
     @Test func aTagTermAndTheSameTextQuotedAreTwoQueries() throws {
-        try Playground([.file("t.md", "# T\n\n#work here\n"), .file("x.md", "# X\n\nsee a#work\n")]).test { root in
+        try Sandbox(tree: [.file("t.md", "# T\n\n#work here\n"), .file("x.md", "# X\n\nsee a#work\n")]).test { root in
             var live = LiveSearch(catalog: store(try Vault(root: root)).catalog, order: .updated)
             live.search(SearchQuery("#work"))
             #expect(ids(live.hits) == ["t"])
@@ -100,11 +101,11 @@ import Testing
     /// A search can stop once it has enough hits for a screen: those are the first in the order,
     /// and a narrower query made meanwhile checks them and the notes not checked yet.
     @Test func hitsFoundSoFarAreTheFirstInTheOrder() throws {
-        let items: [PlaygroundItem] = (0..<600).map { n in
+        let items: [Sandbox.Item] = (0..<600).map { n in
             .file("n\(n).md", "---\ncreatedAt: 2026-01-01T00:\(String(format: "%02d", n % 60)):00Z\n---\n"
                   + (n % 3 == 0 ? "# cream \(n)\n" : n % 3 == 1 ? "# crumble \(n)\n" : "# bread \(n)\n"))
         } + [.directory(".notes", [])]
-        try Playground(items).test { root in
+        try Sandbox(tree: items).test { root in
             let catalog = store(try Vault(root: root)).catalog
             let full = { (query: String) in catalog.run(NoteQuery(search: SearchQuery(query), order: .created)).map(\.id) }
             var live = LiveSearch(catalog: catalog, order: .created)
@@ -133,7 +134,7 @@ import Testing
     }
 
     @Test func aHitIsFoundByItsID() throws {
-        try Playground(Self.vault).test { root in
+        try Sandbox(tree: Self.vault).test { root in
             var live = LiveSearch(catalog: store(try Vault(root: root)).catalog, order: .title)
             #expect(ids(live.hits) == ["a", "b", "c", "z/d", "e9", "e10"])
             #expect(live.hits.rank(ofID: "z/d") == 3)
@@ -148,10 +149,10 @@ import Testing
     /// letter before it, blanks, quotes, Backspace and clearing — over a vault of random words:
     /// after every keystroke the hits are exactly those of a full search, in its order.
     @Test func randomTypingAlwaysGivesTheHitsOfAFullSearch() throws {
-        var rng = FuzzRandom(seed: 10)
+        var rng = SplitMix(seed: 10)
         let words = ["crème", "creme", "cream", "brûlée", "brule", "ﾃﾞｰﾀ", "テータ", "データ", "straße", "strasse",
                      "milk", "mil", "k", "ab", "ba", "東京", "東"]
-        var items: [PlaygroundItem] = [.directory(".notes", [])]
+        var items: [Sandbox.Item] = [.directory(".notes", [])]
         for n in 0..<150 {
             let text = (0..<Int.random(in: 1...6, using: &rng)).map { _ in words.randomElement(using: &rng) ?? "" }
             items.append(.file("n\(n).md", "---\ncreatedAt: 2026-01-\(10 + n % 9)T00:00:00Z\n---\n"
@@ -159,7 +160,7 @@ import Testing
         }
         let keys = ["c", "r", "e", "è", "m", "a", "b", "ﾃ", "ﾞ", "ｰ", "ﾀ", "テ", "ー", "タ", "ß", "s", "k", "東", "京",
                     " ", "\"", "BS", "BS", "BS", "CLEAR"]
-        try Playground(items).test { root in
+        try Sandbox(tree: items).test { root in
             let catalog = store(try Vault(root: root)).catalog
             var live = LiveSearch(catalog: catalog, order: .created)
             var query = ""

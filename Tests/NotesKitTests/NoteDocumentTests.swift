@@ -1,4 +1,5 @@
 import NotesKit
+import TestSupport
 import Testing
 
 /// One rewrite: a file, the new body, and the whole file expected afterwards.
@@ -208,7 +209,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
         "\u{FEFF}", "データ", "😀", "\u{0}",
     ]
 
-    static func randomText(_ rng: inout FuzzRandom) -> String {
+    static func randomText(_ rng: inout SplitMix) -> String {
         var text = Bool.random(using: &rng) ? "---\n" : ""
         for _ in 0..<Int.random(in: 0...30, using: &rng) {
             text += pieces[Int.random(in: 0..<pieces.count, using: &rng)]
@@ -217,7 +218,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func parsingAnyTextLosesNothing() {
-        var rng = FuzzRandom(seed: 20_261_129)
+        var rng = SplitMix(seed: 20_261_129)
         for _ in 0..<3000 {
             let text = Self.randomText(&rng)
             let document = NoteDocument(parsing: text)
@@ -229,7 +230,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func rewritingAnyTextKeepsEveryOtherFrontMatterLine() {
-        var rng = FuzzRandom(seed: 42)
+        var rng = SplitMix(seed: 42)
         for _ in 0..<3000 {
             let text = Self.randomText(&rng)
             let original = NoteDocument(parsing: text)

@@ -5,12 +5,13 @@ import Glibc
 #endif
 import Foundation
 @testable import NotesKit
+import TestSupport
 import Testing
 
 /// The index cache of SPEC §8: fresh entries are not read again; changes, additions and removals
 /// are; a missing or corrupt index costs one rebuild and loses nothing.
 @Suite struct NoteIndexTests {
-    static let tree: [PlaygroundItem] = [
+    static let tree: [Sandbox.Item] = [
         .directory(".notes", []),
         .file("a.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-02-01T00:00:00Z\n---\n# Alpha\n\nCrème brûlée\n"),
         .file("b.md", "---\ntitle: \"Bêta\"\nbad line\n---\nbody of b\n"),
@@ -22,7 +23,7 @@ import Testing
     /// only the contents differ from what the index recorded.
     static func swapContentsKeepingStat(_ path: String, _ text: String) throws {
         var st = stat()
-        guard stat(path, &st) == 0 else { throw PlaygroundError.setup("stat \(path)") }
+        guard stat(path, &st) == 0 else { throw Sandbox.SetupError("stat \(path)") }
         let handle = try #require(FileHandle(forWritingAtPath: path))
         handle.write(Data(text.utf8))
         try handle.close()
@@ -31,11 +32,11 @@ import Testing
         #else
         var times = [st.st_atim, st.st_mtim]
         #endif
-        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw PlaygroundError.setup("utimensat") }
+        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw Sandbox.SetupError("utimensat") }
     }
 
     @Test func aFreshIndexIsWrittenThenUsedWithoutReadingFiles() throws {
-        try Playground(Self.tree).test { root in
+        try Sandbox(tree: Self.tree).test { root in
             let vault = try Vault(root: root)
             let first = store(vault).refresh()
             #expect(first.filesRead == 4)
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func searchAnswersFromTheIndexWhenTheFilesLookUnchanged() throws {
-        try Playground(Self.tree).test { root in
+        try Sandbox(tree: Self.tree).test { root in
             let vault = try Vault(root: root)
             _ = store(vault).refresh()
             // Same size, same mtime, same inode: the index is trusted, the file is not read.
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func changedAddedAndRemovedFilesAreNoticed() throws {
-        try Playground(Self.tree).test { root in
+        try Sandbox(tree: Self.tree).test { root in
             let vault = try Vault(root: root)
             _ = store(vault).refresh()
             try "# Gamma two, longer now\n".write(toFile: root + "/sub/c.md", atomically: true, encoding: .utf8)
@@ -94,7 +95,7 @@ import Testing
         ("wrong version", Array("MYNOTES-INDEX\n".utf8) + [99, 0, 0, 0, 0, 0, 0, 0]),
     ])
     func aBadIndexCostsOneRebuildAndLosesNothing(name: String, bytes: [UInt8]) throws {
-        try Playground(Self.tree).test { root in
+        try Sandbox(tree: Self.tree).test { root in
             let vault = try Vault(root: root)
             try FileSystem.writeAtomically(bytes, to: store(vault).indexPath)
             let catalog = store(vault).refresh()
@@ -107,8 +108,8 @@ import Testing
     @Test func anIndexFromTheFoldingBeforeIssue7IsRebuilt() throws {
         // Version 1 stored the old folding, which split Hangul syllables into jamo: trusting such
         // an index would let `사` match inside `등산` again.
-        let tree: [PlaygroundItem] = [.directory(".notes", []), .file("k.md", "# 등산\n\nデータ\n")]
-        try Playground(tree).test { root in
+        let tree: [Sandbox.Item] = [.directory(".notes", []), .file("k.md", "# 등산\n\nデータ\n")]
+        try Sandbox(tree: tree).test { root in
             let vault = try Vault(root: root)
             _ = store(vault).refresh()
             let written = try #require(Disk.bytes(store(vault).indexPath))
@@ -136,7 +137,7 @@ import Testing
     }
 
     @Test func aTruncatedRealIndexIsRejected() throws {
-        try Playground(Self.tree).test { root in
+        try Sandbox(tree: Self.tree).test { root in
             let vault = try Vault(root: root)
             _ = store(vault).refresh()
             let full = try #require(Disk.bytes(store(vault).indexPath))
@@ -148,7 +149,7 @@ import Testing
     }
 
     @Test func rebuildReadsEverything() throws {
-        try Playground(Self.tree).test { root in
+        try Sandbox(tree: Self.tree).test { root in
             let vault = try Vault(root: root)
             _ = store(vault).refresh()
             var calls: [(Int, Int)] = []
@@ -253,7 +254,7 @@ import Testing
         ]
         let records = notes.map { IndexRecord(path: $0.path, size: 1, mtime: 1, inode: 1, note: $0, warnings: [],
                                               folded: FoldedText(Array($0.title.utf8))) }
-        try Playground([]).test { root in
+        try Sandbox(tree: []).test { root in
             try FileSystem.writeAtomically(NoteIndexFile.encode(read: records), to: root + "/index")
             let mapped = try #require(TextStorage(mapping: root + "/index").flatMap { NoteIndexFile.map($0) })
             for number in 0..<mapped.count {
@@ -265,7 +266,7 @@ import Testing
         var bytes = NoteIndexFile.encode(read: Array(records.prefix(1)))
         let strings = Self.regions(of: bytes).strings
         bytes.replaceSubrange(strings..<(strings + 4), with: [0xFF, 0xFF, 0xFF, 0x7F])
-        try Playground([]).test { root in
+        try Sandbox(tree: []).test { root in
             try FileSystem.writeAtomically(bytes, to: root + "/index")
             let mapped = try #require(TextStorage(mapping: root + "/index").flatMap { NoteIndexFile.map($0) })
             #expect(mapped.note(at: 0, viaPread: true).title == "")

@@ -1,11 +1,12 @@
 import Foundation
 @testable import NotesKit
+import TestSupport
 import Testing
 
 /// `NoteStore.planMove` and `move` (SPEC §10): the file moves inside the vault, and every link
 /// whose resolution the move changes is rewritten, its target only.
 @Suite struct NoteMoveTests {
-    static let vault: [PlaygroundItem] = [
+    static let vault: [Sandbox.Item] = [
         .directory(".notes", []),
         .file("idea.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md) and [[plan]].\n"),
         .file("work/plan.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\nupdatedAt: 2026-01-03T00:00:00Z\n---\n"
@@ -15,7 +16,7 @@ import Testing
     ]
 
     func moved(_ argument: String, _ check: (String, NoteStore, MoveReport) throws -> Void) throws {
-        try Playground(Self.vault).test { root in
+        try Sandbox(tree: Self.vault).test { root in
             let notes = store(try Vault(root: root))
             let loaded = try notes.open("idea", cwd: root)
             let report = try notes.move(try notes.planMove(loaded, to: argument))
@@ -64,7 +65,7 @@ import Testing
     /// A move must not change where other links go: a note that takes a file name another note
     /// has, nearer to some links, would capture them.
     @Test func linksTheNewNameWouldCaptureKeepGoingWhereTheyWent() throws {
-        try Playground([
+        try Sandbox(tree: [
             .file("team/src.md", "[[plan]] [[x]]\n"),
             .file("docs/plan.md", "# The plan\n"),
             .file("x.md", "# Something\n"),
@@ -84,7 +85,7 @@ import Testing
     /// Links by the end of a path, or by a name in another case (as Obsidian writes them), follow
     /// the note too, written as short as they were.
     @Test func pathEndingsFollowTheNoteAsShortAsTheyWere() throws {
-        try Playground([
+        try Sandbox(tree: [
             .file("en/src.md", "[[Plugins/Backlinks]] [[plugins/BACKLINKS]] [[Backlinks]] [[backlinks]]\n"),
             .file("en/Plugins/Backlinks.md", "# B\n"),
             .file("de/Plugins/Backlinks.md", "# B de\n"),
@@ -99,15 +100,15 @@ import Testing
     }
 
     @Test func aDryRunPlanChangesNothing() throws {
-        try Playground(Self.vault).test { root in
+        try Sandbox(tree: Self.vault).test { root in
             let notes = store(try Vault(root: root))
             _ = notes.refresh()
-            let before = try Self.snapshot(root)
+            let before = Self.snapshot(root)
             let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "archive/idea")
             #expect(plan.linkCount == 3 && plan.notes.map(\.id) == ["archive/idea", "far/away/note", "work/plan"])
             #expect(plan.notes.first { $0.id == "work/plan" }?.rewrites
                     == [LinkRewrite(line: 7, old: "[up](../idea.md#Part)", new: "[up](../archive/idea.md#Part)")])
-            #expect(try Self.snapshot(root) == before)
+            #expect(Self.snapshot(root) == before)
             #expect(notes.changes.isEmpty)
         }
     }
@@ -115,7 +116,7 @@ import Testing
     /// The guard: a note that is no longer as the index saw it when the plan was made is left as
     /// it is (and reported), and the others are rewritten.
     @Test func aNoteChangedSinceThePlanIsLeftAlone() throws {
-        try Playground(Self.vault).test { root in
+        try Sandbox(tree: Self.vault).test { root in
             let notes = store(try Vault(root: root))
             let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "archive/idea")
             let edited = "[[idea]] edited meanwhile\n"
@@ -137,20 +138,20 @@ import Testing
     ])
     func aBadTargetChangesNothing(_ argument: String, _ fragment: String) throws {
         let outside = FileManager.default.temporaryDirectory.path
-        try Playground(Self.vault + [.symlink("linked", to: outside), .file("work/idea.md", "taken\n")]).test { root in
+        try Sandbox(tree: Self.vault + [.symlink("linked", to: outside), .file("work/idea.md", "taken\n")]).test { root in
             let notes = store(try Vault(root: root))
-            let before = try Self.snapshot(root)
+            let before = Self.snapshot(root)
             let error = #expect(throws: VaultError.self) {
                 try notes.planMove(try notes.open("idea", cwd: root), to: argument)
             }
             #expect(error?.errorDescription?.contains(fragment) == true, "\(String(describing: error))")
-            #expect(try Self.snapshot(root) == before)
+            #expect(Self.snapshot(root) == before)
         }
     }
 
     /// Between the plan and the move, a file appears at the target: it is never replaced.
     @Test func aFileThatAppearsAtTheTargetIsNeverReplaced() throws {
-        try Playground(Self.vault).test { root in
+        try Sandbox(tree: Self.vault).test { root in
             let notes = store(try Vault(root: root))
             let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "fresh")
             try Data("mine\n".utf8).write(to: URL(fileURLWithPath: root + "/fresh.md"))
@@ -161,7 +162,7 @@ import Testing
 
     /// The rename itself never replaces a file, whatever a check before it saw.
     @Test func anExclusiveMoveNeverReplacesAFile() throws {
-        try Playground([.file("a.md", "a\n"), .file("b.md", "b\n")]).test { root in
+        try Sandbox(tree: [.file("a.md", "a\n"), .file("b.md", "b\n")]).test { root in
             #expect(throws: FileSystemError.self) { try FileSystem.moveExclusively(root + "/a.md", to: root + "/b.md") }
             #expect(Disk.text(root + "/a.md") == "a\n" && Disk.text(root + "/b.md") == "b\n")
             try FileSystem.moveExclusively(root + "/a.md", to: root + "/c.md")
@@ -172,7 +173,7 @@ import Testing
     /// Between the plan and the move, a folder on the way becomes a symlink out of the vault:
     /// nothing is moved there.
     @Test func aFolderThatBecomesASymlinkIsRefusedAtTheMove() throws {
-        try Playground(Self.vault + [.directory("outside", [])]).test { root in
+        try Sandbox(tree: Self.vault + [.directory("outside", [])]).test { root in
             let notes = store(try Vault(root: root))
             let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "sub/idea")
             try FileManager.default.createSymbolicLink(atPath: root + "/sub", withDestinationPath: root + "/outside")
@@ -184,7 +185,7 @@ import Testing
     /// A moved note whose own links are rewritten is written at its new path before it is there:
     /// its mode comes from the note as read, not from a file at that path (there is none yet).
     @Test func aPrivateNoteStaysPrivateWhenItsOwnLinksAreRewritten() throws {
-        try Playground(Self.vault).test { root in
+        try Sandbox(tree: Self.vault).test { root in
             chmod(root + "/idea.md", 0o600)
             let notes = store(try Vault(root: root))
             let report = try notes.move(try notes.planMove(try notes.open("idea", cwd: root), to: "archive/2026/idea"))
@@ -195,7 +196,7 @@ import Testing
     }
 
     @Test func theBatchWriterLeavesAFileThatChangedBeforeItsRename() throws {
-        try Playground([.file("a.md", "a\n"), .file("b.md", "b\n")]).test { root in
+        try Sandbox(tree: [.file("a.md", "a\n"), .file("b.md", "b\n")]).test { root in
             let outcomes = FileSystem.writeAtomically(batch: [(root + "/a.md", Array("A\n".utf8), 0o644), (root + "/b.md", Array("B\n".utf8), 0o644)]) { i in
                 i == 0
             }
@@ -208,16 +209,8 @@ import Testing
         }
     }
 
-    /// Every file under `root` with its bytes.
-    static func snapshot(_ root: String) throws -> [String: [UInt8]] {
-        var files: [String: [UInt8]] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let path = enumerator?.nextObject() as? String {
-            if path.hasPrefix(".notes") || path.hasPrefix(".test-cache") || path.hasPrefix("linked") { continue }
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
-            files[path] = isDirectory.boolValue ? [] : Disk.bytes(root + "/" + path)
-        }
-        return files
+    /// Everything under `root` but the index and the store's cache.
+    static func snapshot(_ root: String) -> TreeSnapshot {
+        TreeSnapshot(root, skipping: [".notes", ".test-cache"])
     }
 }

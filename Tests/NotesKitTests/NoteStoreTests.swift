@@ -1,11 +1,12 @@
 import Foundation
 @testable import NotesKit
+import TestSupport
 import Testing
 
 /// The store: the one way the command line reads and changes a vault (issue 8).
 @Suite struct NoteStoreTests {
     @Test func readingAPlainFolderWritesNothingIntoIt() throws {
-        try Playground([
+        try Sandbox(tree: [
             .directory("plain", [.file("a.md", "# Alpha\n"), .directory("sub", [.file("b.md", "# Beta\n")])]),
             .directory("cache", []),
         ]).test { root in
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func aVaultWithItsOwnStateFolderKeepsItsIndexThere() throws {
-        try Playground([.directory("v", [.directory(".notes", []), .file("a.md", "a\n")])]).test { root in
+        try Sandbox(tree: [.directory("v", [.directory(".notes", []), .file("a.md", "a\n")])]).test { root in
             let notes = NoteStore(vault: try Vault(root: root + "/v"), cacheDirectory: root + "/cache")
             #expect(notes.indexPath == root + "/v/.notes/index")
             _ = notes.catalog
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func everyChangeIsRecorded() throws {
-        try Playground([.directory("v", [.directory(".notes", [])])]).test { root in
+        try Sandbox(tree: [.directory("v", [.directory(".notes", [])])]).test { root in
             let notes = store(try Vault(root: root + "/v"))
             let id = try notes.add(content: "# Plan\n", now: 100, folder: "work")
             #expect(id == "work/plan")
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func anEditOfAFileThatChangedSinceItWasReadIsAConflict() throws {
-        try Playground([.directory("v", [.file("n.md", "old\n")])]).test { root in
+        try Sandbox(tree: [.directory("v", [.file("n.md", "old\n")])]).test { root in
             let notes = store(try Vault(root: root + "/v"))
             let loaded = try notes.open("n", cwd: root)
             try Data("changed elsewhere\n".utf8).write(to: URL(fileURLWithPath: root + "/v/n.md"))
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func theIndexIsNotWrittenWhileAnotherWriterHoldsTheLock() throws {
-        try Playground([.directory("v", [.directory(".notes", []), .file("a.md", "a\n")])]).test { root in
+        try Sandbox(tree: [.directory("v", [.directory(".notes", []), .file("a.md", "a\n")])]).test { root in
             let vault = try Vault(root: root + "/v")
             let notes = store(vault)
             let held = try #require(try VaultLock(path: notes.lockPath, wait: false))
@@ -103,7 +104,7 @@ import Testing
     /// lock was held) must keep its text, or the next search of the catalog would read zeros.
     @Test func aOneOffSearchKeepsTheTextOfAnIndexInMemory() throws {
         let body = String(repeating: "filler words here ", count: 400)
-        try Playground([.directory("v", [.directory(".notes", []),
+        try Sandbox(tree: [.directory("v", [.directory(".notes", []),
                                          .file("a.md", "# A\n\n\(body)\nneedle\n"),
                                          .file("b.md", "# B\n\n\(body)\nneedle\n"),
                                          .file("c.md", "# C\n\n\(body)\nneedle\n")])]).test { root in
@@ -119,7 +120,7 @@ import Testing
             #expect(catalog.run(query).count == 3)
         }
         // And from the mapped file, scanned text comes back when it is read again.
-        try Playground([.directory("v", [.directory(".notes", []), .file("a.md", "# A\n\n\(body)\nneedle\n"),
+        try Sandbox(tree: [.directory("v", [.directory(".notes", []), .file("a.md", "# A\n\n\(body)\nneedle\n"),
                                          .file("b.md", "# B\n\n\(body)\nneedle\n")])]).test { root in
             let notes = store(try Vault(root: root + "/v"))
             _ = notes.refresh()
@@ -133,7 +134,7 @@ import Testing
     }
 
     @Test func aTrashEntryWhoseFolderIsASymlinkIsNotRestoredThroughIt() throws {
-        try Playground([
+        try Sandbox(tree: [
             .directory("outside", []),
             .directory("v", [.directory(".notes", []), .directory("link", []), .file("link-note.md", "x\n")]),
         ]).test { root in
@@ -152,7 +153,7 @@ import Testing
     }
 
     @Test func openingFindsTheVaultAndMakesOnlyTheDefaultOne() throws {
-        try Playground([.directory("home", []), .directory("elsewhere", [.file("n.md", "n\n")])]).test { root in
+        try Sandbox(tree: [.directory("home", []), .directory("elsewhere", [.file("n.md", "n\n")])]).test { root in
             let locations = Locations(environment: ["HOME": root + "/home"], cwd: root)
             var settings = Settings()
             if case .missingDefault(let path) = try NoteStore.open(
@@ -184,7 +185,7 @@ import Testing
     }
 
     @Test func theStoreAppliesTheContentRules() throws {
-        try Playground([.directory("v", [.directory(".notes", []), .file("n.md", "# N\r\n\r\nbody\r\n")])]).test { root in
+        try Sandbox(tree: [.directory("v", [.directory(".notes", []), .file("n.md", "# N\r\n\r\nbody\r\n")])]).test { root in
             let notes = store(try Vault(root: root + "/v"))
             #expect(throws: VaultError.emptyNote) { try notes.add(content: " \n\t\n", now: 1) }
             #expect(try notes.add(content: "\n  # Trimmed  \n\n", now: 1) == "trimmed")

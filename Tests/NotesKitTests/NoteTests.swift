@@ -1,4 +1,5 @@
 import NotesKit
+import TestSupport
 import Testing
 
 /// A note file and the title and preview it must have.
@@ -106,7 +107,7 @@ struct TitleCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func searchableTextIsTheFrontMatterTitleAndTheBody() throws {
-        try Playground([
+        try Sandbox(tree: [
             .file("a.md", "---\ntitle: Hidden\ntags: [x]\n---\nBody\n"),
             .file("b.md", "---\ntags: [x]\n---\n# Head\nBody\n"),
         ]).test { root in

@@ -1,5 +1,6 @@
 import Foundation
 import NotesKit
+import TestSupport
 import Testing
 
 /// A note built from file text, for search tests.
@@ -70,7 +71,7 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
     }
 
     @Test func queriesSearchTheTitleAndBodyButNotOtherFrontMatter() throws {
-        try Playground([
+        try Sandbox(tree: [
             .file("tagged.md", "---\ntags: [secret]\ntitle: Visible title\n---\nPlain body\n"),
             .file("plain.md", "# Groceries\n\nmilk, eggs\n"),
             .file("accent.md", "Crème brûlée recipe\n"),
@@ -92,11 +93,11 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
 
     @Test func queriesFilterOnAllCoresThenSortAndCut() throws {
         let files = (0..<1000).map { i in
-            PlaygroundItem.file(
+            Sandbox.Item.file(
                 String(format: "n%04d.md", i),
                 "---\ncreatedAt: \(NoteDate.format(Double(i) * 60))\n---\n" + (i % 3 == 0 ? "Fizz \(i)\n" : "Buzz \(i)\n"))
         }
-        try Playground(files).test { root in
+        try Sandbox(tree: files).test { root in
             let notes = store(try Vault(root: root))
             let fizz = (0..<1000).filter { $0 % 3 == 0 }.map { String(format: "n%04d", $0) }
             let newest = notes.query(NoteQuery(search: SearchQuery("fizz"), order: .created))
@@ -166,7 +167,7 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
     /// The orders of SPEC §4 through the query API, on notes just read from their files and on
     /// the same notes read in place from the index (the two kinds of catalog entry).
     @Test func sortOrders() throws {
-        try Playground([
+        try Sandbox(tree: [
             .directory(".notes", []),
             .file("a.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-06-01T00:00:00Z\n---\nZebra\n"),
             .file("b.md", "---\ncreatedAt: 2026-03-01T00:00:00Z\n---\napple\n"),
@@ -197,11 +198,11 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
     /// it must give exactly the first notes of the full order, reversed or not, ties included.
     @Test func aSmallLimitIsThePrefixOfTheFullOrder() throws {
         // 60 notes on 7 dates (many ties, broken by ID), every third with an updatedAt.
-        let files: [PlaygroundItem] = [.directory(".notes", [])] + (0..<60).map { n in
+        let files: [Sandbox.Item] = [.directory(".notes", [])] + (0..<60).map { n in
             let updated = n % 3 == 0 ? "updatedAt: 2026-0\((n * 5) % 9 + 1)-01T00:00:00Z\n" : ""
             return .file("n\((n * 37) % 60).md", "---\ncreatedAt: 2026-0\(n % 7 + 1)-01T00:00:00Z\n\(updated)---\nNote \(n)\n")
         }
-        try Playground(files).test { root in
+        try Sandbox(tree: files).test { root in
             let vault = try Vault(root: root)
             let read = store(vault).refresh()
             let mapped = store(vault).refresh()

@@ -1,5 +1,6 @@
 import Foundation
 import NotesKit
+import TestSupport
 import Testing
 
 /// Decodes settings from JSON text.
@@ -237,7 +238,7 @@ func encodedText(_ settings: Settings) -> String {
     // MARK: The settings file
 
     @Test func missingFileMeansDefaults() throws {
-        try Playground().test { root in
+        try Sandbox(initVault: false).test { root in
             let loaded = SettingsFile(path: root + "/nope/settings.json").load()
             #expect(!loaded.exists)
             #expect(loaded.settings == Settings())
@@ -247,7 +248,7 @@ func encodedText(_ settings: Settings) -> String {
     }
 
     @Test func corruptFileMeansDefaultsAndAProblem() throws {
-        try Playground([.file("settings.json", "{ nope")]).test { root in
+        try Sandbox(tree: [.file("settings.json", "{ nope")]).test { root in
             let loaded = SettingsFile(path: root + "/settings.json").load()
             #expect(loaded.exists)
             #expect(loaded.settings == Settings())
@@ -261,7 +262,7 @@ func encodedText(_ settings: Settings) -> String {
     }
 
     @Test func saveCreatesTheFolderAndWritesAtomically() throws {
-        try Playground().test { root in
+        try Sandbox(initVault: false).test { root in
             let path = root + "/config/notes/settings.json"
             var settings = Settings()
             try settings.set(.scheme, text: "orange")
@@ -280,7 +281,7 @@ func encodedText(_ settings: Settings) -> String {
 
     @Test func resetKeepsABackup() throws {
         let old = "{\"scheme\": \"purple\", \"custom\": 1}\n"
-        try Playground([.file("settings.json", old)]).test { root in
+        try Sandbox(tree: [.file("settings.json", old)]).test { root in
             let path = root + "/settings.json"
             let backup = try SettingsFile(path: path).reset()
             #expect(backup == path + ".bak")
@@ -292,7 +293,7 @@ func encodedText(_ settings: Settings) -> String {
     }
 
     @Test func resetOfACorruptFileKeepsItsBytes() throws {
-        try Playground([.bytes("settings.json", [0xFF, 0x00, 0x7B])]).test { root in
+        try Sandbox(tree: [.bytes("settings.json", [0xFF, 0x00, 0x7B])]).test { root in
             let path = root + "/settings.json"
             let backup = try SettingsFile(path: path).reset()
             #expect(backup == path + ".bak")
@@ -302,7 +303,7 @@ func encodedText(_ settings: Settings) -> String {
     }
 
     @Test func resetWithoutAFileMakesNoBackup() throws {
-        try Playground().test { root in
+        try Sandbox(initVault: false).test { root in
             let path = root + "/settings.json"
             let backup = try SettingsFile(path: path).reset()
             #expect(backup == nil)
@@ -348,7 +349,7 @@ func encodedText(_ settings: Settings) -> String {
 
     /// A temp tree: `outer/` is a vault (`outer/.notes/`) with `outer/a/b` inside it; `plain/c` is
     /// in no vault; `fake/.notes` is a file, not a folder.
-    static let tree: [PlaygroundItem] = [
+    static let tree: [Sandbox.Item] = [
         .directory("outer", [.directory(".notes", []), .directory("a", [.directory("b", [])])]),
         .directory("plain", [.directory("c", [])]),
         .directory("fake", [.file(".notes", "not a folder")]),
@@ -382,7 +383,7 @@ func encodedText(_ settings: Settings) -> String {
         _ name: String, _ cwd: String, _ flag: String?, _ env: [String: String], _ setting: String?,
         _ expected: Expected
     ) throws {
-        try Playground(Self.tree).test { root in
+        try Sandbox(tree: Self.tree).test { root in
             var environment = env
             let home = root + "/home"
             environment["HOME"] = home

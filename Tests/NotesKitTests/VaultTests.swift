@@ -2,10 +2,11 @@ import Dispatch
 import Foundation
 @testable import NotesKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// The vault most tests use, beside a folder that is outside it.
-let sampleTree: [PlaygroundItem] = [
+let sampleTree: [Sandbox.Item] = [
     .directory("vault", [
         .directory(".notes", [.file(".gitignore", "*\n"), .file("stray.md", "# State, not a note\n")]),
         .directory(".git", [.file("HEAD.md", "# not a note\n")]),
@@ -44,7 +45,7 @@ func loadNotes(_ vault: Vault) -> (notes: [Note], diagnostics: [Diagnostic]) {
 }
 
 func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
-    try Playground(sampleTree).test { root in
+    try Sandbox(tree: sampleTree).test { root in
         try body(try Vault(root: root + "/vault"), root)
     }
 }
@@ -53,19 +54,19 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     // MARK: Opening
 
     @Test func openingAMissingFolderThrows() throws {
-        try Playground().test { root in
+        try Sandbox(initVault: false).test { root in
             #expect(throws: VaultError.vaultMissing(root + "/nope")) { try Vault(root: root + "/nope") }
         }
     }
 
     @Test func openingAFileThrows() throws {
-        try Playground([.file("file", "x")]).test { root in
+        try Sandbox(tree: [.file("file", "x")]).test { root in
             #expect(throws: VaultError.notAFolder(root + "/file")) { try Vault(root: root + "/file") }
         }
     }
 
     @Test func trailingSlashesAreTrimmed() throws {
-        try Playground([.directory("v", [])]).test { root in
+        try Sandbox(tree: [.directory("v", [])]).test { root in
             let vault = try Vault(root: root + "/v//")
             #expect(vault.root == root + "/v")
             #expect(vault.canonicalRoot == root + "/v")
@@ -74,7 +75,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func initializeMakesTheStateFolderWithAGitignore() throws {
-        try Playground().test { root throws in
+        try Sandbox(initVault: false).test { root throws in
             let path = root + "/new"
             #expect(try Vault.initialize(at: path) == true)
             #expect(Disk.text(path + "/.notes/.gitignore") == "*\n")
@@ -95,8 +96,8 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func aSymlinkLoopDoesNotHang() throws {
-        let tree: [PlaygroundItem] = [.directory("v", [.symlink("loop", to: "."), .file("a.md", "a\n")])]
-        try Playground(tree).test { root throws in
+        let tree: [Sandbox.Item] = [.directory("v", [.symlink("loop", to: "."), .file("a.md", "a\n")])]
+        try Sandbox(tree: tree).test { root throws in
             #expect(try Vault(root: root + "/v").notePaths() == ["a.md"])
         }
     }
@@ -115,7 +116,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
 
     @Test func loadingInvalidUTF8Throws() throws {
         let bytes: [UInt8] = [0x23, 0x20, 0xC3, 0x28, 0xFF, 0x0A]
-        try Playground([.directory("v", [.bytes("bad.md", bytes)])]).test { root in
+        try Sandbox(tree: [.directory("v", [.bytes("bad.md", bytes)])]).test { root in
             let vault = try Vault(root: root + "/v")
             #expect(throws: VaultError.notUTF8(root + "/v/bad.md")) { try vault.load(path: "bad.md") }
             #expect(Disk.bytes(root + "/v/bad.md") == bytes)
@@ -144,14 +145,14 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func loadNotesListsEveryReadableNoteAndReportsProblems() throws {
-        let files: [PlaygroundItem] = [
+        let files: [Sandbox.Item] = [
             .file("good.md", "# Good\n"),
             .file("warn.md", "---\ntitle: Warned\nnot a key\ncreatedAt: yesterday\n---\nbody\n"),
             .file("open.md", "---\ntitle: never closed\n"),
             .bytes("bad.md", [0xFF, 0xFE, 0x41]),
             .directory("sub", [.file("ok.md", "ok\n")]),
         ]
-        try Playground([.directory("v", files)]).test { root in
+        try Sandbox(tree: [.directory("v", files)]).test { root in
             let vault = try Vault(root: root + "/v")
             let before = vault.notePaths().sorted().map { Disk.bytes(root + "/v/" + $0) }
             let mtime = try #require(
@@ -175,8 +176,8 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func loadNotesOfManyFiles() throws {
-        let files = (0..<300).map { PlaygroundItem.file(String(format: "n%03d.md", $0), "# Note \($0)\n") }
-        try Playground([.directory("v", files)]).test { root in
+        let files = (0..<300).map { Sandbox.Item.file(String(format: "n%03d.md", $0), "# Note \($0)\n") }
+        try Sandbox(tree: [.directory("v", files)]).test { root in
             let (notes, diagnostics) = loadNotes(try Vault(root: root + "/v"))
             #expect(notes.count == 300)
             #expect(diagnostics.isEmpty)
@@ -288,7 +289,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
 
     @Test func anEmptyArgumentNeverPicksTheOnlyNote() throws {
         // `notes delete "$UNSET" --yes` must not trash the one note of a vault.
-        try Playground([.directory("v", [.file("only.md", "# Only\n")])]).test { root in
+        try Sandbox(tree: [.directory("v", [.file("only.md", "# Only\n")])]).test { root in
             let vault = try Vault(root: root + "/v")
             #expect(throws: VaultError.noMatch("")) { try store(vault).open("", cwd: root + "/v") }
             try vault.trash(path: "only.md", now: 100)
@@ -298,8 +299,8 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func ambiguityMessageListsAtMostTenCandidates() throws {
-        let files = (1...12).map { PlaygroundItem.file(String(format: "dup-%02d.md", $0), "# Dup \($0)\n") }
-        try Playground([.directory("v", files)]).test { root in
+        let files = (1...12).map { Sandbox.Item.file(String(format: "dup-%02d.md", $0), "# Dup \($0)\n") }
+        try Sandbox(tree: [.directory("v", files)]).test { root in
             let vault = try Vault(root: root + "/v")
             do throws(VaultError) {
                 _ = try store(vault).open("dup", cwd: root)
@@ -322,7 +323,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
 
     @Test func addNamesTheFileAfterTheTitleAndNeverOverwrites() throws {
         let existing = "---\ncreatedAt: 2020-01-01T00:00:00Z\n---\n# Someone else's\n"
-        try Playground([.directory("v", [.file("creme-brulee-2.md", existing)])]).test { root in
+        try Sandbox(tree: [.directory("v", [.file("creme-brulee-2.md", existing)])]).test { root in
             let vault = try Vault(root: root + "/v")
             let now = 1_795_955_896.0
             let content = "# Crème Brûlée\n\nrecipe\n"
@@ -347,7 +348,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
         ("plain first line", "Buy milk and eggs\n", "buy-milk-and-eggs"),
     ])
     func addSlugs(_ name: String, _ content: String, _ id: String) throws {
-        try Playground([.directory("v", [])]).test { root in
+        try Sandbox(tree: [.directory("v", [])]).test { root in
             let vault = try Vault(root: root + "/v")
             #expect(try vault.add(content: content, now: 0) == id, "\(name)")
             #expect(vault.notePaths() == [id + ".md"])
@@ -355,7 +356,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func addWithAnEmptySlugUsesATimestamp() throws {
-        try Playground([.directory("v", [])]).test { root in
+        try Sandbox(tree: [.directory("v", [])]).test { root in
             let vault = try Vault(root: root + "/v")
             let now = 1_795_955_896.0
             let base = "note-" + NoteDate.stamp(now)
@@ -366,7 +367,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func concurrentAddsNeverOverwriteEachOther() throws {
-        try Playground([.directory("v", [])]).test { root in
+        try Sandbox(tree: [.directory("v", [])]).test { root in
             let vault = try Vault(root: root + "/v")
             let count = 24
             let ids = Mutex<[String]>([])
@@ -387,7 +388,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func addedNoteReadsBack() throws {
-        try Playground([.directory("v", [])]).test { root in
+        try Sandbox(tree: [.directory("v", [])]).test { root in
             let vault = try Vault(root: root + "/v")
             let id = try vault.add(content: "# Title\n\nText\n", now: 1_795_955_896)
             let loaded = try vault.load(path: id + ".md")
@@ -404,7 +405,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     @Test func updateChangesOnlyTheBodyAndUpdatedAt() throws {
         let frontMatter = "---\ntitle:   'Keep  me'  # comment\ncreatedAt: 2026-11-29T12:38:16Z\n"
         let original = frontMatter + "tags: [a,b]\n---\nold\n"
-        try Playground([.directory("v", [.file("n.md", original)])]).test { root in
+        try Sandbox(tree: [.directory("v", [.file("n.md", original)])]).test { root in
             let vault = try Vault(root: root + "/v")
             try vault.update(path: "n.md", content: "new\n", now: 1_796_117_400)
             #expect(Disk.text(root + "/v/n.md")
@@ -414,7 +415,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func updateKeepsTheModificationTimeAsCreationDate() throws {
-        try Playground([.directory("v", [.file("plain.md", "old text\n")])]).test { root in
+        try Sandbox(tree: [.directory("v", [.file("plain.md", "old text\n")])]).test { root in
             let path = root + "/v/plain.md"
             try FileManager.default.setAttributes(
                 [.modificationDate: Date(timeIntervalSince1970: 1_767_323_045)], ofItemAtPath: path)
@@ -427,7 +428,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
 
     @Test func updateOfANoteWithUpdatedAtButNoCreationKeyKeepsItsCreationDate() throws {
         let text = "---\nupdatedAt: 2020-01-01T00:00:00Z\n---\nold\n"
-        try Playground([.directory("v", [.file("n.md", text)])]).test { root in
+        try Sandbox(tree: [.directory("v", [.file("n.md", text)])]).test { root in
             let mtime = Date(timeIntervalSince1970: 1_767_323_045)
             try FileManager.default.setAttributes([.modificationDate: mtime], ofItemAtPath: root + "/v/n.md")
             let vault = try Vault(root: root + "/v")
@@ -439,7 +440,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func updateKeepsPermissions() throws {
-        try Playground([.directory("v", [.file("n.md", "old\n")])]).test { root in
+        try Sandbox(tree: [.directory("v", [.file("n.md", "old\n")])]).test { root in
             let path = root + "/v/n.md"
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
             try Vault(root: root + "/v").update(path: "n.md", content: "new\n", now: 0)
@@ -450,7 +451,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
 
     @Test func updateWithTheExpectedBytesWrites() throws {
         let original = "---\ncreatedAt: 2026-11-29T12:38:16Z\n---\nold\n"
-        try Playground([.directory("v", [.file("n.md", original)])]).test { root in
+        try Sandbox(tree: [.directory("v", [.file("n.md", original)])]).test { root in
             let vault = try Vault(root: root + "/v")
             try vault.update(path: "n.md", content: "new\n", now: 1_796_117_400, expected: Array(original.utf8))
             #expect(Disk.text(root + "/v/n.md")
@@ -460,7 +461,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
 
     @Test func updateConflictSavesACopyAndLeavesTheNote() throws {
         let onDisk = "---\ncreatedAt: 2026-11-29T12:38:16Z\n---\nchanged by someone else\n"
-        try Playground([.directory("v", [.directory("work", [.file("n.md", onDisk)])])]).test { root in
+        try Sandbox(tree: [.directory("v", [.directory("work", [.file("n.md", onDisk)])])]).test { root in
             let vault = try Vault(root: root + "/v")
             let now = 1_796_117_400.0
             let copy = root + "/v/work/n.conflict-" + NoteDate.stamp(now) + ".md"
@@ -482,7 +483,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func updateOfANonUTF8FileChangesNothing() throws {
-        try Playground([.directory("v", [.bytes("bad.md", [0x41, 0xFF])])]).test { root in
+        try Sandbox(tree: [.directory("v", [.bytes("bad.md", [0x41, 0xFF])])]).test { root in
             let vault = try Vault(root: root + "/v")
             #expect(throws: VaultError.notUTF8(root + "/v/bad.md")) {
                 try vault.update(path: "bad.md", content: "x\n", now: 0)
@@ -613,7 +614,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
     }
 
     @Test func emptyingAMissingTrashIsNothing() throws {
-        try Playground([.directory("v", [])]).test { root throws in
+        try Sandbox(tree: [.directory("v", [])]).test { root throws in
             #expect(try Vault(root: root + "/v").emptyTrash() == 0)
         }
     }

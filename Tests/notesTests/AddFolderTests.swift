@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Where `add` puts a new note (issue 7, item 15): the current folder when it is inside the
@@ -50,11 +51,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: s.vault + "/link", withDestinationPath: outside)
         try s.write("file.md", "a file\n")
-        let before = try FileManager.default.subpathsOfDirectory(atPath: s.root.path).sorted()
+        let before = TreeSnapshot(s.root.path, skipping: ["vault/.notes"])
         let r = try s.run(["add", "--folder", folder, "Text"], cwd: s.home)
         #expect(r.status == 1, "\(r)")
         #expect(r.stderr.contains(message), "\(r)")
-        #expect(try FileManager.default.subpathsOfDirectory(atPath: s.root.path).sorted() == before)
+        #expect(TreeSnapshot(s.root.path, skipping: ["vault/.notes"]) == before)
     }
 
     @Test func anEmptyNoteLeavesNoNewFolderBehind() throws {

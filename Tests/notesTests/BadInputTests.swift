@@ -4,6 +4,7 @@ import Darwin
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// Files that are not what they should be, and bytes that are not text (SPEC §9): a clear message
@@ -85,7 +86,7 @@ import Testing
     @Test func bytesThatAreNotUTF8InArgumentsAndTheVaultPath() throws {
         let s = try Sandbox()
         try s.write("a.md", "# Alpha\n")
-        let before = VaultFingerprint(s.vault, skipping: [])
+        let before = TreeSnapshot(s.vault, skipping: [])
         let bin = "'\(Sandbox.binary)'"
         for line in [
             "\(bin) show \"$(printf 'a\\377')\"", "\(bin) search \"$(printf '\\377\\376')\"",
@@ -102,7 +103,7 @@ import Testing
             let run = try s.run([], shell: "\(variable)=\"$(printf '\(s.root.path)/\\377')\" \(bin) add hello")
             #expect(run.status == 1 && run.stderr.hasPrefix("Error: \(variable) ("), "\(run)")
         }
-        #expect(VaultFingerprint(s.vault, skipping: []) == before)
+        #expect(TreeSnapshot(s.vault, skipping: []) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.root.path).filter { $0.contains("\u{FFFD}") }.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: s.config + "/notes/settings.json"))
     }
@@ -136,7 +137,7 @@ import Testing
     @Test func aNulInTheVaultOrEditorSettingIsRefused() throws {
         let s = try Sandbox()
         try s.write("a.md", "# Alpha\n")
-        let before = VaultFingerprint(s.vault, skipping: [])
+        let before = TreeSnapshot(s.vault, skipping: [])
         try FileManager.default.createDirectory(atPath: s.config + "/notes", withIntermediateDirectories: true)
         try Data(#"{"vault": "\#(s.vault)\u0000zzz"}"#.utf8).write(to: URL(fileURLWithPath: s.config + "/notes/settings.json"))
         let list = try s.run(["list"], vaultVariable: false, tty: true)
@@ -144,7 +145,7 @@ import Testing
         #expect(list.stderr.contains(#"\u0000zzz' is not a valid value for 'vault'"#), "\(list)")
         let add = try s.run(["add", "hello"], vaultVariable: false, tty: true)
         #expect(add.status == 0 && add.stderr.contains("Created the vault \(s.home)/Notes"), "\(add)")
-        #expect(VaultFingerprint(s.vault, skipping: []) == before)
+        #expect(TreeSnapshot(s.vault, skipping: []) == before)
 
         let marker = s.root.path + "/editor-ran"
         let editor = try s.script("editor.sh", "touch '\(marker)'")
@@ -155,7 +156,7 @@ import Testing
     }
 
     /// A 60 MB note on one line: listed, found, its 60 MB title printed whole when piped.
-    @Test func aSixtyMegabyteSingleLineNote() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func aSixtyMegabyteSingleLineNote() throws {
         let s = try Sandbox()
         var line = [UInt8](repeating: UInt8(ascii: "x"), count: 60_000_000)
         for k in stride(from: 0, to: line.count - 20, by: 1_000_000) {
@@ -164,24 +165,24 @@ import Testing
         line.replaceSubrange(30_500_000..<30_500_008, with: Array(" needle ".utf8))
         try s.writeBytes("big.md", line)
         try s.write("small.md", "# Small\n")
-        let before = VaultFingerprint(s.vault)
+        let before = TreeSnapshot(s.vault)
         let list = try s.run(["list"])
         #expect(list.status == 0 && list.stdout.utf8.count > 60_000_000, "\(list.status) \(list.stderr)")
         #expect(list.stdout.contains("small\t"))
         let search = try s.run(["search", "needle", "creme"])
         #expect(search.status == 0 && search.stdout.hasPrefix("big\t") && !search.stdout.contains("small"), "\(search.stderr)")
-        #expect(VaultFingerprint(s.vault) == before)
+        #expect(TreeSnapshot(s.vault) == before)
     }
 
     /// Two million blank lines, in the body and in a front matter: the title, the preview after
     /// them, tags and links on the last line, and no front matter when it never closes.
-    @Test func twoMillionBlankLines() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func twoMillionBlankLines() throws {
         let s = try Sandbox()
         let blank = String(repeating: "\n", count: 2_000_000)
         try s.write("body.md", "# Blank\n" + blank + "last line #tag [[fm]]\n")
         try s.write("fm.md", "---\n" + blank + "title: Far title\n---\nbody\n")
         try s.write("open.md", "---\n" + blank + "never closed\n")
-        let before = VaultFingerprint(s.vault)
+        let before = TreeSnapshot(s.vault)
         let list = try s.run(["list", "--json"])
         #expect(list.status == 0, "\(list)")
         #expect(list.stdout.contains("last line #tag [[fm]]"), "\(list.stdout.prefix(2000))")
@@ -191,7 +192,7 @@ import Testing
         #expect(links.status == 0 && links.stdout.contains("2000002"), "\(links)")
         let tags = try s.run(["tags"])
         #expect(tags.stdout.contains("tag"), "\(tags)")
-        #expect(VaultFingerprint(s.vault) == before)
+        #expect(TreeSnapshot(s.vault) == before)
     }
 
     /// Folders 500 deep (1,000 bytes of path) and deeper than PATH_MAX (5,500 bytes): the first
@@ -208,7 +209,7 @@ import Testing
         #expect(RawFiles.create(deeper, "deeper.md", Array("# Deeper note\n".utf8)))
         close(deeper)
         let id = String(repeating: "d/", count: 500) + "deep"
-        let before = VaultFingerprint(s.vault)
+        let before = TreeSnapshot(s.vault)
         let list = try s.run(["list"], tty: true)
         #expect(list.status == 0 && list.stdout.contains(id + "\t") && list.stdout.contains("top\t"), "\(list.stderr)")
         #expect(!list.stdout.contains("deeper"))
@@ -217,7 +218,7 @@ import Testing
         #expect(show.status == 0 && show.stdout == "# Deep note\nfound here\n", "\(show)")
         let search = try s.run(["search", "found"])
         #expect(search.status == 0 && search.stdout.hasPrefix(id + "\t"), "\(search)")
-        #expect(VaultFingerprint(s.vault) == before)
+        #expect(TreeSnapshot(s.vault) == before)
         let edit = try s.run(["edit", id, "-"], stdin: "# Deep note\nedited\n")
         #expect(edit.status == 0, "\(edit)")
         #expect(try String(contentsOfFile: s.vault + "/" + id + ".md", encoding: .utf8).hasSuffix("---\n# Deep note\nedited\n"))
@@ -225,26 +226,26 @@ import Testing
 
     /// 100,000 notes in one folder (made with raw system calls): listed, searched, indexed; the
     /// notes are not touched.
-    @Test func aHundredThousandFilesInOneFolder() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func aHundredThousandFilesInOneFolder() throws {
         let s = try Sandbox()
         let folder = open(s.vault, O_RDONLY | O_DIRECTORY)
         for n in 0..<100_000 {
             RawFiles.create(folder, "n\(n).md", Array("# Note \(n)\nw\(n % 1000)x body\n".utf8))
         }
         close(folder)
-        let before = VaultFingerprint(s.vault, hashingUpTo: 0)
+        let before = TreeSnapshot(s.vault, hashingUpTo: 0)
         let list = try s.run(["list", "--limit", "3", "--sort", "title"])
         #expect(list.status == 0 && list.stdout.split(separator: "\n").count == 3, "\(list)")
         let search = try s.run(["search", "w7x body", "--json"])
         #expect(search.status == 0 && search.stdout.components(separatedBy: #""id""#).count - 1 == 100, "\(search.stderr)")
         let index = try s.run(["index"])
         #expect(index.status == 0 && index.stderr.contains("up to date: 100000 notes"), "\(index)")
-        #expect(VaultFingerprint(s.vault, hashingUpTo: 0) == before)
+        #expect(TreeSnapshot(s.vault, hashingUpTo: 0) == before)
     }
 
     /// Front matters of 10 MB: 100,000 keys, a 10 MB title, a 10 MB tag list. Listed with their
     /// titles; an edit changes only the body and `updatedAt`, every one of those bytes kept.
-    @Test func aFrontMatterOfTenMegabytes() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func aFrontMatterOfTenMegabytes() throws {
         let s = try Sandbox()
         let filler = String(repeating: "v", count: 85)
         let keys = (0..<100_000).map { "key\($0): \(filler) \($0)\n" }.joined()
@@ -252,13 +253,13 @@ import Testing
         try s.write("title.md", "---\ntitle: " + String(repeating: "t", count: 10_000_000) + "\n---\nbody\n")
         let tagList = (0..<100_000).map { "\(filler)\($0 % 50_000)" }.joined(separator: ", ")
         try s.write("tags.md", "---\ntags: [" + tagList + "]\n---\n# Tagged\n")
-        let before = VaultFingerprint(s.vault)
+        let before = TreeSnapshot(s.vault)
         let list = try s.run(["list"])
         #expect(list.status == 0 && list.stdout.contains("\tMany keys\n") && list.stdout.contains("\tTagged\n"), "\(list.stderr)")
         #expect(list.stdout.contains(String(repeating: "t", count: 10_000_000)))
         let tags = try s.run(["list", "--tag", filler + "49999"])
         #expect(tags.status == 0 && tags.stdout.hasPrefix("tags\t"), "\(tags)")
-        #expect(VaultFingerprint(s.vault) == before)
+        #expect(TreeSnapshot(s.vault) == before)
         let original = try s.read("keys.md")
         let edit = try s.run(["edit", "keys", "new body"])
         #expect(edit.status == 0, "\(edit)")
@@ -270,7 +271,7 @@ import Testing
 
     /// A settings file of 50 MB: valid JSON (a 50 MB unknown key) is read, and kept whole by
     /// `config set`; garbage gives a warning and the defaults, and `config set` refuses to touch it.
-    @Test func aSettingsFileOfFiftyMegabytes() throws {
+    @Test(.tags(.heavy), .skippedInQuickLoop) func aSettingsFileOfFiftyMegabytes() throws {
         let s = try Sandbox()
         try s.write("b.md", "# Beta\n", mtime: Date(timeIntervalSince1970: 1_000_000_000))
         try s.write("a.md", "# Alpha\n", mtime: Date(timeIntervalSince1970: 1_000_000_100))
@@ -288,13 +289,13 @@ import Testing
         var garbage = [UInt8](repeating: 0x7B, count: 50_000_000)
         garbage[25_000_000] = 0xFF
         try Data(garbage).write(to: URL(fileURLWithPath: path))
-        let before = [VaultFingerprint(s.vault), VaultFingerprint(s.config)]
+        let before = [TreeSnapshot(s.vault), TreeSnapshot(s.config)]
         let listed = try s.run(["list"])
         #expect(listed.status == 0 && listed.stdout.hasPrefix("a\t"), "\(listed.stderr.prefix(500))")
         #expect(listed.stderr.contains("is not valid"), "\(listed.stderr.prefix(500))")
         let refused = try s.run(["config", "set", "scheme", "green"])
         #expect(refused.status == 1 && refused.stderr.contains("\nError: "), "\(refused.stderr.prefix(500))")
-        #expect([VaultFingerprint(s.vault), VaultFingerprint(s.config)] == before)
+        #expect([TreeSnapshot(s.vault), TreeSnapshot(s.config)] == before)
     }
 
     /// The delta of the index replaced by a FIFO or a folder, the index by a symlink to a FIFO or
@@ -322,17 +323,17 @@ import Testing
         default:
             #expect(truncate(index, 1 << 40) == 0)
         }
-        let before = VaultFingerprint(s.vault)
+        let before = TreeSnapshot(s.vault)
         let list = try s.run(["list"], tty: true)
         #expect(list.status == 0 && list.stdout.contains("a\t") && list.stdout.contains("b\t"), "\(list)")
         let search = try s.run(["search", "beta"], tty: true)
         #expect(search.status == 0 && search.stdout.hasPrefix("b\t"), "\(search)")
-        #expect(VaultFingerprint(s.vault) == before)
+        #expect(TreeSnapshot(s.vault) == before)
         let rebuild = try s.run(["index", "--rebuild"], tty: true)
         #expect(rebuild.status == 0 || rebuild.stderr.hasPrefix("Error: "), "\(rebuild)")
         var st = stat()
         if rebuild.status == 0 { #expect(lstat(index, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && st.st_size < 1 << 20) }
-        #expect(VaultFingerprint(s.vault) == before)
+        #expect(TreeSnapshot(s.vault) == before)
     }
 }
 
@@ -360,13 +361,13 @@ import Testing
         let s = try Sandbox()
         // The title as the index keeps it to show, and the text a search reads.
         let (index, bytes) = try Self.damaged(s, markers: ["Alphaquux", "zebraword"])
-        let before = VaultFingerprint(s.vault)
+        let before = TreeSnapshot(s.vault)
         let list = try s.run(["list"])
         #expect(list.status == 0 && list.stderr.isEmpty, "\(list)")
         #expect(list.stdout.contains("\tAlphaquux\n") && !list.stdout.contains("Amphaquux"), "\(list)")
         let search = try s.run(["search", "zebraword"])
         #expect(search.status == 0 && search.stdout.hasPrefix("a\t"), "\(search)")
-        #expect(VaultFingerprint(s.vault) == before)
+        #expect(TreeSnapshot(s.vault) == before)
         // Written anew: a sound index that the next command trusts.
         let again = try s.run(["index"])
         #expect(again.status == 0, "\(again)")

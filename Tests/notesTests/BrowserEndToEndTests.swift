@@ -1,5 +1,6 @@
 import Foundation
 import NotesKit
+import TestSupport
 import Testing
 
 /// The browser run for real (issue 10): the `notes` binary on a pseudo-terminal, keys typed,

@@ -1,3 +1,4 @@
+import TestSupport
 @testable import notes
 import Foundation
 import NotesKit

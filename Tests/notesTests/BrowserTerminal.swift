@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Foundation
 import NotesKit
+import TestSupport
 import Testing
 
 /// The screen a terminal would show for the bytes `notes` writes: just the sequences the browser
@@ -254,7 +255,7 @@ final class TerminalSession {
         }
         if status == nil {
             var raw: Int32 = 0
-            if waitpid(pid, &raw, WNOHANG) == pid { status = notesTests.exitStatus(raw) }
+            if waitpid(pid, &raw, WNOHANG) == pid { status = TestSupport.exitStatus(raw) }
         }
     }
 }

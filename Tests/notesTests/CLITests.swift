@@ -1,4 +1,6 @@
+@testable import notes
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct CLITests {
@@ -19,7 +21,13 @@ import Testing
         let s = try Sandbox()
         let r = try s.run(["list", "--revrse"])
         #expect(r.status == 64)
-        #expect(r.stderr.hasPrefix("Error: Unknown option '--revrse'. Did you mean '--reverse'?\nUsage: notes list "))
+        #expect(r.stdout == "")
+        #expect(r.stderr == """
+            Error: Unknown option '--revrse'. Did you mean '--reverse'?
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+              See 'notes list --help' for more information.
+
+            """)
     }
 
     @Test func missingArgumentsAreUsageErrors() throws {
@@ -52,7 +60,11 @@ import Testing
         let s = try Sandbox()
         let r = try s.run(["--version"])
         #expect(r.status == 0)
-        #expect(r.stdout.hasPrefix("notes "))
+        #expect(r.stdout == "notes \(CLI.version)\n")
+        #expect(r.stderr == "")
+        let parts = CLI.version.split(separator: ".", omittingEmptySubsequences: false)
+        let numbers = parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        #expect(parts.count == 3 && numbers, "\(CLI.version)")
     }
 
     @Test func globalOptionsGoBeforeOrAfterAndDoubleDashEndsOptions() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The completion scripts loaded by the real shells (SPEC §4), completing a command, an option

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `notes config list` with long, invalid and unknown values.

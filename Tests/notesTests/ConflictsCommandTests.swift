@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Conflict markers and conflict copies as `list` and `notes conflicts` show them (SPEC §11).

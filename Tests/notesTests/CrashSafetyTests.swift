@@ -4,6 +4,7 @@ import Darwin
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// SIGKILL at every step of every write (SPEC §9, issue 13): each command runs with
@@ -12,9 +13,9 @@ import Testing
 /// time in a vault made afresh, and what every kill left is checked against the vault before the
 /// command and after a run of it that finished (`leftoverProblems`), then the next `list`,
 /// `search` and `trash` against a fresh `index --rebuild` (`indexAndTrashProblems`).
-@Suite struct CrashSafetyTests {
+@Suite(.tags(.heavy), .skippedInQuickLoop) struct CrashSafetyTests {
     /// A small vault: three notes linking to each other, one in a folder, and a built index.
-    static func smallVault(_ s: ScratchVault) throws {
+    static func smallVault(_ s: Sandbox) throws {
         try s.write("alpha.md", fixtureNote("Alpha", body: "alpha body, see [[beta]]", day: 1))
         try s.write("beta.md", fixtureNote("Beta", body: "beta body, back to [[alpha]]", day: 2))
         try s.write("work/plan.md", fixtureNote("Plan", body: "plan body with [Alpha](../alpha.md)", day: 3))
@@ -22,7 +23,7 @@ import Testing
     }
 
     /// `count` notes and an index of them.
-    static func indexedVault(_ s: ScratchVault, count: Int) throws {
+    static func indexedVault(_ s: Sandbox, count: Int) throws {
         for i in 0..<count {
             try s.write(String(format: "n%03d.md", i), fixtureNote("Note \(i)", body: "body \(i)", day: 1 + i % 28))
         }
@@ -40,15 +41,15 @@ import Testing
         WriteScenario(name: "edit in the editor", arguments: ["edit", "beta"], setup: { s in
             try smallVault(s)
             try Data("#!/bin/sh\nprintf 'Edited in the editor\\n' > \"$1\"\n".utf8)
-                .write(to: URL(fileURLWithPath: s.root + "/editor.sh"))
-            chmod(s.root + "/editor.sh", 0o755)
+                .write(to: URL(fileURLWithPath: s.base + "/editor.sh"))
+            chmod(s.base + "/editor.sh", 0o755)
         }, term: "editor", environment: ["NOTES_EDITOR": "{root}/editor.sh"]),
         // The note changes while the editor is open: the text goes to a conflict copy.
         WriteScenario(name: "edit, conflict copy", arguments: ["edit", "beta"], setup: { s in
             try smallVault(s)
             try Data("#!/bin/sh\nprintf 'meanwhile\\n' >> \"$NOTES_VAULT/beta.md\"\nprintf 'Mine\\n' > \"$1\"\n".utf8)
-                .write(to: URL(fileURLWithPath: s.root + "/editor.sh"))
-            chmod(s.root + "/editor.sh", 0o755)
+                .write(to: URL(fileURLWithPath: s.base + "/editor.sh"))
+            chmod(s.base + "/editor.sh", 0o755)
         }, term: "mine", status: 1, environment: ["NOTES_EDITOR": "{root}/editor.sh"]),
         WriteScenario(name: "delete", arguments: ["delete", "--yes", "beta"], setup: smallVault, usesTrash: true),
         WriteScenario(name: "delete from a folder", arguments: ["delete", "--yes", "work/plan"], setup: smallVault,
@@ -112,7 +113,7 @@ import Testing
     @Test(arguments: scenarios)
     func aKillAtAnyStepLeavesEveryNoteWholeAndTheIndexRight(_ scenario: WriteScenario) throws {
         // What a run that finishes makes.
-        let reference = try ScratchVault()
+        let reference = try Sandbox(place: .memory)
         try scenario.setup(reference)
         let finished = try reference.run(
             scenario.arguments(in: reference), env: scenario.environment(in: reference))
@@ -121,7 +122,7 @@ import Testing
         var steps = 0
         var fresh: [String: Listing] = [:]
         for n in 1...400 {
-            let s = try ScratchVault()
+            let s = try Sandbox(place: .memory)
             try scenario.setup(s)
             let before = VaultState.read(s)
             let crash = scenario.environment(in: s, ["NOTES_TEST_CRASH_AT": "\(n)"])
@@ -150,7 +151,7 @@ import Testing
     @Test(arguments: scenarios.filter { ["delete from a folder", "restore into a folder", "trash --empty"].contains($0.name) })
     func whatAKillLeavesInTheTrashIsSweptByTheNextDelete(_ scenario: WriteScenario) throws {
         for n in 1...100 {
-            let s = try ScratchVault()
+            let s = try Sandbox(place: .memory)
             try scenario.setup(s)
             let child = try s.start(scenario.arguments(in: s), env: ["NOTES_TEST_CRASH_AT": "\(n)"])
             let status = exitStatus(child.wait(untraced: false))

@@ -1,6 +1,7 @@
 @testable import notes
 import Foundation
 import NotesKit
+import TestSupport
 import Testing
 
 /// Every error becomes its sentence, exit code and `Error: …` lines in `ErrorReport`; the hints

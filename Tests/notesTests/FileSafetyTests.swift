@@ -4,11 +4,12 @@ import Darwin
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// File permissions, interrupted writes, unwritable vaults and full disks, end to end
 /// (issue 7, items 5–8). Each test failed before its fix.
-@Suite struct FileSafetyTests {
+@Suite(.tags(.heavy), .skippedInQuickLoop) struct FileSafetyTests {
     /// A pid no process can have (above any `pid_max`), so `kill(pid, 0)` says ESRCH.
     static let deadPID = Int32.max
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `gitAutoCommit` (SPEC §11) on real repositories: each write command commits exactly the files

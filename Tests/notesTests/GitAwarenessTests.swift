@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Inside a git work tree no command leaves `git status` dirty except by the notes it was asked

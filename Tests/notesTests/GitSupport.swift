@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Real git repositories for end-to-end tests: git's configuration comes only from a file of the

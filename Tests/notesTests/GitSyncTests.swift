@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `notes sync` between two clones of one bare repository, and `notes history` (SPEC §11).

@@ -1,43 +1,15 @@
 import Foundation
+import TestSupport
 import Testing
 
 // Tests that fail when a guard is removed (issue 8, finding 2): containment of note IDs behind
 // symlinks, tampered trash entries, escape sequences in what rows print, and plain folders that
 // reads must leave alone. They run the real binary, so they hold whatever shape the code takes.
 
-/// Every file, folder and link under `root` (not following links): type, mode, size, modification
-/// time and contents (a link's target), keyed by relative path; `root` itself is "".
-func treeSnapshot(_ root: String, skipping skipped: Set<String> = []) throws -> [String: String] {
-    let manager = FileManager.default
-    var result: [String: String] = [:]
-    var pending = [""]
-    while let relative = pending.popLast() {
-        let path = relative.isEmpty ? root : root + "/" + relative
-        let attributes = try manager.attributesOfItem(atPath: path)
-        let type = attributes[.type] as? FileAttributeType
-        let mode = (attributes[.posixPermissions] as? Int).map { String($0, radix: 8) } ?? "?"
-        let mtime = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
-        var entry = "\(type?.rawValue ?? "?") \(mode) \(attributes[.size] ?? "?") \(mtime)"
-        switch type {
-        case .typeDirectory?:
-            for name in try manager.contentsOfDirectory(atPath: path).sorted() {
-                let child = relative.isEmpty ? name : relative + "/" + name
-                if !skipped.contains(child) { pending.append(child) }
-            }
-        case .typeSymbolicLink?:
-            entry += " -> " + (try manager.destinationOfSymbolicLink(atPath: path))
-        default:
-            entry += " " + (try Data(contentsOf: URL(fileURLWithPath: path))).base64EncodedString()
-        }
-        result[relative] = entry
-    }
-    return result
-}
-
 /// The sandbox's files outside the vault. The runs' own stream files (`.out-…`) come and go, and
 /// with them the sandbox folder's modification time, so neither is compared.
-func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
-    try treeSnapshot(s.root.path, skipping: ["vault"]).filter { !$0.key.isEmpty && !$0.key.hasPrefix(".") }
+func outsideSnapshot(_ s: Sandbox) -> TreeSnapshot {
+    TreeSnapshot(s.root.path, skipping: ["vault"], where: { $0.hasPrefix(".") }, folderTimes: true)
 }
 
 // MARK: - Symlinks inside the vault
@@ -100,15 +72,15 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
     @Test(arguments: cases)
     func notesBehindASymlinkAreRefused(_ c: Case) throws {
         let s = try sandbox()
-        let outsideBefore = try outsideSnapshot(s)
-        let vaultBefore = try treeSnapshot(s.vault, skipping: [".notes"])
+        let outsideBefore = outsideSnapshot(s)
+        let vaultBefore = TreeSnapshot(s.vault, folderTimes: true)
         let arguments = c.arguments.map { $0.replacingOccurrences(of: "$VAULT", with: s.vault) }
         let r = try s.run(arguments, cwd: c.inVault ? s.vault : nil)
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout == "", "\(r)")
         #expect(r.stderr == "Error: " + c.error.replacingOccurrences(of: "$VAULT", with: s.vault) + "\n")
-        #expect(try outsideSnapshot(s) == outsideBefore)
-        #expect(try treeSnapshot(s.vault, skipping: [".notes"]) == vaultBefore)
+        #expect(outsideSnapshot(s) == outsideBefore)
+        #expect(TreeSnapshot(s.vault, folderTimes: true) == vaultBefore)
         #expect(try s.run(["trash", "--json"]).stdout == "[]\n")
     }
 
@@ -163,11 +135,11 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
     @Test func anEntryIsNotRestoredThroughASymlinkedFolderOfTheVault() throws {
         let c = Case(name: "vault link", recorded: "link/x.md", files: ["link/x.md"], vaultLink: true, id: "link/x")
         let s = try sandbox(c)
-        let outsideBefore = try outsideSnapshot(s)
+        let outsideBefore = outsideSnapshot(s)
         let restore = try s.run(["restore", "link/x"])
         #expect(restore.status == 1, "\(restore)")
         #expect(restore.stderr == "Error: 'link/x.md' " + SymlinkContainmentTests.outsideMessage + "\n")
-        #expect(try outsideSnapshot(s) == outsideBefore)
+        #expect(outsideSnapshot(s) == outsideBefore)
         #expect(ids(try s.run(["trash"])) == ["kept", "link/x"])
     }
 
@@ -204,16 +176,16 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
     /// and still lists the genuine note.
     func check(_ c: Case) throws {
         let s = try sandbox(c)
-        let outsideBefore = try outsideSnapshot(s)
-        let vaultBefore = try treeSnapshot(s.vault, skipping: [".notes"])
+        let outsideBefore = outsideSnapshot(s)
+        let vaultBefore = TreeSnapshot(s.vault, folderTimes: true)
         let id = c.id.replacingOccurrences(of: "$ROOT", with: s.root.path)
         let restore = try s.run(["restore", id])
         #expect(restore.status == 1, "\(restore)")
         #expect(restore.stdout == "")
         #expect(restore.stderr.hasSuffix("Error: no note in the trash matches '\(id)'; see 'notes trash'\n"),
                 "\(restore)")
-        #expect(try outsideSnapshot(s) == outsideBefore)
-        #expect(try treeSnapshot(s.vault, skipping: [".notes"]) == vaultBefore)
+        #expect(outsideSnapshot(s) == outsideBefore)
+        #expect(TreeSnapshot(s.vault, folderTimes: true) == vaultBefore)
 
         let trash = try s.run(["trash"])
         #expect(trash.status == 0, "\(trash)")
@@ -342,12 +314,12 @@ func outsideSnapshot(_ s: Sandbox) throws -> [String: String] {
         try "# N\n\nx marks\n".write(toFile: plain + "/n.md", atomically: true, encoding: .utf8)
         try "# M\n".write(toFile: plain + "/sub/m.md", atomically: true, encoding: .utf8)
         try "not a note\n".write(toFile: plain + "/readme.txt", atomically: true, encoding: .utf8)
-        let before = try treeSnapshot(plain)
+        let before = TreeSnapshot(plain, skipping: [], folderTimes: true)
         let cache = s.root.path + "/cache"
         let r = try s.run(
             ["--vault", plain] + arguments, env: ["XDG_CACHE_HOME": cache], vaultVariable: false)
         #expect(r.status == 0, "\(r)")
-        #expect(try treeSnapshot(plain) == before)
+        #expect(TreeSnapshot(plain, skipping: [], folderTimes: true) == before)
         #expect(!FileManager.default.fileExists(atPath: plain + "/.notes"))
     }
 }

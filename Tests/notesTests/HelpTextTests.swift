@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The full help text of every command, and whole usage errors (stdout, stderr and exit code

@@ -4,12 +4,13 @@ import Darwin
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// The index is written while the notes are read: each batch's folded text goes to the file and
 /// is let go. When the disk fills up part way, the index is not written, and the command answers
 /// from the same records encoded in memory — whose texts must then be read again, not left empty.
-@Suite struct IndexFullDiskTests {
+@Suite(.tags(.heavy), .skippedInQuickLoop) struct IndexFullDiskTests {
     @Test func aSearchOnADiskTooFullForTheIndexStillFindsEveryNote() throws {
         #if os(Linux)
         let s = try Sandbox()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Sources/notes/notes.1` is what `notes __man` generates from the declarations today, and it

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `ID<TAB>DATE<TAB>TITLE` lines' IDs.

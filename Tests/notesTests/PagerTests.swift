@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Human output longer than the terminal goes through the pager (SPEC §4), as git does it.

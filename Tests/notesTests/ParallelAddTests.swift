@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// SPEC §9: N processes adding notes at once make N notes, in N distinct files, and lose nothing.
@@ -7,7 +8,7 @@ import Testing
 @Suite struct ParallelAddTests {
     @Test(arguments: RaceRuns.seeds("parallel-add", 3))
     func processesAddingAtOnceEachGetTheirOwnFile(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         let s = try Sandbox()
         let count = 16
         let race = try Race(s, label: "parallel-add, seed \(seed)")

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Foundation
 import NotesKit
+import TestSupport
 import Testing
 
 // Racing `notes` processes against each other (issue 13): processes, not threads, made to overlap

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Foundation
 import NotesKit
+import TestSupport
 import Testing
 
 /// `.notes/lock` (issue 13): writers of the vault's state serialise on it, readers never wait for
@@ -12,7 +13,7 @@ import Testing
 /// `NOTES_TEST_PAUSE_BEFORE_RENAME` seam) with its write half done and the lock held, or
 /// util-linux's `flock(1)`; that it holds the lock is checked, not assumed, and a reader is
 /// prompt because it finishes while the holder is still stopped — no timing anywhere.
-@Suite struct VaultLockTests {
+@Suite(.tags(.heavy), .skippedInQuickLoop) struct VaultLockTests {
     enum Holder: String, CaseIterable, CustomTestStringConvertible {
         /// `notes edit a -`, stopped before renaming the new text into place.
         case edit
@@ -102,7 +103,7 @@ import Testing
 
         let holding = try Self.hold(holder, race, lock: lock)
         #expect(lockIsHeld(lock), "\(race.label): the holder does not hold the lock")
-        let before = AuditSnapshot(s)
+        let before = lockWaitSnapshot(s)
 
         // Readers answer, correctly and without a warning, while the holder still holds the lock.
         for (arguments, answer) in try Self.readers(race) {
@@ -120,7 +121,8 @@ import Testing
         // Writers queue for the lock (Linux shows them in /proc/locks) and change nothing yet.
         let writers = try Self.writers(race)
         for writer in writers { waitUntilQueued(writer, for: lock, label: race.label) }
-        #expect(AuditSnapshot(s) == before, "\(race.label): a writer changed the vault while the lock was held")
+        #expect(lockWaitSnapshot(s) == before,
+                "\(race.label): a writer changed the vault while the lock was held")
         #expect(lockIsHeld(lock) && !holding.poll())
 
         if killed {
@@ -164,20 +166,10 @@ import Testing
     }
 }
 
-/// Every file of the vault (the lock and the index aside) with its bytes: a writer that waits
-/// for the lock must not change one.
-struct AuditSnapshot: Equatable {
-    var files: [String: Data]
-
-    init(_ s: Sandbox) {
-        files = [:]
-        for path in FileManager.default.enumerator(atPath: s.vault)?.allObjects as? [String] ?? [] {
-            guard !path.hasPrefix(".notes/index"), path != ".notes/lock" else { continue }
-            var st = stat()
-            guard lstat(s.vault + "/" + path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
-            files[path] = FileManager.default.contents(atPath: s.vault + "/" + path)
-        }
-    }
+/// Everything in the vault but the lock and the index: a writer that waits for the lock must not
+/// change a thing.
+func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
+    TreeSnapshot(s.vault, skipping: [".notes/lock"], where: { $0.hasPrefix(".notes/index") })
 }
 
 /// Writers racing writers (issue 13): each race many times with seeded choices of order and
@@ -186,13 +178,13 @@ struct AuditSnapshot: Equatable {
 /// the vault. Processes are held at the interesting point by FIFOs (a scripted editor that waits
 /// for its gate; a command that waits for its gate before it starts; `edit -` waiting for its
 /// standard input), so that two edits are provably concurrent.
-@Suite struct RaceTests {
+@Suite(.tags(.heavy), .skippedInQuickLoop) struct RaceTests {
     static let body = "# N\n\nbase one\nbase two\n"
     static let base = "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n" + body
     static let baseLines = ["# N", "base one", "base two"]
 
     /// Shuffled with the run's generator.
-    static func shuffled<T>(_ items: [T], _ random: inout SeededRandom) -> [T] {
+    static func shuffled<T>(_ items: [T], _ random: inout SplitMix) -> [T] {
         var items = items
         items.shuffle(using: &random)
         return items
@@ -239,7 +231,7 @@ struct AuditSnapshot: Equatable {
 
     @Test(arguments: RaceRuns.seeds("delete-edit", 12))
     func deleteRacesEdit(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         let s = try Sandbox()
         try s.write("n.md", Self.base)
         let race = try Race(s, label: "delete-edit, seed \(seed)")
@@ -268,7 +260,7 @@ struct AuditSnapshot: Equatable {
 
     @Test(arguments: RaceRuns.seeds("edit-edit", 16))
     func twoEditsOfOneNote(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         let s = try Sandbox()
         try s.write("n.md", Self.base)
         let race = try Race(s, label: "edit-edit, seed \(seed)")
@@ -303,7 +295,7 @@ struct AuditSnapshot: Equatable {
 
     @Test(arguments: RaceRuns.seeds("move-edit", 12))
     func moveRacesEdit(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         let s = try Sandbox()
         try s.write("n.md", Self.base + "see [other](other.md)\n")
         try s.write("other.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# Other\n")
@@ -347,7 +339,7 @@ struct AuditSnapshot: Equatable {
 
     @Test(arguments: RaceRuns.seeds("rebuild-add-delete", 10))
     func rebuildRacesAddAndDelete(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         let s = try Sandbox()
         for k in 0..<40 {
             let second = String(format: "%02d", k)
@@ -385,7 +377,7 @@ struct AuditSnapshot: Equatable {
 
     @Test(arguments: RaceRuns.seeds("restore-add", 12))
     func restoreRacesAddOfTheSameName(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         let s = try Sandbox()
         try s.write("plan.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Plan\n\nthe trashed plan\n")
         #expect(try s.run(["delete", "--yes", "plan"]).status == 0)
@@ -440,7 +432,7 @@ struct AuditSnapshot: Equatable {
     /// The browser on a pseudo-terminal, its editor the scripted one, racing a script's command.
     @Test(arguments: RaceRuns.seeds("browser-script", 8))
     func theBrowserWritesWhileAScriptWrites(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         let s = try Sandbox()
         try s.write("n.md", Self.base)
         let race = try Race(s, label: "browser-script, seed \(seed)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Defects found by trying the tool as a stranger would; each test failed before its fix.

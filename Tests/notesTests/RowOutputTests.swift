@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `list` and `search` rows through the real binary, at several terminal widths (SPEC §4).

@@ -4,6 +4,7 @@ import Darwin
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// `notes tags`, `list --tag`, `search #tag` and `tags` in JSON notes (SPEC §10), end to end.
@@ -185,16 +186,8 @@ import Testing
         return s
     }
 
-    /// Every file of the vault (not its state) with its text.
-    static func snapshot(_ s: Sandbox) throws -> [String: String] {
-        var files: [String: String] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: s.vault)
-        while let path = enumerator?.nextObject() as? String {
-            guard !path.hasPrefix(".notes"), !path.hasPrefix(".git"), path.hasSuffix(".md") else { continue }
-            files[path] = try s.read(path)
-        }
-        return files
-    }
+    /// Everything in the vault but its state and git's.
+    static func snapshot(_ s: Sandbox) -> TreeSnapshot { TreeSnapshot(s.vault, skipping: [".notes", ".git"]) }
 
     @Test func linksInOtherFoldersFollowWithAliasesAndHeadingsKept() throws {
         let s = try Self.vault()
@@ -233,7 +226,7 @@ import Testing
     @Test func aDryRunChangesNothing() throws {
         let s = try Self.vault()
         _ = try s.run(["index"])
-        let before = try Self.snapshot(s)
+        let before = Self.snapshot(s)
         let r = try s.run(["move", "--dry-run", "idea", "archive/idea"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout == """
@@ -242,7 +235,7 @@ import Testing
               work/plan:10  [up](../idea.md#Why "title") → [up](../archive/idea.md#Why "title")
 
             """)
-        #expect(try Self.snapshot(s) == before)
+        #expect(Self.snapshot(s) == before)
         #expect(!s.exists("archive"))
     }
 
@@ -314,13 +307,13 @@ import Testing
     ], [false, true])
     func aBadNewPlaceChangesNothing(_ target: (path: String, fragment: String), dryRun: Bool) throws {
         let s = try Self.vault()
-        let before = try Self.snapshot(s)
+        let before = Self.snapshot(s)
         let r = try s.run(["move", "idea", target.path] + (dryRun ? ["--dry-run"] : []))
         let fragment = target.fragment
         #expect(r.status == 1, "\(r)")
         #expect(r.stderr.hasPrefix("Error: ") && r.stderr.contains(fragment), "\(r)")
         #expect(r.stdout == "")
-        #expect(try Self.snapshot(s) == before)
+        #expect(Self.snapshot(s) == before)
         #expect(!FileManager.default.fileExists(atPath: s.root.path + "/outside.md"))
     }
 

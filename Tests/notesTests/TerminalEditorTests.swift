@@ -1,5 +1,6 @@
 import Foundation
 import NotesKit
+import TestSupport
 import Testing
 
 /// The editor runs in the terminal's foreground, as git runs it (issue 7, item 1): these run

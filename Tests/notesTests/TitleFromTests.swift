@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `titleFrom` setting (issue 7, item 14): Obsidian's title is the file name.

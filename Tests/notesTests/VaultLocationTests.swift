@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Where a command looks for the vault, as a stranger found it (SPEC §3).

@@ -4,65 +4,13 @@ import Darwin
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
-/// A vault (with `.notes/`), a settings folder and a home for crash and disk tests, on a tmpfs
-/// (`/dev/shm`) where there is one — these tests run commands by the hundred, and there they cost
-/// a third of what they cost where every fsync goes to a disk (what SIGKILL leaves does not depend
-/// on it) — else in the sandbox. Commands run in the sandbox with these folders in their
-/// environment.
-final class ScratchVault {
-    let sandbox: Sandbox
-    let root: String
-    var vault: String { root + "/vault" }
-    var config: String { root + "/config" }
-    var home: String { root + "/home" }
-    private let ownsRoot: Bool
-
-    /// Folders under `root` when given (a file system a test mounted), else as above.
-    init(root given: String? = nil) throws {
-        sandbox = try Sandbox(initVault: false)
-        let shm = "/dev/shm"
-        if let given {
-            root = given
-            ownsRoot = false
-        } else if access(shm, W_OK) == 0 {
-            root = shm + "/notes-scratch-" + UUID().uuidString
-            ownsRoot = true
-        } else {
-            root = sandbox.root.path + "/scratch"
-            ownsRoot = false
-        }
-        let fm = FileManager.default
-        for folder in [vault + "/.notes", config, home] {
-            try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        }
-        try Data("*\n".utf8).write(to: URL(fileURLWithPath: vault + "/.notes/.gitignore"))
-    }
-
-    deinit { if ownsRoot { try? FileManager.default.removeItem(atPath: root) } }
-
-    /// What each command gets on top of the sandbox's environment.
-    var environment: [String: String] {
-        ["NOTES_VAULT": vault, "HOME": home, "XDG_CONFIG_HOME": config, "TMPDIR": root]
-    }
-
-    /// Writes a note (folders made) under the vault.
-    func write(_ relative: String, _ text: String) throws {
-        let path = vault + "/" + relative
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    }
-
-    /// Runs `notes` to its end.
-    func run(_ arguments: [String], stdin: String? = nil, env: [String: String] = [:], wrapper: [String] = []) throws -> RunResult {
-        try Child.run(sandbox, arguments, stdin: stdin, env: environment.merging(env) { $1 }, wrapper: wrapper)
-    }
-
-    /// Starts `notes`.
+extension Sandbox {
+    /// Starts `notes` (through `Child`, so that the test can wait for a stop and signal it).
     func start(_ arguments: [String], env: [String: String] = [:]) throws -> Child {
-        try Child.start(sandbox, arguments, env: environment.merging(env) { $1 })
+        try Child.start(self, arguments, env: env)
     }
 }
 
@@ -93,11 +41,12 @@ struct VaultState {
     /// Notes in the vault and in the trash together.
     var total: Int { notes.count + trash.count }
 
-    static func read(_ s: ScratchVault) -> VaultState {
+    static func read(_ s: Sandbox) -> VaultState {
         var state = VaultState()
         let vault = s.vault
-        walk(vault, "") { relative, hidden in
+        for relative in TreeSnapshot(vault, skipping: [], hashingUpTo: 0).files {
             state.files.insert("vault/" + normalizedTrashPath(stampless(relative)))
+            let hidden = relative.split(separator: "/").contains { $0.hasPrefix(".") }
             if !hidden && (relative.hasSuffix(".md") || relative.hasSuffix(".markdown")) {
                 state.notes[stampless(relative)] = bytes(vault + "/" + relative)
             }
@@ -117,24 +66,10 @@ struct VaultState {
         }
         state.trash.sort()
         state.settings = bytes(s.config + "/notes/settings.json")
-        walk(s.config, "") { relative, _ in state.files.insert("config/" + relative) }
-        return state
-    }
-
-    /// Calls `visit` with each regular file under `root/relative` and whether a name on its way
-    /// is hidden; symlinks are not followed.
-    private static func walk(_ root: String, _ relative: String, _ visit: (String, Bool) -> Void) {
-        let folder = relative.isEmpty ? root : root + "/" + relative
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-            let path = relative.isEmpty ? name : relative + "/" + name
-            var st = stat()
-            guard lstat(root + "/" + path, &st) == 0 else { continue }
-            switch st.st_mode & S_IFMT {
-            case S_IFDIR: walk(root, path, visit)
-            case S_IFREG: visit(path, path.split(separator: "/").contains { $0.hasPrefix(".") })
-            default: break
-            }
+        for relative in TreeSnapshot(s.config, skipping: [], hashingUpTo: 0).files {
+            state.files.insert("config/" + relative)
         }
+        return state
     }
 
     /// Text with each conflict copy's time (`<id>.conflict-YYYYMMDD-HHMMSS.md`) written
@@ -197,7 +132,7 @@ struct WriteScenario: CustomTestStringConvertible, Sendable {
     var name: String
     var arguments: [String]
     /// Makes the vault (and settings) the command starts from.
-    var setup: @Sendable (ScratchVault) throws -> Void
+    var setup: @Sendable (Sandbox) throws -> Void
     /// A word to search for after the command, so a stale index's texts would show (nil: the list
     /// is enough).
     var term: String?
@@ -214,14 +149,15 @@ struct WriteScenario: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 
     /// The arguments, `{vault}` replaced by the sandbox's vault folder.
-    func arguments(in s: ScratchVault) -> [String] {
+    func arguments(in s: Sandbox) -> [String] {
         arguments.map { $0.replacingOccurrences(of: "{vault}", with: s.vault) }
     }
 
     /// The environment, `{root}` and `{vault}` filled in, with `extra`.
-    func environment(in s: ScratchVault, _ extra: [String: String] = [:]) -> [String: String] {
+    func environment(in s: Sandbox, _ extra: [String: String] = [:]) -> [String: String] {
         environment.mapValues {
-            $0.replacingOccurrences(of: "{vault}", with: s.vault).replacingOccurrences(of: "{root}", with: s.root)
+            $0.replacingOccurrences(of: "{vault}", with: s.vault)
+                .replacingOccurrences(of: "{root}", with: s.base)
         }.merging(extra) { $1 }
     }
 }
@@ -234,7 +170,7 @@ func fixtureNote(_ title: String, body: String, day: Int = 1) -> String {
 
 /// Runs `notes` through `Child` and fails the test on an unexpected status.
 @discardableResult
-func mustRun(_ s: ScratchVault, _ arguments: [String], stdin: String? = nil) throws -> RunResult {
+func mustRun(_ s: Sandbox, _ arguments: [String], stdin: String? = nil) throws -> RunResult {
     let result = try s.run(arguments, stdin: stdin)
     try #require(result.status == 0, "setup: notes \(arguments.joined(separator: " ")): \(result)")
     return result
@@ -245,7 +181,7 @@ struct Listing: Equatable {
     var list: String
     var search: String
 
-    init(_ s: ScratchVault, term: String?) throws {
+    init(_ s: Sandbox, term: String?) throws {
         let list = try s.run(["list", "--json"])
         let search = try term.map { try s.run(["search", $0]) } ?? RunResult(status: 0, stdout: "", stderr: "")
         func masked(_ text: String) -> String {
@@ -262,7 +198,7 @@ struct Listing: Equatable {
 /// before or as it is after. Also that the trash lists, without a warning, exactly its complete
 /// entries, when the command changes the trash. Returns the problems found.
 func indexAndTrashProblems(
-    _ s: ScratchVault, scenario: WriteScenario, state: VaultState, fresh: inout [String: Listing]
+    _ s: Sandbox, scenario: WriteScenario, state: VaultState, fresh: inout [String: Listing]
 ) throws -> [String] {
     var problems: [String] = []
     let term = scenario.term

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// How problems with the vault's files are reported (issue 7, item 16).

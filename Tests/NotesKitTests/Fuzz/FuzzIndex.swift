@@ -1,5 +1,6 @@
 import Foundation
 @testable import NotesKit
+import TestSupport
 
 // The index decoder under fuzzing: index files encoded from notes made by `FuzzText`, read back
 // whole; then damaged — bits flipped, words overwritten, bytes cut, added, spliced, rows swapped —
@@ -138,7 +139,7 @@ enum IndexFuzz {
     }
 
     /// A vault path: folders and a name from the fuzz words, mostly ending in `.md`.
-    static func path(_ r: inout FuzzRandom) -> String {
+    static func path(_ r: inout SplitMix) -> String {
         let segments = (0..<r.within(1...3)).map { _ -> String in
             let word = r.chance(60) ? r.pick(FuzzText.words) : FuzzText.piece(&r)
             let clean = String(word.unicodeScalars.filter { $0 != "/" && $0 != "\0" }.map(Character.init))
@@ -219,7 +220,7 @@ enum IndexFuzz {
         var paths: [String]
     }
 
-    static func encode(_ r: inout FuzzRandom, folder: inout TextFolder, kind: IndexKind = .base, generation: UInt64 = 7,
+    static func encode(_ r: inout SplitMix, folder: inout TextFolder, kind: IndexKind = .base, generation: UInt64 = 7,
                        removed: [String] = [], paths given: [String]? = nil) -> Encoded {
         let titleSource: TitleSource = r.chance(80) ? .content : .filename
         var table = IndexTable()
@@ -249,7 +250,7 @@ enum IndexFuzz {
 
     /// An encoded index reads back as exactly what was encoded, finds each path, and is refused
     /// when read with the other title source.
-    static func checkRoundTrip(_ r: inout FuzzRandom, folder: inout TextFolder) -> [String] {
+    static func checkRoundTrip(_ r: inout SplitMix, folder: inout TextFolder) -> [String] {
         let encoded = encode(&r, folder: &folder)
         guard let index = MappedIndex.open(TextStorage(encoded.bytes), titleSource: encoded.titleSource) else {
             return ["a freshly encoded index of \(encoded.expected.count) records is refused"]
@@ -279,7 +280,7 @@ enum IndexFuzz {
         var steps: [String] = []
     }
 
-    static func damage(_ original: [UInt8], _ regions: IndexRegions, _ r: inout FuzzRandom) -> Damage {
+    static func damage(_ original: [UInt8], _ regions: IndexRegions, _ r: inout SplitMix) -> Damage {
         var d = Damage(bytes: original)
         let interesting: [UInt64] = [0, 1, 2, 0x7F, 0x80, 0xFF, 0xFFFF, 0x1_0000, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x1_0000_0000,
                                      UInt64(Int64.max), UInt64.max, UInt64(original.count), UInt64(regions.count)]
@@ -383,7 +384,7 @@ enum IndexFuzz {
 
     /// A random index (from `seed`) damaged as `edits` say.
     static func checkDamage(seed: UInt64, edits: ArraySlice<UInt8>, folder: inout TextFolder) -> [String] {
-        var r = FuzzRandom(seed: seed)
+        var r = SplitMix(seed: seed)
         let encoded = encode(&r, folder: &folder)
         guard let regions = IndexRegions(encoded.bytes),
               let original = MappedIndex.open(TextStorage(encoded.bytes), titleSource: encoded.titleSource)
@@ -393,7 +394,7 @@ enum IndexFuzz {
 
     /// A damaged index is refused, or read without a crash: records the damage did not hit read as
     /// encoded, a path is never found as another, and one cut or grown is refused.
-    static func checkDamage(_ r: inout FuzzRandom, folder: inout TextFolder) -> [String] {
+    static func checkDamage(_ r: inout SplitMix, folder: inout TextFolder) -> [String] {
         let encoded = encode(&r, folder: &folder)
         guard let regions = IndexRegions(encoded.bytes),
               let original = MappedIndex.open(TextStorage(encoded.bytes), titleSource: encoded.titleSource)
@@ -436,7 +437,7 @@ enum IndexFuzz {
 
     /// A base and a delta of it: the view joins them (the delta's records win, its removals hide
     /// the base's); damage to either is refused or read without a crash.
-    static func checkDelta(_ r: inout FuzzRandom, folder: inout TextFolder) -> [String] {
+    static func checkDelta(_ r: inout SplitMix, folder: inout TextFolder) -> [String] {
         let generation = r.next()
         let base = encode(&r, folder: &folder, generation: generation)
         let basePaths = base.paths

@@ -1,43 +1,11 @@
 import Foundation
 import NotesKit
+import TestSupport
 
 // Inputs for the fuzz targets (`FuzzTests`, and `Tests/Fuzz/fuzz.sh` for libFuzzer, which compiles
 // this file too): valid seeds — notes, front matters, dates, queries, text in many scripts —
 // mutated the way real files go wrong (a line cut, a quote left open, CRLF and a BOM pasted in,
 // invalid UTF-8), rather than uniform random bytes, which almost never get past a first line `---`.
-
-/// A seeded generator (SplitMix64) with its own arithmetic for picking, so that a seed gives the
-/// same inputs with every toolchain: a failure is replayed from the seed its message prints.
-struct FuzzRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<n` (0 when `n` is 0).
-    mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-
-    /// A number in `range`.
-    mutating func within(_ range: ClosedRange<Int>) -> Int { range.lowerBound + below(range.count) }
-
-    /// True `percent` times in a hundred.
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-
-    /// The seed of case `number` of a run seeded with `seed`: each case can be replayed alone.
-    static func caseSeed(_ seed: UInt64, _ number: Int) -> UInt64 {
-        var r = FuzzRandom(seed: seed ^ (UInt64(number) &* 0xD1B5_4A32_D192_ED03))
-        return r.next()
-    }
-}
 
 /// Text inputs: note files, content, dates, queries.
 enum FuzzText {
@@ -100,7 +68,7 @@ enum FuzzText {
     ]
 
     /// Scalars from ranges that matter to folding and parsing, or any valid scalar.
-    static func scalar(_ r: inout FuzzRandom) -> Unicode.Scalar {
+    static func scalar(_ r: inout SplitMix) -> Unicode.Scalar {
         let ranges: [ClosedRange<UInt32>] = [
             0x00...0x1F, 0x20...0x7E, 0x7F...0x9F, 0xA0...0x24F, 0x300...0x36F, 0x370...0x3FF, 0x400...0x4FF,
             0x591...0x5C7, 0x610...0x6FF, 0x900...0x97F, 0x980...0x9FF, 0xE00...0xE7F, 0x1100...0x11FF,
@@ -114,7 +82,7 @@ enum FuzzText {
     }
 
     /// A short run of text: an atom, a word, or a few scalars.
-    static func piece(_ r: inout FuzzRandom) -> String {
+    static func piece(_ r: inout SplitMix) -> String {
         switch r.below(4) {
         case 0: return r.pick(atoms)
         case 1: return r.pick(words)
@@ -124,7 +92,7 @@ enum FuzzText {
     }
 
     /// A note file's text: a seed, a spliced pair of seeds, or pieces, mutated a few times.
-    static func note(_ r: inout FuzzRandom) -> String {
+    static func note(_ r: inout SplitMix) -> String {
         var text: String
         switch r.below(10) {
         case 0: text = (0..<r.within(0...25)).map { _ in piece(&r) }.joined()
@@ -137,14 +105,14 @@ enum FuzzText {
 
     /// New content as the content rules make it (`Content.normalize`: LF line endings, trimmed,
     /// one final newline), never empty.
-    static func content(_ r: inout FuzzRandom) -> String {
+    static func content(_ r: inout SplitMix) -> String {
         var text = r.chance(30) ? r.pick(noteSeeds) : (0..<r.within(1...8)).map { _ in piece(&r) }.joined()
         if r.chance(50) { text = mutate(text, &r) }
         return (try? Content.normalize(text)) ?? "x\n"
     }
 
     /// One mutation of `text`, at a scalar boundary (the result is valid text).
-    static func mutate(_ text: String, _ r: inout FuzzRandom) -> String {
+    static func mutate(_ text: String, _ r: inout SplitMix) -> String {
         var s = Array(text.unicodeScalars)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         func at() -> Int { r.below(s.count + 1) }
@@ -221,13 +189,13 @@ enum FuzzText {
     }
 
     /// The head of one text followed by the tail of another, cut at line starts or anywhere.
-    static func splice(_ a: String, _ b: String, _ r: inout FuzzRandom) -> String {
+    static func splice(_ a: String, _ b: String, _ r: inout SplitMix) -> String {
         let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
         return String(String.UnicodeScalarView(x[..<r.below(x.count + 1)] + y[r.below(y.count + 1)...]))
     }
 
     /// Date texts: the accepted forms with random parts (some out of range), mutated forms, pieces.
-    static func date(_ r: inout FuzzRandom) -> String {
+    static func date(_ r: inout SplitMix) -> String {
         func digits(_ value: Int, _ width: Int) -> String {
             let s = String(value)
             return String(repeating: "0", count: max(0, width - s.count)) + s
@@ -275,7 +243,7 @@ enum FuzzText {
 
     /// Times as the tool writes them (now-ish), and odd ones: far past and future, fractions,
     /// beyond the years 1–9999, not a number.
-    static func seconds(_ r: inout FuzzRandom) -> Double {
+    static func seconds(_ r: inout SplitMix) -> Double {
         switch r.below(10) {
         case 0: return Double(bitPattern: r.next())
         case 1: return r.pick([-1e300, 1e300, -62_135_596_801, 253_402_300_800, .nan, .infinity, -0.5, 0])
@@ -285,7 +253,7 @@ enum FuzzText {
     }
 
     /// A search query: words, quoted phrases (some unbalanced), tag terms, odd blanks.
-    static func query(_ r: inout FuzzRandom) -> String {
+    static func query(_ r: inout SplitMix) -> String {
         var parts: [String] = []
         for _ in 0..<r.within(0...6) {
             var word = r.chance(70) ? r.pick(words) : piece(&r)
@@ -309,7 +277,7 @@ enum FuzzBytes {
     ]
 
     /// `bytes` with a few byte-level changes: invalid sequences, flips, cuts, copies.
-    static func mutate(_ bytes: [UInt8], _ r: inout FuzzRandom) -> [UInt8] {
+    static func mutate(_ bytes: [UInt8], _ r: inout SplitMix) -> [UInt8] {
         var b = bytes
         for _ in 0..<r.within(1...4) {
             let i = r.below(b.count + 1)

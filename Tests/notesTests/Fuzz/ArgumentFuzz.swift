@@ -1,31 +1,11 @@
 import Foundation
 @testable import notes
+import TestSupport
 
 // The argument parser under fuzzing (`ArgumentFuzzTests`, and `Tests/Fuzz/fuzz.sh`, which compiles
 // this file too): command lines made of the real commands, options and values, valid ones and
 // broken ones. Arguments come from execve as C strings, so a NUL cannot reach the parser from a
 // shell; it can here, and must not matter either.
-
-/// SplitMix64, picking with its own arithmetic so that a seed gives the same command lines (and
-/// races, `RaceTests`) on every machine and with every toolchain. (Here, not in the race support,
-/// because `Tests/Fuzz/fuzz.sh` builds this folder without the rest of the target.)
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
 
 enum ArgumentFuzz {
     /// Every command and subcommand, with the words that name it.
@@ -49,7 +29,7 @@ enum ArgumentFuzz {
     /// A command line: often a valid one, with what it must parse to; else words drawn from
     /// everything a command line holds.
     static func line(seed: UInt64) -> (argv: [String], expected: Valid?) {
-        var r = SeededRandom(seed: seed)
+        var r = SplitMix(seed: seed)
         if r.chance(40) {
             let valid = valid(&r)
             return (valid.argv, valid)
@@ -84,7 +64,7 @@ enum ArgumentFuzz {
         var positionals: [String] = []
     }
 
-    fileprivate static func valid(_ r: inout SeededRandom) -> Valid {
+    fileprivate static func valid(_ r: inout SplitMix) -> Valid {
         let (words, type) = r.pick(commands.filter { !$0.type.spec.hidden })
         var line = Valid(command: type)
         let options = type.spec.options + GlobalOptions.all.filter { $0.long != "help" && $0.long != "version" }

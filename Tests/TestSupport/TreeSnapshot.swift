@@ -7,33 +7,47 @@ import Foundation
 
 /// Everything under a folder that a user could see changed — each file's size, mode, inode and
 /// modification time (an atomic replace makes a new inode, a write in place a new time) and, up
-/// to 1 MB, a hash of its bytes; each folder and symlink — except the tool's own state
-/// (`.notes/`), read with raw system calls relative to each folder (so paths longer than
-/// PATH_MAX and 100,000 files are fine), for tests that check a command changed nothing.
-struct VaultFingerprint: Equatable, CustomStringConvertible {
+/// to 1 MB, a hash of its bytes; each folder (and, with `folderTimes`, its modification time: a
+/// file made and removed again) and symlink (its target) — except what is skipped (by default the
+/// tool's own state, `.notes/`). Read with raw system calls relative to each folder (so paths
+/// longer than PATH_MAX and 100,000 files are fine), never following a link, for tests that check
+/// that something changed nothing. The one tree snapshot of the tests.
+public struct TreeSnapshot: Equatable, CustomStringConvertible {
     /// Relative path (bytes) to what is there.
-    private(set) var entries: [[UInt8]: String] = [:]
+    public private(set) var entries: [[UInt8]: String] = [:]
     /// Files up to this size have their bytes hashed.
     private let hashedSize: Int
+    private let folderTimes: Bool
 
-    init(_ root: String, skipping skipped: Set<String> = [".notes"], hashingUpTo hashedSize: Int = 1 << 20) {
+    /// The snapshot of `root`, without the relative paths in `skipped` (and what is under them) and
+    /// those `skip` says to leave out.
+    public init(
+        _ root: String, skipping skipped: Set<String> = [".notes"], where skip: ((String) -> Bool)? = nil,
+        hashingUpTo hashedSize: Int = 1 << 20, folderTimes: Bool = false
+    ) {
         self.hashedSize = hashedSize
+        self.folderTimes = folderTimes
         let fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
         guard fd >= 0 else { return }
-        walk(fd, prefix: [], skipped: skipped)
+        walk(fd, prefix: [], skip: { skipped.contains($0) || skip?($0) == true })
     }
 
-    var description: String { "\(entries.count) entries" }
+    /// The relative paths of the regular files, sorted.
+    public var files: [String] {
+        entries.filter { $0.value.hasPrefix("file ") }.keys.map { String(decoding: $0, as: UTF8.self) }.sorted()
+    }
+
+    public var description: String { "\(entries.count) entries" }
 
     /// The entries that differ from `other`'s, for a failure message.
-    func difference(from other: VaultFingerprint) -> [String] {
+    public func difference(from other: TreeSnapshot) -> [String] {
         Set(entries.keys).union(other.entries.keys).filter { entries[$0] != other.entries[$0] }.prefix(10).map {
             String(decoding: $0, as: UTF8.self) + ": " + (other.entries[$0] ?? "none") + " → " + (entries[$0] ?? "none")
         }
     }
 
     /// Walks the folder open as `fd` (and closes it).
-    private mutating func walk(_ fd: Int32, prefix: [UInt8], skipped: Set<String>) {
+    private mutating func walk(_ fd: Int32, prefix: [UInt8], skip: (String) -> Bool) {
         guard let dir = fdopendir(fd) else {
             close(fd)
             return
@@ -44,8 +58,8 @@ struct VaultFingerprint: Equatable, CustomStringConvertible {
                 Array(raw.prefix { $0 != 0 })
             }
             if name == Array(".".utf8) || name == Array("..".utf8) { continue }
-            if prefix.isEmpty, skipped.contains(String(decoding: name, as: UTF8.self)) { continue }
             let path = prefix.isEmpty ? name : prefix + [UInt8(ascii: "/")] + name
+            if skip(String(decoding: path, as: UTF8.self)) { continue }
             var st = stat()
             let cName = name.map { CChar(bitPattern: $0) } + [0]
             guard fstatat(fd, cName, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
@@ -55,25 +69,29 @@ struct VaultFingerprint: Equatable, CustomStringConvertible {
             let mode = String(st.st_mode & 0o7777, radix: 8)
             switch st.st_mode & S_IFMT {
             case S_IFDIR:
-                entries[path] = "folder \(mode)"
+                entries[path] = "folder \(mode)" + (folderTimes ? " " + Self.time(st) : "")
                 let child = openat(fd, cName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-                if child >= 0 { walk(child, prefix: path, skipped: skipped) }
+                if child >= 0 { walk(child, prefix: path, skip: skip) }
             case S_IFLNK:
                 var target = [CChar](repeating: 0, count: 4097)
                 let n = readlinkat(fd, cName, &target, 4096)
                 entries[path] = "link " + String(decoding: target.prefix(max(0, n)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             case S_IFREG:
-                #if canImport(Darwin)
-                let time = "\(st.st_mtimespec.tv_sec).\(st.st_mtimespec.tv_nsec)"
-                #else
-                let time = "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
-                #endif
                 let hash = st.st_size <= hashedSize ? Self.hash(fd, cName) : "-"
-                entries[path] = "file \(mode) \(st.st_size) \(st.st_ino) \(time) \(hash)"
+                entries[path] = "file \(mode) \(st.st_size) \(st.st_ino) \(Self.time(st)) \(hash)"
             default:
                 entries[path] = "other \(st.st_mode)"
             }
         }
+    }
+
+    /// A modification time to the nanosecond.
+    private static func time(_ st: stat) -> String {
+        #if canImport(Darwin)
+        "\(st.st_mtimespec.tv_sec).\(st.st_mtimespec.tv_nsec)"
+        #else
+        "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+        #endif
     }
 
     /// FNV-1a of a file's bytes.
@@ -94,10 +112,10 @@ struct VaultFingerprint: Equatable, CustomStringConvertible {
 
 /// Raw file making for tests that need more than `Sandbox.write` does quickly: many files, folders
 /// deeper than PATH_MAX.
-enum RawFiles {
+public enum RawFiles {
     /// Creates `name` in the folder open as `dirfd` holding `bytes`.
     @discardableResult
-    static func create(_ dirfd: Int32, _ name: String, _ bytes: [UInt8]) -> Bool {
+    public static func create(_ dirfd: Int32, _ name: String, _ bytes: [UInt8]) -> Bool {
         let fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -105,7 +123,7 @@ enum RawFiles {
     }
 
     /// Makes `depth` nested folders named `name` under `root` and returns the deepest, open.
-    static func nest(_ root: String, _ name: String, depth: Int) -> Int32 {
+    public static func nest(_ root: String, _ name: String, depth: Int) -> Int32 {
         var fd = open(root, O_RDONLY | O_DIRECTORY)
         for _ in 0..<depth {
             mkdirat(fd, name, 0o755)
