@@ -4,7 +4,7 @@
 //
 // Builds a deterministic mixed-script text (or reads FILE), then times, in one run so that the
 // ratios hold on a noisy machine, the best of N repetitions of:
-//   * TextFolder.foldedBytes over the whole text (SPEC §5 folding),
+//   * TextFolder.foldedBytes over the whole text (search folding),
 //   * TextFolding.contains of a folded needle in the already-folded bytes,
 //   * both together (what a search does per note),
 //   * String.localizedStandardContains of the needle, over the whole text and line by line,
@@ -66,7 +66,7 @@ enum Corpus {
         "שלום עולם — הערות מהפגישה.",
     ]
 
-    /// Lines in scripts whose marks are part of the letter (SPEC §5 keeps them): the text where
+    /// Lines in scripts whose marks are part of the letter (folding keeps them): the text where
     /// recomposition can join a scalar to the one before it, some of it written decomposed.
     static let letterMarks = [
         "ไม้บรรทัดยาวสามสิบเซนติเมตร ไม่ใช่ของฉัน ขอบคุณครับ",

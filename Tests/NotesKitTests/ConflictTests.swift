@@ -1,7 +1,7 @@
 import NotesKit
 import Testing
 
-/// Conflict markers and conflict copies (SPEC §11), and the unified diff used when no diff tool is there.
+/// Conflict markers and conflict copies, and the unified diff used when no diff tool is there.
 @Suite struct ConflictTests {
     @Test(arguments: [
         ("<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> origin/main\n", true),

@@ -64,7 +64,7 @@ struct FuzzBudget: Sendable {
     }
 }
 
-/// Seeded random inputs for the parsers and the index decoder (issue 13): front matters and whole
+/// Seeded random inputs for the parsers and the index decoder: front matters and whole
 /// note files, dates, queries, folding, index files whole and damaged. Inputs are valid seeds
 /// mutated (`FuzzText`, `FuzzBytes`); the invariants are in `Fuzz/FuzzChecks.swift` and
 /// `Fuzz/FuzzIndex.swift`, shared with the libFuzzer entry `Tests/Fuzz/fuzz.sh`.

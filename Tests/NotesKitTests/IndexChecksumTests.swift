@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The index's checksums (SPEC §8, issue 13: a decoded index either equals what was encoded or is
+/// The index's checksums (a decoded index either equals what was encoded or is
 /// rejected): damage to any byte of an index file is refused when the file is opened, or noticed
 /// when the part it hit is read — and then that note is read again from its file, so a command
 /// never shows what the damage made of it, and the damaged file is put aside to be written anew.

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The index delta (SPEC §8, issue 9): a small change writes a small file beside the base; many
+/// The index delta: a small change writes a small file beside the base; many
 /// changes are merged into a new base; neither ever changes what a command sees.
 @Suite struct IndexDeltaTests {
     static func tree(_ count: Int) -> [Sandbox.Item] {

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Tags and links as the catalog reads them from the index (SPEC §10): resolution, counts,
+/// Tags and links as the catalog reads them from the index: resolution, counts,
 /// backlinks, broken links, and their refresh when notes change.
 @Suite struct LinkResolutionTests {
     /// Where each link of `id` goes: its text and the ID it resolves to ("" when broken).
@@ -51,7 +51,7 @@ import Testing
         }
     }
 
-    /// Past the three steps of SPEC §10, the links Obsidian resolves: a target with folders names
+    /// Past the three resolution steps (ID, file name, title), the links Obsidian resolves: a target with folders names
     /// the notes whose ID ends with it, and, last, names and such endings compare folded.
     @Test func pathEndingsThenFoldedNamesAsObsidianDoes() throws {
         try Sandbox(tree: [

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The browser's search (issue 10): hits in the order of `Catalog.run`, each query re-checking
+/// The browser's search: hits in the order of `Catalog.run`, each query re-checking
 /// only the notes it must.
 @Suite struct LiveSearchTests {
     @Test(arguments: [

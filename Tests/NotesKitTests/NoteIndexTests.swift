@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The index cache of SPEC §8: fresh entries are not read again; changes, additions and removals
+/// The index cache: fresh entries are not read again; changes, additions and removals
 /// are; a missing or corrupt index costs one rebuild and loses nothing.
 @Suite struct NoteIndexTests {
     static let tree: [Sandbox.Item] = [

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `NoteStore.planMove` and `move` (SPEC §10): the file moves inside the vault, and every link
+/// `NoteStore.planMove` and `move`: the file moves inside the vault, and every link
 /// whose resolution the move changes is rewritten, its target only.
 @Suite struct NoteMoveTests {
     static let vault: [Sandbox.Item] = [

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The store: the one way the command line reads and changes a vault (issue 8).
+/// The store: the one way the command line reads and changes a vault.
 @Suite struct NoteStoreTests {
     @Test func readingAPlainFolderWritesNothingIntoIt() throws {
         try Sandbox(tree: [

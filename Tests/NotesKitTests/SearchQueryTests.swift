@@ -11,7 +11,7 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
 @Suite struct SearchQueryTests {
     // MARK: Parsing
 
-    /// Terms as typed, and their folded forms written out (SPEC §5: case, accents, width and
+    /// Terms as typed, and their folded forms written out (case, accents, width and
     /// the letters that do not decompose).
     @Test(arguments: [
         ("empty query", "", [], []),
@@ -164,7 +164,7 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
 
     // MARK: Sorting
 
-    /// The orders of SPEC §4 through the query API, on notes just read from their files and on
+    /// The list orders through the query API, on notes just read from their files and on
     /// the same notes read in place from the index (the two kinds of catalog entry).
     @Test func sortOrders() throws {
         try Sandbox(tree: [

@@ -2,7 +2,7 @@ import Foundation
 @testable import NotesKit
 import Testing
 
-/// One note text and the tags SPEC §10 says it has.
+/// One note text and the tags it has.
 struct TagCase: CustomTestStringConvertible, Sendable {
     var name: String
     var text: String

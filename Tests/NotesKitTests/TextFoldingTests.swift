@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// One named input and its folded form. Every expected value here was cross-checked against
-/// the `fold` of `shared/bench/ref-search.py`, the reference implementation of SPEC §5.
+/// the `fold` of the reference search script (`fixtures/README.md` says where it lives).
 struct FoldCase: CustomTestStringConvertible, Sendable {
     var name: String
     var input: String
@@ -38,7 +38,7 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
 
 @Suite struct TextFoldingTests {
     static let cases: [FoldCase] = [
-        // The letter table of SPEC §5, lower and upper case.
+        // The letter table (ø→o, ł→l, æ→ae, …), lower and upper case.
         FoldCase("ø", "ø", "o"), FoldCase("Ø", "Ø", "o"),
         FoldCase("ł", "ł", "l"), FoldCase("Ł", "Ł", "l"),
         FoldCase("đ", "đ", "d"), FoldCase("Đ", "Đ", "d"),
@@ -208,7 +208,7 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         #expect(TextFolding.contains(h, n) == expected)
     }
 
-    /// Matches that folding must neither make nor miss (issue 7, item 3): a mark that is part of
+    /// Matches that folding must neither make nor miss: a mark that is part of
     /// a letter is not a diacritic, and a Hangul syllable never matches inside another one.
     static let scriptMatches: [MatchCase] = [
         MatchCase("사 is not inside 등산", "사", "등산", false),

@@ -2,7 +2,7 @@ import NotesKit
 import Testing
 
 @Suite struct ThemeTests {
-    /// The tint of every scheme in both modes, worked out by hand from SPEC §7:
+    /// The tint of every scheme in both modes, worked out by hand from the system colours and opacities:
     /// per channel round(α·c + (1−α)·base), halves rounded up, base 0 (dark) or 255 (light).
     /// gray #8E8E93 = (142, 142, 147) at 0.3; blue #007AFF = (0, 122, 255), orange #FF9500 =
     /// (255, 149, 0), yellow #FFCC00 = (255, 204, 0), green #34C759 = (52, 199, 89), indigo
@@ -76,7 +76,7 @@ import Testing
         #expect(colour.xterm256 == expected, "\(name)")
     }
 
-    /// Each tint worked out from SPEC §7's hex colour and opacity (in tenths, so halves round up
+    /// Each tint worked out from its hex colour and opacity (in tenths, so halves round up
     /// exactly in integers), its nearest 256-colour entry, and that entry's colour by the xterm
     /// rules (cube levels 0, 95, 135, 175, 215, 255 for 16 + 36r + 6g + b; grays 8 + 10k from 232).
     /// Dark orange and yellow share 94 here; `tintCode` separates them (ThemePaletteTests).
@@ -104,7 +104,7 @@ import Testing
             let c = try #require(Int(digits, radix: 16))
             return (tenths * c + (10 - tenths) * base + 5) / 10
         }
-        #expect(RGB(channels[0], channels[1], channels[2]) == tint, "the table agrees with SPEC §7")
+        #expect(RGB(channels[0], channels[1], channels[2]) == tint, "the table agrees with the hex colours")
         let theme = Theme(scheme: scheme, dark: dark)
         #expect(theme.tint == tint)
         #expect(theme.tint.xterm256 == entry)

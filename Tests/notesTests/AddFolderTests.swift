@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Where `add` puts a new note (issue 7, item 15): the current folder when it is inside the
+/// Where `add` puts a new note: the current folder when it is inside the
 /// vault, or `--folder`; never outside the vault, through a symlink or into a hidden folder.
 @Suite struct AddFolderTests {
     @Test func addFromASubfolderOfTheVaultPutsTheNoteThere() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import notes
 
-/// The argument parser on seeded command lines (issue 13), valid and broken, with NUL bytes,
+/// The argument parser on seeded command lines, valid and broken, with NUL bytes,
 /// control characters and words that look like options (`Fuzz/ArgumentFuzz.swift`). The same
 /// environment as `FuzzTests` runs it longer: `NOTES_FUZZ_SECONDS`, `NOTES_FUZZ_CASES`,
 /// `NOTES_FUZZ_SEED`, `NOTES_FUZZ_CASE` (see `Tests/Fuzz/README.md`).

@@ -7,7 +7,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Files that are not what they should be, and bytes that are not text (SPEC §9): a clear message
+/// Files that are not what they should be, and bytes that are not text: a clear message
 /// or correct handling, the right exit code, nothing changed, and never a hang. Runs go through a
 /// pseudo-terminal, whose runner kills a run that has not ended after a minute, so a hang fails.
 @Suite struct BadInputTests {
@@ -337,7 +337,7 @@ import Testing
     }
 }
 
-/// An index whose bytes were changed on disk (SPEC §8): every command shows the notes as their
+/// An index whose bytes were changed on disk: every command shows the notes as their
 /// files have them, and the index is written anew.
 @Suite struct DamagedIndexTests {
     /// A vault of two notes and its index, in which the second byte of the first occurrence of

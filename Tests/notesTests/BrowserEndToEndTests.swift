@@ -3,7 +3,7 @@ import NotesKit
 import TestSupport
 import Testing
 
-/// The browser run for real (issue 10): the `notes` binary on a pseudo-terminal, keys typed,
+/// The browser run for real: the `notes` binary on a pseudo-terminal, keys typed,
 /// the screen read back, and the terminal checked after every way out.
 @Suite struct BrowserEndToEndTests {
     /// A sandbox with three notes, newest first: Crème brûlée, Groceries, Standup.

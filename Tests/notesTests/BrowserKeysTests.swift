@@ -1,7 +1,7 @@
 @testable import notes
 import Testing
 
-/// Bytes from a terminal in raw mode to keys (issue 10).
+/// Bytes from a terminal in raw mode to keys.
 @Suite struct KeyDecoderTests {
     @Test(arguments: [
         ("plain text is one key", Array("cre".utf8), [Key.text("cre")]),
@@ -59,7 +59,7 @@ import Testing
     }
 }
 
-/// The search field's line editing (issue 10).
+/// The search field's line editing.
 @Suite struct QueryLineTests {
     @Test func backspaceRemovesAWholeCharacterWhateverItsBytes() {
         var line = QueryLine("aé東👍🏽")

@@ -18,7 +18,7 @@ import Testing
     }
 }
 
-/// `notes browse --replay KEYS [--timing]`, without a terminal (issue 10).
+/// `notes browse --replay KEYS [--timing]`, without a terminal.
 @Suite struct ReplayCommandTests {
     @Test func aReplayPrintsTheLastScreen() throws {
         let s = try BrowserEndToEndTests.kitchen()

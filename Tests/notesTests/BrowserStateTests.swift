@@ -4,7 +4,7 @@ import Foundation
 import NotesKit
 import Testing
 
-/// The browser as a pure state machine (issue 10): keys in, state and a frame of a fixed size
+/// The browser as a pure state machine: keys in, state and a frame of a fixed size
 /// out, over a real temporary vault.
 @Suite struct BrowserStateTests {
     /// A browser over `notes` (ID → title; the first is the newest) on a `columns`×`rows` screen.
@@ -361,7 +361,7 @@ extension BrowserStateTests {
     }
 }
 
-/// What a frame writes to the terminal (issue 10: one write per frame, only when something changed).
+/// What a frame writes to the terminal (one write per frame, only when something changed).
 @Suite struct FrameUpdateTests {
     static let size = ScreenSize(columns: 4, rows: 3)
     static let frame = Frame(size: size, lines: ["aaaa", "bbbb", "cccc"], cursor: Frame.Cursor(row: 1, column: 2))

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The completion scripts loaded by the real shells (SPEC §4), completing a command, an option
+/// The completion scripts loaded by the real shells, completing a command, an option
 /// value, a settings value and note IDs through `notes __complete`.
 @Suite struct CompletionTests {
     /// A vault with two notes (one in a folder), one trashed note, the index built, and `notes`

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Conflict markers and conflict copies as `list` and `notes conflicts` show them (SPEC §11).
+/// Conflict markers and conflict copies as `list` and `notes conflicts` show them.
 @Suite struct ConflictsCommandTests {
     static func vault() throws -> Sandbox {
         let s = try Sandbox()

@@ -7,7 +7,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// SIGKILL at every step of every write (SPEC §9, issue 13): each command runs with
+/// SIGKILL at every step of every write: each command runs with
 /// `NOTES_TEST_CRASH_AT=N` (the file layer's test seam: the process kills itself just before its
 /// N-th create, write, sync, rename, link or remove) for N = 1, 2, 3, … until it finishes, each
 /// time in a vault made afresh, and what every kill left is checked against the vault before the

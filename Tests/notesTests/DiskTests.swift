@@ -7,7 +7,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Full and read-only disks (SPEC §4, §9, issue 13): every write command fails with exit 1 and a
+/// Full and read-only disks: every write command fails with exit 1 and a
 /// message naming the file it could not write, and leaves every note, the trash and the settings as
 /// they were, with no temp left behind — except the commands that need no new space, which a full
 /// disk lets through (`restore` renames, `trash --empty` frees space). Read commands still work,

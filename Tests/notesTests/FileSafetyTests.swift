@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// File permissions, interrupted writes, unwritable vaults and full disks, end to end
-/// (issue 7, items 5–8). Each test failed before its fix.
+///. Each test failed before its fix.
 @Suite(.tags(.heavy), .skippedInQuickLoop) struct FileSafetyTests {
     /// A pid no process can have (above any `pid_max`), so `kill(pid, 0)` says ESRCH.
     static let deadPID = Int32.max
@@ -210,7 +210,7 @@ import Testing
         #expect(list.stdout.hasPrefix("a\t"))
         #expect(list.stderr == "")
         #expect(!FileManager.default.fileExists(atPath: s.vault + "/.notes/index"))
-        // A folder used as a vault without `init` keeps its index in the cache folder (SPEC §3),
+        // A folder used as a vault without `init` keeps its index in the cache folder,
         // so a read-only one still gets an index, and nothing is written into it.
         let plain = s.root.path + "/plain"
         try FileManager.default.createDirectory(atPath: plain, withIntermediateDirectories: true)

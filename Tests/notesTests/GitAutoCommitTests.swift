@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `gitAutoCommit` (SPEC §11) on real repositories: each write command commits exactly the files
+/// `gitAutoCommit` on real repositories: each write command commits exactly the files
 /// it changed, with a message naming what it did, and a commit that fails is only a warning.
 @Suite struct GitAutoCommitTests {
     /// A committed vault with auto-commit on, one note, and two files the user is working on: one

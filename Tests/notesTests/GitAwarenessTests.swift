@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Inside a git work tree no command leaves `git status` dirty except by the notes it was asked
-/// to change (SPEC §11).
+/// to change.
 @Suite struct GitAwarenessTests {
     static let reads: [[String]] = [
         ["list"], ["list", "--json"], ["search", "milk"], ["show", "groceries"], ["path", "groceries"], ["index"],

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `notes sync` between two clones of one bare repository, and `notes history` (SPEC §11).
+/// `notes sync` between two clones of one bare repository, and `notes history`.
 @Suite struct GitSyncTests {
     /// A sandbox whose vault is a clone of `remote.git`, with a second clone at `other`; both hold
     /// the notes `groceries` and `plan`, committed and pushed.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-// Tests that fail when a guard is removed (issue 8, finding 2): containment of note IDs behind
+// Tests that fail when a guard is removed: containment of note IDs behind
 // symlinks, tampered trash entries, escape sequences in what rows print, and plain folders that
 // reads must leave alone. They run the real binary, so they hold whatever shape the code takes.
 

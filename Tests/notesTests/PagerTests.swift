@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Human output longer than the terminal goes through the pager (SPEC §4), as git does it.
+/// Human output longer than the terminal goes through the pager, as git does it.
 @Suite struct PagerTests {
     /// A vault of `count` notes and the file a pager that saves its input writes.
     static func vault(_ count: Int) throws -> (Sandbox, paged: String) {

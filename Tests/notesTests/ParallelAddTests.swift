@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// SPEC §9: N processes adding notes at once make N notes, in N distinct files, and lose nothing.
+/// N processes adding notes at once make N notes, in N distinct files, and lose nothing.
 /// Real `notes add` processes, held at a gate until all have started and then let go together
 /// (`Race`), all with the same title, so that all of them want the same file name.
 @Suite struct ParallelAddTests {

@@ -8,7 +8,7 @@ import NotesKit
 import TestSupport
 import Testing
 
-// Racing `notes` processes against each other (issue 13): processes, not threads, made to overlap
+// Racing `notes` processes against each other: processes, not threads, made to overlap
 // by FIFOs instead of sleeps, and the vault audited after each run.
 
 /// How many times each race runs, and from which seeds. `NOTES_RACE_ITERATIONS` changes the count

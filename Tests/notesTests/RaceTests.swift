@@ -8,7 +8,7 @@ import NotesKit
 import TestSupport
 import Testing
 
-/// `.notes/lock` (issue 13): writers of the vault's state serialise on it, readers never wait for
+/// `.notes/lock`: writers of the vault's state serialise on it, readers never wait for
 /// it, and a holder that is killed blocks nobody. The holder is a real `notes` stopped (by the
 /// `NOTES_TEST_PAUSE_BEFORE_RENAME` seam) with its write half done and the lock held, or
 /// util-linux's `flock(1)`; that it holds the lock is checked, not assumed, and a reader is
@@ -172,7 +172,7 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
     TreeSnapshot(s.vault, skipping: [".notes/lock"], where: { $0.hasPrefix(".notes/index") })
 }
 
-/// Writers racing writers (issue 13): each race many times with seeded choices of order and
+/// Writers racing writers: each race many times with seeded choices of order and
 /// overlap, every run ending in either both changes kept or the loser's text in a conflict copy
 /// with a message saying so — never a lost line, a torn file, or a note both in the trash and in
 /// the vault. Processes are held at the interesting point by FIFOs (a scripted editor that waits

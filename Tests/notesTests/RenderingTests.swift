@@ -3,7 +3,7 @@ import Foundation
 import NotesKit
 import Testing
 
-/// The human row renderer on its own: rows and a style in, lines out (SPEC §4).
+/// The human row renderer on its own: rows and a style in, lines out.
 @Suite struct RenderingTests {
     /// 2026-11-30 09:00 UTC.
     static let now = 1_796_029_200.0
@@ -37,7 +37,7 @@ import Testing
     }
 
     /// One very long ID sets a layout that cuts IDs; the rows whose own ID fits once their title
-    /// (and date) give way still show it whole — the ID is what users type (SPEC §4).
+    /// (and date) give way still show it whole — the ID is what users type.
     @Test func aLongIDElsewhereDoesNotCutAnIDThatFitsItsRow() {
         let rows = [
             Self.row("tiny", "Tiny", Self.now),

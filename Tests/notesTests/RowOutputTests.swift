@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `list` and `search` rows through the real binary, at several terminal widths (SPEC §4).
+/// `list` and `search` rows through the real binary, at several terminal widths.
 @Suite struct RowOutputTests {
     func sandbox() throws -> Sandbox {
         let s = try Sandbox()

@@ -7,7 +7,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `notes tags`, `list --tag`, `search #tag` and `tags` in JSON notes (SPEC §10), end to end.
+/// `notes tags`, `list --tag`, `search #tag` and `tags` in JSON notes, end to end.
 @Suite struct TagsCommandTests {
     static func vault() throws -> Sandbox {
         let s = try Sandbox()
@@ -86,7 +86,7 @@ import Testing
     }
 }
 
-/// `notes links`, `notes backlinks`, `notes links --broken` (SPEC §10), end to end.
+/// `notes links`, `notes backlinks`, `notes links --broken`, end to end.
 @Suite struct LinksCommandTests {
     static func vault() throws -> Sandbox {
         let s = try Sandbox()
@@ -170,7 +170,7 @@ import Testing
     }
 }
 
-/// `notes move` (SPEC §10), end to end: the file moves inside the vault, every link to it is
+/// `notes move`, end to end: the file moves inside the vault, every link to it is
 /// rewritten — its target only — and nothing else changes.
 @Suite struct MoveCommandTests {
     static let plan = "---\ncreatedAt: 2026-01-02T00:00:00Z\nupdatedAt: 2026-01-03T00:00:00Z\ntags: [work]\n---\n# Plan\n\n"

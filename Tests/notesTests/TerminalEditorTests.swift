@@ -3,7 +3,7 @@ import NotesKit
 import TestSupport
 import Testing
 
-/// The editor runs in the terminal's foreground, as git runs it (issue 7, item 1): these run
+/// The editor runs in the terminal's foreground, as git runs it: these run
 /// `notes` as a session leader on a pseudo-terminal, as in a terminal window.
 @Suite struct TerminalEditorTests {
     /// An editor that sets terminal modes the way vim does; outside the foreground process group
@@ -54,7 +54,7 @@ import Testing
     }
 }
 
-/// Editor folders left by a `notes` that was killed while its editor was open (issue 7, item 6).
+/// Editor folders left by a `notes` that was killed while its editor was open.
 @Suite struct AbandonedEditorSessionTests {
     /// A process ID that no process has (above Linux's and macOS's limits).
     static let deadPID = "999999999"
@@ -119,7 +119,7 @@ import Testing
     }
 }
 
-/// `edit` without TEXT opens the editor, whatever stdin is (issue 7, item 2; SPEC §4).
+/// `edit` without TEXT opens the editor, whatever stdin is.
 @Suite struct EditReadsStdinOnlyWhenAskedTests {
     @Test(arguments: ["", "replacement from a loop\n"])
     func editWithoutTextOpensTheEditorEvenWhenStdinIsNotATerminal(stdin: String) throws {
@@ -140,7 +140,7 @@ import Testing
     }
 }
 
-/// Commands that messages suggest work when pasted into a shell (issue 7, item 9).
+/// Commands that messages suggest work when pasted into a shell.
 @Suite struct SuggestedCommandTests {
     @Test(arguments: ["Release notes/v1.13.8", "it's $HOME", "-dash first"])
     func theRestoreHintOfDeleteWorksWhenPasted(id: String) throws {

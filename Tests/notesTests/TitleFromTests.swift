@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The `titleFrom` setting (issue 7, item 14): Obsidian's title is the file name.
+/// The `titleFrom` setting: Obsidian's title is the file name.
 @Suite struct TitleFromTests {
     func obsidianLike() throws -> Sandbox {
         let s = try Sandbox()

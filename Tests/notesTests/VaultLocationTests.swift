@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Where a command looks for the vault, as a stranger found it (SPEC §3).
+/// Where a command looks for the vault, as a stranger found it.
 @Suite struct VaultLocationTests {
     /// `notes --vault "$UNSET" delete --yes x` must not act on another vault.
     @Test(arguments: [["--vault", "", "path"], ["--vault=", "list"], ["delete", "--yes", "x", "--vault", ""],

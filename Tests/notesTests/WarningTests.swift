@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// How problems with the vault's files are reported (issue 7, item 16).
+/// How problems with the vault's files are reported.
 @Suite struct WarningTests {
     @Test func aFilesWarningsComeOncePerChangeOfTheFile() throws {
         let s = try Sandbox()

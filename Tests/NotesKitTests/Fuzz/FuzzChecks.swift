@@ -236,7 +236,7 @@ enum DateFuzz {
     static let zones: [TimeZone] = ["UTC", "Europe/Paris", "America/St_Johns", "Pacific/Kiritimati", "Asia/Kathmandu",
                                     "America/New_York"].compactMap { TimeZone(identifier: $0) }
 
-    /// A date text parses exactly when it has one of the forms of SPEC §2 with parts in range,
+    /// A date text parses exactly when it has one of the accepted date forms with parts in range,
     /// to the time those parts name; a formatted time parses back to itself.
     static func check(_ text: String, zone: TimeZone) -> [String] {
         let parsed = NoteDate.parse(text, timeZone: zone)
@@ -266,7 +266,7 @@ enum DateFuzz {
         return problems
     }
 
-    /// What the text means by SPEC §2, worked out apart from the parser: nil when it is not a date;
+    /// What the text means as a date, worked out apart from the parser: nil when it is not a date;
     /// `.some(nil)` when it is one whose value this does not compute; else the time.
     static func oracle(_ text: String, zone: TimeZone) -> Double?? {
         let b = Array(text.utf8)
@@ -357,7 +357,7 @@ enum DateFuzz {
 
 enum FoldFuzz {
     /// Folding: the fast path of a folder reused across inputs (warm caches) gives the exact fold of
-    /// SPEC §5; the bytes and the string entry points agree; folding folded text changes nothing;
+    /// the definition; the bytes and the string entry points agree; folding folded text changes nothing;
     /// bytes that are not UTF-8 fold without a crash into UTF-8.
     static func check(_ bytes: [UInt8], folder: inout TextFolder) -> [String] {
         let fromBytes = bytes.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }

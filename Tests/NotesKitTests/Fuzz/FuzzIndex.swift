@@ -186,7 +186,7 @@ enum IndexFuzz {
                   textFrom: start)
         guard path.utf8.count <= Int(UInt16.max) else { return nil }
 
-        // What the index keeps of the tags and links (SPEC §10; too long for the layout: left out).
+        // What the index keeps of the tags and links (too long for the layout: left out).
         let tags = note.tags.map { ($0, folder.foldedBytes($0)) }
             .filter { !$0.1.isEmpty && $0.1.count <= 255 && $0.0.utf8.count <= 255 }.prefix(Int(UInt16.max))
         let links = NoteLinks.of(document).map { ($0, LinkKeys.make($0, from: path, folding: &folder)) }

@@ -9,7 +9,7 @@ import TestSupport
 
 /// Text inputs: note files, content, dates, queries.
 enum FuzzText {
-    /// Notes as people and other tools write them (SPEC §2): each front-matter form, CRLF, a BOM,
+    /// Notes as people and other tools write them: each front-matter form, CRLF, a BOM,
     /// no front matter, an unclosed one, Obsidian/Jekyll/Hugo keys, tags, links, code, conflicts.
     static let noteSeeds: [String] = [
         "---\ncreatedAt: 2026-11-29T12:38:16Z\nupdatedAt: 2026-11-30T08:00:00Z\ntags: [groceries, home]\n---\n# Shopping list\n\n- milk\n",
