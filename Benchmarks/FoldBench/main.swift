@@ -148,48 +148,72 @@ func benchmark(_ label: String, text: String, needle: String, stopwatch: inout S
     let foldedNeedle = folder.foldedBytes(needle)
     var rows: [Row] = []
 
-    rows.append(Row(name: "TextFolder.foldedBytes", seconds: stopwatch.best {
-        var fresh = TextFolder()  // a new cache each time, as in a fresh `notes` process
-        return fresh.foldedBytes(text).count
-    }))
+    rows.append(
+        Row(
+            name: "TextFolder.foldedBytes",
+            seconds: stopwatch.best {
+                var fresh = TextFolder()  // a new cache each time, as in a fresh `notes` process
+                return fresh.foldedBytes(text).count
+            }))
     var found = false
-    rows.append(Row(name: "TextFolding.contains (pre-folded)", seconds: stopwatch.best {
-        found = TextFolding.contains(folded, foldedNeedle)
-        return found ? 1 : 0
-    }, found: found))
-    rows.append(Row(name: "fold + contains", seconds: stopwatch.best {
-        var fresh = TextFolder()
-        found = TextFolding.contains(fresh.foldedBytes(text), fresh.foldedBytes(needle))
-        return found ? 1 : 0
-    }, found: found))
-    rows.append(Row(name: "localizedStandardContains (whole)", seconds: stopwatch.best {
-        found = text.localizedStandardContains(needle)
-        return found ? 1 : 0
-    }, found: found))
-    rows.append(Row(name: "localizedStandardContains (per line)", seconds: stopwatch.best {
-        found = lines.contains { $0.localizedStandardContains(needle) }
-        return found ? 1 : 0
-    }, found: found))
-    rows.append(Row(name: "Foundation folding(case+diacritic)", seconds: stopwatch.best {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8.count
-    }))
+    rows.append(
+        Row(
+            name: "TextFolding.contains (pre-folded)",
+            seconds: stopwatch.best {
+                found = TextFolding.contains(folded, foldedNeedle)
+                return found ? 1 : 0
+            }, found: found))
+    rows.append(
+        Row(
+            name: "fold + contains",
+            seconds: stopwatch.best {
+                var fresh = TextFolder()
+                found = TextFolding.contains(fresh.foldedBytes(text), fresh.foldedBytes(needle))
+                return found ? 1 : 0
+            }, found: found))
+    rows.append(
+        Row(
+            name: "localizedStandardContains (whole)",
+            seconds: stopwatch.best {
+                found = text.localizedStandardContains(needle)
+                return found ? 1 : 0
+            }, found: found))
+    rows.append(
+        Row(
+            name: "localizedStandardContains (per line)",
+            seconds: stopwatch.best {
+                found = lines.contains { $0.localizedStandardContains(needle) }
+                return found ? 1 : 0
+            }, found: found))
+    rows.append(
+        Row(
+            name: "Foundation folding(case+diacritic)",
+            seconds: stopwatch.best {
+                text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8.count
+            }))
 
     let megabytes = Double(bytes) / 1_000_000
-    print("\n\(label): \(String(format: "%.2f", megabytes)) MB, \(lines.count) lines, "
-        + "needle \"\(needle)\", best of \(stopwatch.repetitions)")
+    print(
+        "\n\(label): \(String(format: "%.2f", megabytes)) MB, \(lines.count) lines, "
+            + "needle \"\(needle)\", best of \(stopwatch.repetitions)")
     print(pad("method", 38) + pad("MB/s", 10, right: true) + pad("ms", 10, right: true) + "  found")
     for row in rows {
         let found = row.found.map { $0 ? "yes" : "NO" } ?? ""
-        print(pad(row.name, 38) + pad(String(format: "%.1f", megabytes / row.seconds), 10, right: true)
-            + pad(String(format: "%.2f", row.seconds * 1000), 10, right: true) + "  " + found)
+        print(
+            pad(row.name, 38) + pad(String(format: "%.1f", megabytes / row.seconds), 10, right: true)
+                + pad(String(format: "%.2f", row.seconds * 1000), 10, right: true) + "  " + found)
     }
     func seconds(_ name: String) -> Double { rows.first { $0.name == name }?.seconds ?? .nan }
     let ours = seconds("fold + contains")
-    print(String(format: "ratio: localizedStandardContains (whole) / fold+contains = %.1fx; per line = %.1fx",
-                 seconds("localizedStandardContains (whole)") / ours,
-                 seconds("localizedStandardContains (per line)") / ours))
-    print(String(format: "ratio: Foundation folding / TextFolder.foldedBytes = %.1fx",
-                 seconds("Foundation folding(case+diacritic)") / seconds("TextFolder.foldedBytes")))
+    print(
+        String(
+            format: "ratio: localizedStandardContains (whole) / fold+contains = %.1fx; per line = %.1fx",
+            seconds("localizedStandardContains (whole)") / ours,
+            seconds("localizedStandardContains (per line)") / ours))
+    print(
+        String(
+            format: "ratio: Foundation folding / TextFolder.foldedBytes = %.1fx",
+            seconds("Foundation folding(case+diacritic)") / seconds("TextFolder.foldedBytes")))
     return rows
 }
 
@@ -231,7 +255,7 @@ let size = Int(megabytes * 1_000_000)
 var mixed: String
 if let file {
     guard let data = FileManager.default.contents(atPath: file),
-          let text = String(data: data, encoding: .utf8)
+        let text = String(data: data, encoding: .utf8)
     else {
         FileHandle.standardError.write(Data("fold-bench: cannot read '\(file)' as UTF-8\n".utf8))
         exit(1)
@@ -245,12 +269,15 @@ mixed += "Last line: ENSEMBLE ANGSTROM.\n"
 let ascii = Corpus.make(bytes: mixed.utf8.count, mixed: false) + "Last line: ENSEMBLE ANGSTROM.\n"
 
 var stopwatch = Stopwatch(repetitions: repetitions)
-print("fold-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores; "
-    + "one thread; MB = 10^6 bytes of UTF-8 input")
-_ = benchmark(file ?? "mixed-script text", text: mixed, needle: "ensemble Ångström",
-              stopwatch: &stopwatch)
+print(
+    "fold-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores; "
+        + "one thread; MB = 10^6 bytes of UTF-8 input")
+_ = benchmark(
+    file ?? "mixed-script text", text: mixed, needle: "ensemble Ångström",
+    stopwatch: &stopwatch)
 _ = benchmark("pure-ASCII text", text: ascii, needle: "ensemble angstrom", stopwatch: &stopwatch)
 let letterMarks = Corpus.makeLetterMarks(bytes: mixed.utf8.count) + "Last line: ENSEMBLE ANGSTROM.\n"
-_ = benchmark("letter-mark scripts (Thai, Indic, kana, Hangul; some decomposed)", text: letterMarks,
-              needle: "ensemble Ångström", stopwatch: &stopwatch)
+_ = benchmark(
+    "letter-mark scripts (Thai, Indic, kana, Hangul; some decomposed)", text: letterMarks,
+    needle: "ensemble Ångström", stopwatch: &stopwatch)
 print("\n(checksum \(stopwatch.sink))")

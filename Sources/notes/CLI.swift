@@ -9,9 +9,11 @@ enum CLI {
     /// The commands in help order.
     static let commands: [any CommandDescription.Type] = [
         InitCommand.self, AddCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
-        EditCommand.self, MoveCommand.self, DeleteCommand.self, TrashCommand.self, RestoreCommand.self, TagsCommand.self,
+        EditCommand.self, MoveCommand.self, DeleteCommand.self, TrashCommand.self, RestoreCommand.self,
+        TagsCommand.self,
         LinksCommand.self, BacklinksCommand.self, ConfigCommand.self, PathCommand.self, IndexCommand.self,
-        BrowseCommand.self, HistoryCommand.self, SyncCommand.self, ConflictsCommand.self, CompletionsCommand.self,
+        BrowseCommand.self, HistoryCommand.self, SyncCommand.self, ConflictsCommand.self,
+        CompletionsCommand.self,
         CompleteCommand.self, ManCommand.self,
     ]
 
@@ -45,8 +47,10 @@ enum CLI {
         let output = Output(quiet: globals.quiet)
         let context = Context(globals: globals, environment: environment, cwd: cwd, output: output)
         if (invocation.command ?? defaultCommand).spec.pages, output.stdoutIsTTY, !globals.noPager,
-           let pager = Pager.command(environment: environment) {
-            output.usePager(pager, environment: environment, rows: Terminal.size(environment: environment).rows)
+            let pager = Pager.command(environment: environment)
+        {
+            output.usePager(
+                pager, environment: environment, rows: Terminal.size(environment: environment).rows)
         }
         defer { output.finish() }
         // What the command changed is committed (with gitAutoCommit) even when it failed halfway:

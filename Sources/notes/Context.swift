@@ -26,13 +26,15 @@ final class Context {
 
     /// How output looks: colour, width, theme and dates from the options, terminal and settings.
     lazy var style = OutputStyle(
-        color: globals.color, stdoutIsTTY: output.stdoutIsTTY, width: Terminal.size(environment: environment).columns,
+        color: globals.color, stdoutIsTTY: output.stdoutIsTTY,
+        width: Terminal.size(environment: environment).columns,
         settings: settings, environment: environment, now: now)
 
     /// The user's editor, flushing our output before it takes the terminal.
     func editor() -> Editor {
-        Editor(command: Editor.command(environment: environment, setting: settings.editor),
-               environment: environment, output: output)
+        Editor(
+            command: Editor.command(environment: environment, setting: settings.editor),
+            environment: environment, output: output)
     }
 
     // MARK: Settings
@@ -43,7 +45,9 @@ final class Context {
     lazy var loadedSettings: SettingsFile.Loaded = {
         let loaded = settingsFile.load()
         if let corruption = loaded.corruption {
-            output.warn((corruption.errorDescription ?? "") + "; using the defaults. Fix it or run 'notes config reset'.")
+            output.warn(
+                (corruption.errorDescription ?? "")
+                    + "; using the defaults. Fix it or run 'notes config reset'.")
         }
         for problem in loaded.settings.problems {
             output.warn("\(settingsFile.path): \(problem); using the default")
@@ -60,14 +64,18 @@ final class Context {
     /// looked. Everything about notes — the catalog, IDs, changes — goes through the store.
     func store(creatingDefaultVault: Bool) throws -> NoteStore? {
         if let openedStore { return openedStore }
-        switch try NoteStore.open(locations: locations, flag: globals.vault, settings: settings, creatingDefaultVault: creatingDefaultVault) {
+        switch try NoteStore.open(
+            locations: locations, flag: globals.vault, settings: settings,
+            creatingDefaultVault: creatingDefaultVault)
+        {
         case .opened(let store):
             openedStore = store
         case .created(let store, let path):
             output.err("Created the vault \(path).")
             openedStore = store
         case .missingDefault(let path):
-            output.err("No vault at \(path) yet; create one with 'notes init DIR' or add a note with 'notes add'.")
+            output.err(
+                "No vault at \(path) yet; create one with 'notes init DIR' or add a note with 'notes add'.")
         }
         return openedStore
     }

@@ -12,7 +12,8 @@ struct Editor {
 
     /// The editor command: `NOTES_EDITOR` · the `editor` setting · `VISUAL` · `EDITOR` · `vi`.
     static func command(environment: [String: String], setting: String?) -> String {
-        for candidate in [environment["NOTES_EDITOR"], setting, environment["VISUAL"], environment["EDITOR"]] {
+        for candidate in [environment["NOTES_EDITOR"], setting, environment["VISUAL"], environment["EDITOR"]]
+        {
             if let candidate, !candidate.trimmingCharacters(in: .whitespaces).isEmpty { return candidate }
         }
         return "vi"
@@ -37,10 +38,12 @@ struct Editor {
                     try? FileSystem.remove(folder)
                     throw error
                 }
-                throw CommandError(ErrorReport(error).sentence
-                    + "; your text is kept in '\(Editor.keep(file, in: folder))'")
+                throw CommandError(
+                    ErrorReport(error).sentence
+                        + "; your text is kept in '\(Editor.keep(file, in: folder))'")
             } catch let failure as CommandError {
-                throw CommandError(failure.message + "; your text is kept in '\(Editor.keep(file, in: folder))'")
+                throw CommandError(
+                    failure.message + "; your text is kept in '\(Editor.keep(file, in: folder))'")
             }
             try? FileSystem.remove(folder)
         }
@@ -53,11 +56,14 @@ struct Editor {
         while temp.hasSuffix("/") && temp.count > 1 { temp.removeLast() }
         // Not silenced by --quiet: this is the user's typing, not a remark about a file.
         for kept in Editor.sweepAbandonedSessions(in: temp) {
-            output.err("warning: an editor session that was interrupted before notes could save it left "
-                + "files in '\(kept)' (the text, and any swap or backup file of the editor; 'vim -r FILE' "
-                + "recovers a vim swap file); nothing was saved from them: copy what you need, then delete the folder")
+            output.err(
+                "warning: an editor session that was interrupted before notes could save it left "
+                    + "files in '\(kept)' (the text, and any swap or backup file of the editor; 'vim -r FILE' "
+                    + "recovers a vim swap file); nothing was saved from them: copy what you need, then delete the folder"
+            )
         }
-        let folder = try FileSystem.makeTemporaryDirectory(temp + "/" + Editor.folderPrefix + "\(getpid())-XXXXXX")
+        let folder = try FileSystem.makeTemporaryDirectory(
+            temp + "/" + Editor.folderPrefix + "\(getpid())-XXXXXX")
         let base = name.split(separator: "/").last.map(String.init) ?? ""
         let file = folder + "/" + (base.isEmpty || base.utf8.count > 200 ? "note" : base) + ".md"
         let bytes = Array(text.utf8)
@@ -75,13 +81,15 @@ struct Editor {
         }
         let edited = (try? FileSystem.read(file)).flatMap { String(validating: $0.0, as: UTF8.self) }
         guard outcome == .exited(0) else {
-            let how = switch outcome {
-            case .exited(let status): "exited with status \(status)"
-            case .signaled(let signal): "was stopped by signal \(signal)"
-            }
+            let how =
+                switch outcome {
+                case .exited(let status): "exited with status \(status)"
+                case .signaled(let signal): "was stopped by signal \(signal)"
+                }
             if let edited, edited != text {
-                throw CommandError("the editor '\(command)' \(how); nothing saved, your text is kept in "
-                    + "'\(Editor.keep(file, in: folder))'")
+                throw CommandError(
+                    "the editor '\(command)' \(how); nothing saved, your text is kept in "
+                        + "'\(Editor.keep(file, in: folder))'")
             }
             try? FileSystem.remove(folder)
             throw CommandError("the editor '\(command)' \(how); nothing saved")
@@ -105,7 +113,9 @@ struct Editor {
     static func keep(folder: String) -> String {
         let name = (folder as NSString).lastPathComponent
         guard name.hasPrefix(folderPrefix) else { return folder }
-        let renamed = (folder as NSString).deletingLastPathComponent + "/notes-unsaved-" + name.dropFirst(folderPrefix.count)
+        let renamed =
+            (folder as NSString).deletingLastPathComponent + "/notes-unsaved-"
+            + name.dropFirst(folderPrefix.count)
         return (try? FileSystem.moveExclusively(folder, to: renamed)) != nil ? renamed : folder
     }
 
@@ -125,18 +135,24 @@ struct Editor {
     /// never touched.
     static func sweepAbandonedSessions(in temp: String) -> [String] {
         var kept: [String] = []
-        for (name, kind) in FileSystem.entries(temp) ?? [] where kind == .directory && name.hasPrefix(folderPrefix) {
+        for (name, kind) in FileSystem.entries(temp) ?? []
+        where kind == .directory && name.hasPrefix(folderPrefix) {
             let rest = name.dropFirst(folderPrefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0,
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
             let folder = temp + "/" + name
             let files = FileSystem.entries(folder) ?? []
             let marker = files.first { $0.name.hasPrefix(".original-") }?.name
             let others = files.filter { $0.name != marker }
-            let unchanged = others.count <= 1 && others.allSatisfy { entry in
-                guard let (bytes, _) = try? FileSystem.read(folder + "/" + entry.name) else { return false }
-                return originalMarker(bytes) == marker
-            }
+            let unchanged =
+                others.count <= 1
+                && others.allSatisfy { entry in
+                    guard let (bytes, _) = try? FileSystem.read(folder + "/" + entry.name) else {
+                        return false
+                    }
+                    return originalMarker(bytes) == marker
+                }
             if unchanged {
                 try? FileSystem.remove(folder)
             } else {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import NotesKit
 import TestSupport
 import Testing
+
+@testable import NotesKit
 
 /// Reading a note takes shortcuts by bytes where the text is ASCII (each byte is a Character
 /// there): a plain `key: value` front-matter line, a heading line, a run of ASCII being folded,
@@ -11,14 +12,18 @@ import Testing
 @Suite struct ByteFastPathTests {
     @Test func frontMatterLinesReadByBytesAsByCharacters() {
         var rng = SplitMix(seed: 41)
-        let pieces = ["key", "createdAt", ":", ": ", " ", "\t", "#", " #", "-", "- ", "'", "\"", "[", "]", "|",
-                      ">", "{", "&", "*", "!", "v", "2024-03-01T09:30:00Z", "a:b", "\r", "é", "\u{0301}", "\u{0600}"]
+        let pieces = [
+            "key", "createdAt", ":", ": ", " ", "\t", "#", " #", "-", "- ", "'", "\"", "[", "]", "|",
+            ">", "{", "&", "*", "!", "v", "2024-03-01T09:30:00Z", "a:b", "\r", "é", "\u{0301}", "\u{0600}",
+        ]
         for _ in 0..<4000 {
             let lines = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
-                (0..<Int.random(in: 0...7, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "" }.joined()
+                (0..<Int.random(in: 0...7, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "" }
+                    .joined()
                     + (Bool.random(using: &rng) ? "\n" : "\r\n")
             }
-            var fastWarnings: [ParseWarning] = [], slowWarnings: [ParseWarning] = []
+            var fastWarnings: [ParseWarning] = []
+            var slowWarnings: [ParseWarning] = []
             let fast = FrontMatter.parseEntries(lines, firstLine: 2, warnings: &fastWarnings)
             let slow = FrontMatter.parseEntries(lines, firstLine: 2, warnings: &slowWarnings, byBytes: false)
             #expect(fast == slow, "\(lines)")
@@ -26,8 +31,9 @@ import Testing
         }
         // And the lines the shortcut is for are read by it, as expected.
         var warnings: [ParseWarning] = []
-        let entries = FrontMatter.parseEntries(["createdAt: 2024-03-01T09:30:00Z\n", "title:\tPlan a:b  \r\n"],
-                                               firstLine: 2, warnings: &warnings)
+        let entries = FrontMatter.parseEntries(
+            ["createdAt: 2024-03-01T09:30:00Z\n", "title:\tPlan a:b  \r\n"],
+            firstLine: 2, warnings: &warnings)
         #expect(entries.map(\.key) == ["createdAt", "title"])
         #expect(entries.map(\.value) == [.scalar("2024-03-01T09:30:00Z"), .scalar("Plan a:b")])
         #expect(FrontMatter.plainEntry("title: Plan # later\n", lineIndex: 0) == nil)
@@ -38,8 +44,12 @@ import Testing
         var rng = SplitMix(seed: 43)
         let pieces = ["#", "#", " ", "\t", "a", "Title", "\r"]
         for _ in 0..<4000 {
-            let line = (0..<Int.random(in: 0...10, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "" }.joined()
-            #expect(Note.stripHeading(line[...]) == Note.stripHeadingByCharacters(line[...]), "\(Array(line.utf8))")
+            let line = (0..<Int.random(in: 0...10, using: &rng)).map { _ in
+                pieces.randomElement(using: &rng) ?? ""
+            }.joined()
+            #expect(
+                Note.stripHeading(line[...]) == Note.stripHeadingByCharacters(line[...]),
+                "\(Array(line.utf8))")
         }
         #expect(Note.stripHeading("  ## Plan for Monday ##  ") == "Plan for Monday")
         #expect(Note.stripHeading("####### seven") == "####### seven")
@@ -56,8 +66,9 @@ import Testing
             for after in [0, 1, 7, 8, 9, 23] {
                 let head = String((0..<before).map { ascii[$0 % ascii.count] })
                 let tail = String((0..<after).map { ascii[($0 + 5) % ascii.count] })
-                #expect(TextFolding.fold(head + "Él" + tail) == head.lowercased() + "el" + tail.lowercased(),
-                        "\(before) \(after)")
+                #expect(
+                    TextFolding.fold(head + "Él" + tail) == head.lowercased() + "el" + tail.lowercased(),
+                    "\(before) \(after)")
                 #expect(TextFolding.fold(head + "ÖÉ" + tail) == head.lowercased() + "oe" + tail.lowercased())
             }
         }

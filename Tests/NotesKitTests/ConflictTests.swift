@@ -20,7 +20,9 @@ import Testing
     }
 
     @Test func aNoteWithMarkersIsConflicted() {
-        let note = Note(path: "a.md", document: NoteDocument(parsing: "# A\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> b\n"), mtime: 0)
+        let note = Note(
+            path: "a.md", document: NoteDocument(parsing: "# A\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> b\n"),
+            mtime: 0)
         #expect(note.conflicted)
         #expect(!Note(path: "b.md", document: NoteDocument(parsing: "# B\n"), mtime: 0).conflicted)
         // Two edits of one note both change updatedAt: git's markers are then in the front matter.
@@ -71,47 +73,52 @@ import Testing
     @Test func unifiedDiffLikeDiffU() {
         let old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
         let new = "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk\n"
-        #expect(UnifiedDiff.make(old, new, oldLabel: "x.md", newLabel: "y.md", context: 2) == """
-            --- x.md
-            +++ y.md
-            @@ -1,4 +1,4 @@
-             a
-            -b
-            +B
-             c
-             d
-            @@ -9,2 +9,3 @@
-             i
-             j
-            +k
+        #expect(
+            UnifiedDiff.make(old, new, oldLabel: "x.md", newLabel: "y.md", context: 2) == """
+                --- x.md
+                +++ y.md
+                @@ -1,4 +1,4 @@
+                 a
+                -b
+                +B
+                 c
+                 d
+                @@ -9,2 +9,3 @@
+                 i
+                 j
+                +k
 
-            """)
+                """)
         #expect(UnifiedDiff.make("same\n", "same\n", oldLabel: "a", newLabel: "b") == "")
-        #expect(UnifiedDiff.make("", "new\n", oldLabel: "a", newLabel: "b") == "--- a\n+++ b\n@@ -0,0 +1 @@\n+new\n")
+        #expect(
+            UnifiedDiff.make("", "new\n", oldLabel: "a", newLabel: "b")
+                == "--- a\n+++ b\n@@ -0,0 +1 @@\n+new\n")
     }
 
     /// Texts that differ only by the line feed at the end differ, marked as diff -u marks them.
     @Test func aMissingLastLineFeedIsADifference() {
-        #expect(UnifiedDiff.make("a\nb", "a\nb\n", oldLabel: "x", newLabel: "y") == """
-            --- x
-            +++ y
-            @@ -1,2 +1,2 @@
-             a
-            -b
-            \\ No newline at end of file
-            +b
+        #expect(
+            UnifiedDiff.make("a\nb", "a\nb\n", oldLabel: "x", newLabel: "y") == """
+                --- x
+                +++ y
+                @@ -1,2 +1,2 @@
+                 a
+                -b
+                \\ No newline at end of file
+                +b
 
-            """)
-        #expect(UnifiedDiff.make("a\nb\n", "a\nc", oldLabel: "x", newLabel: "y") == """
-            --- x
-            +++ y
-            @@ -1,2 +1,2 @@
-             a
-            -b
-            +c
-            \\ No newline at end of file
+                """)
+        #expect(
+            UnifiedDiff.make("a\nb\n", "a\nc", oldLabel: "x", newLabel: "y") == """
+                --- x
+                +++ y
+                @@ -1,2 +1,2 @@
+                 a
+                -b
+                +c
+                \\ No newline at end of file
 
-            """)
+                """)
         #expect(UnifiedDiff.make("a\nb", "a\nb", oldLabel: "x", newLabel: "y") == "")
     }
 }

@@ -1,12 +1,14 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-@testable import NotesKit
 import TestSupport
 import Testing
+
+@testable import NotesKit
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// Temp files: the registry a signal empties, the sweep of dead processes' temps, and the modes
 /// and names of what gets written.
@@ -31,8 +33,10 @@ import Testing
 
     @Test func theCleanupRoutineRemovesNothingButThisProcesssTemps() throws {
         let ownTemp = ".notes-tmp-\(getpid())-abcdef"
-        let names = ["note.md", ".notes-tmp-\(Self.deadPID)-abcdef", ".notes-tmp-\(getpid())-abcdefg",
-                     ".notes-tmp-\(getpid())-abc", "x.notes-tmp-\(getpid())-abcdef", ownTemp]
+        let names = [
+            "note.md", ".notes-tmp-\(Self.deadPID)-abcdef", ".notes-tmp-\(getpid())-abcdefg",
+            ".notes-tmp-\(getpid())-abc", "x.notes-tmp-\(getpid())-abcdef", ownTemp,
+        ]
         try Sandbox(tree: names.map { .file($0, "text") }).test { root in
             let registry = TemporaryFiles(capacity: names.count)
             for name in names {
@@ -55,17 +59,18 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        (".notes-tmp-123-abcdef", Int32(123)),
-        (".notes-tmp-2147483647-aB3dE9", Int32.max),
-        (".notes-tmp-abcdef", nil),
-        (".notes-tmp-123-abcde", nil),
-        (".notes-tmp--abcdef", nil),
-        (".notes-tmp-0-abcdef", nil),
-        (".notes-tmp-99999999999-abcdef", nil),
-        (".notes-tmp-12a-abcdef", nil),
-        ("notes-tmp-123-abcdef", nil),
-    ] as [(String, Int32?)])
+    @Test(
+        arguments: [
+            (".notes-tmp-123-abcdef", Int32(123)),
+            (".notes-tmp-2147483647-aB3dE9", Int32.max),
+            (".notes-tmp-abcdef", nil),
+            (".notes-tmp-123-abcde", nil),
+            (".notes-tmp--abcdef", nil),
+            (".notes-tmp-0-abcdef", nil),
+            (".notes-tmp-99999999999-abcdef", nil),
+            (".notes-tmp-12a-abcdef", nil),
+            ("notes-tmp-123-abcdef", nil),
+        ] as [(String, Int32?)])
     func theOwnerOfATempIsReadFromItsName(_ name: String, _ pid: Int32?) {
         #expect(FileSystem.tempOwner(name) == pid)
     }
@@ -79,8 +84,12 @@ import Testing
             .directory(".notes-tmp-\(Self.deadPID)-folder", []), .file("note.md", "x"),
         ]).test { root in
             FileSystem.sweepStaleTemps(in: root)
-            #expect(Disk.names(root) == [".notes-tmp-\(Self.deadPID)-folder", parent, live,
-                                         ".notes-tmp-abcdef", "note.md"].sorted())
+            #expect(
+                Disk.names(root)
+                    == [
+                        ".notes-tmp-\(Self.deadPID)-folder", parent, live,
+                        ".notes-tmp-abcdef", "note.md",
+                    ].sorted())
         }
     }
 
@@ -145,7 +154,10 @@ import Testing
             let written = try #require(Disk.bytes(root + "/out"))
             #expect(written.count == expected.count)
             let same = written == expected  // a Bool, so a failure does not print megabytes
-            #expect(same, "first difference at \(String(describing: zip(written, expected).enumerated().first { $1.0 != $1.1 }?.offset))")
+            #expect(
+                same,
+                "first difference at \(String(describing: zip(written, expected).enumerated().first { $1.0 != $1.1 }?.offset))"
+            )
         }
     }
 }

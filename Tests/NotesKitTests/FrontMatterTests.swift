@@ -52,14 +52,18 @@ struct FrontMatterCase: CustomTestStringConvertible, Sendable {
         FrontMatterCase(
             name: "plain scalars keep their order and lose surrounding blanks",
             text: "---\ntitle: Shopping list\nauthor:    Ann   \nempty:\n---\n# Body\n",
-            entries: [KeyValue("title", .scalar("Shopping list")), KeyValue("author", .scalar("Ann")),
-                      KeyValue("empty", .scalar(""))],
+            entries: [
+                KeyValue("title", .scalar("Shopping list")), KeyValue("author", .scalar("Ann")),
+                KeyValue("empty", .scalar("")),
+            ],
             body: "# Body\n", closing: "---\n"),
         FrontMatterCase(
             name: "plain value may contain colons and hashes not after a blank",
             text: "---\ntitle: Re: meeting\nlang: C#\nurl: https://example.com/a#frag\n---\n",
-            entries: [KeyValue("title", .scalar("Re: meeting")), KeyValue("lang", .scalar("C#")),
-                      KeyValue("url", .scalar("https://example.com/a#frag"))],
+            entries: [
+                KeyValue("title", .scalar("Re: meeting")), KeyValue("lang", .scalar("C#")),
+                KeyValue("url", .scalar("https://example.com/a#frag")),
+            ],
             body: ""),
         FrontMatterCase(
             name: "a comment after a plain value",
@@ -126,14 +130,18 @@ struct FrontMatterCase: CustomTestStringConvertible, Sendable {
             name: "malformed lines are warned about with 1-based file line numbers",
             text: "---\ntitle: T\njust some words\n  indented\n- stray item\nkey:value\ntags: [a, b\n"
                 + "quote: \"unclosed\nsingle: 'unclosed\nok: yes\n---\nbody\n",
-            entries: [KeyValue("title", .scalar("T")), KeyValue("tags", .unmodelled),
-                      KeyValue("quote", .unmodelled), KeyValue("single", .unmodelled),
-                      KeyValue("ok", .scalar("yes"))],
+            entries: [
+                KeyValue("title", .scalar("T")), KeyValue("tags", .unmodelled),
+                KeyValue("quote", .unmodelled), KeyValue("single", .unmodelled),
+                KeyValue("ok", .scalar("yes")),
+            ],
             body: "body\n",
-            warnings: [ExpectedWarning(3, "key: value"), ExpectedWarning(4, "indented"),
-                       ExpectedWarning(5, "list item"), ExpectedWarning(6, "key: value"),
-                       ExpectedWarning(7, "]"), ExpectedWarning(8, "closing quote"),
-                       ExpectedWarning(9, "closing quote")]),
+            warnings: [
+                ExpectedWarning(3, "key: value"), ExpectedWarning(4, "indented"),
+                ExpectedWarning(5, "list item"), ExpectedWarning(6, "key: value"),
+                ExpectedWarning(7, "]"), ExpectedWarning(8, "closing quote"),
+                ExpectedWarning(9, "closing quote"),
+            ]),
         FrontMatterCase(
             name: "text after a quoted value is warned about",
             text: "---\n\n\ntitle: \"T\" extra\n---\n",
@@ -168,8 +176,10 @@ struct FrontMatterCase: CustomTestStringConvertible, Sendable {
         FrontMatterCase(
             name: "CRLF line endings",
             text: "---\r\ntitle: T\r\ntags: [a, b]\r\nlist:\r\n  - x\r\n---\r\nbody\r\nmore\r\n",
-            entries: [KeyValue("title", .scalar("T")), KeyValue("tags", .list(["a", "b"])),
-                      KeyValue("list", .list(["x"]))],
+            entries: [
+                KeyValue("title", .scalar("T")), KeyValue("tags", .list(["a", "b"])),
+                KeyValue("list", .list(["x"])),
+            ],
             body: "body\r\nmore\r\n",
             lineEnding: "\r\n", closing: "---\r\n"),
         FrontMatterCase(
@@ -284,39 +294,52 @@ struct FrontMatterCase: CustomTestStringConvertible, Sendable {
     static let t0 = 1_795_955_896.0
 
     static let dateCases: [DateCase] = [
-        DateCase(name: "UTC with Z", lines: "createdAt: 2026-11-29T12:38:16Z\n", key: "createdAt", seconds: t0),
-        DateCase(name: "fractional seconds", lines: "createdAt: 2026-11-29T12:38:16.5Z\n",
-                 key: "createdAt", seconds: t0 + 0.5),
-        DateCase(name: "offset +02:00", lines: "createdAt: 2026-11-29T12:38:16+02:00\n",
-                 key: "createdAt", seconds: t0 - 7200),
-        DateCase(name: "quoted date", lines: "createdAt: \"2026-11-29T12:38:16Z\"\n",
-                 key: "createdAt", seconds: t0),
-        DateCase(name: "date with a trailing comment",
-                 lines: "createdAt: 2026-11-29T12:38:16Z # from the app\n",
-                 key: "createdAt", seconds: t0),
-        DateCase(name: "createdAt wins over created and date",
-                 lines: "date: 2026-01-01T00:00:00Z\ncreated: 2025-01-01T00:00:00Z\n"
-                     + "createdAt: 2026-11-29T12:38:16Z\n",
-                 key: "createdAt", seconds: t0),
-        DateCase(name: "created when there is no createdAt",
-                 lines: "date: 2026-01-01T00:00:00Z\ncreated: 2026-11-29T12:38:16Z\n",
-                 key: "created", seconds: t0),
-        DateCase(name: "date when it is the only key", lines: "title: T\ndate: 2026-11-29T12:38:16Z\n",
-                 key: "date", seconds: t0),
-        DateCase(name: "an unparsable createdAt falls through to created, with a warning",
-                 lines: "createdAt: yesterday\ncreated: 2026-11-29T12:38:16Z\n",
-                 key: "created", seconds: t0, warningLines: [2]),
-        DateCase(name: "unparsable created and date give no date, with warnings",
-                 lines: "title: T\ncreated: soon\ndate: 2026-02-30\n", key: nil, seconds: nil,
-                 warningLines: [3, 4]),
-        DateCase(name: "an empty createdAt falls through to date",
-                 lines: "createdAt:\ndate: 2026-11-29T12:38:16Z\n", key: "date", seconds: t0,
-                 warningLines: [2]),
-        DateCase(name: "a list is not a date", lines: "createdAt: [2026-11-29]\n", key: nil, seconds: nil,
-                 warningLines: [2]),
-        DateCase(name: "a bad updatedAt is warned about",
-                 lines: "createdAt: 2026-11-29T12:38:16Z\nupdatedAt: 2026-13-01\n",
-                 key: "createdAt", seconds: t0, warningLines: [3]),
+        DateCase(
+            name: "UTC with Z", lines: "createdAt: 2026-11-29T12:38:16Z\n", key: "createdAt", seconds: t0),
+        DateCase(
+            name: "fractional seconds", lines: "createdAt: 2026-11-29T12:38:16.5Z\n",
+            key: "createdAt", seconds: t0 + 0.5),
+        DateCase(
+            name: "offset +02:00", lines: "createdAt: 2026-11-29T12:38:16+02:00\n",
+            key: "createdAt", seconds: t0 - 7200),
+        DateCase(
+            name: "quoted date", lines: "createdAt: \"2026-11-29T12:38:16Z\"\n",
+            key: "createdAt", seconds: t0),
+        DateCase(
+            name: "date with a trailing comment",
+            lines: "createdAt: 2026-11-29T12:38:16Z # from the app\n",
+            key: "createdAt", seconds: t0),
+        DateCase(
+            name: "createdAt wins over created and date",
+            lines: "date: 2026-01-01T00:00:00Z\ncreated: 2025-01-01T00:00:00Z\n"
+                + "createdAt: 2026-11-29T12:38:16Z\n",
+            key: "createdAt", seconds: t0),
+        DateCase(
+            name: "created when there is no createdAt",
+            lines: "date: 2026-01-01T00:00:00Z\ncreated: 2026-11-29T12:38:16Z\n",
+            key: "created", seconds: t0),
+        DateCase(
+            name: "date when it is the only key", lines: "title: T\ndate: 2026-11-29T12:38:16Z\n",
+            key: "date", seconds: t0),
+        DateCase(
+            name: "an unparsable createdAt falls through to created, with a warning",
+            lines: "createdAt: yesterday\ncreated: 2026-11-29T12:38:16Z\n",
+            key: "created", seconds: t0, warningLines: [2]),
+        DateCase(
+            name: "unparsable created and date give no date, with warnings",
+            lines: "title: T\ncreated: soon\ndate: 2026-02-30\n", key: nil, seconds: nil,
+            warningLines: [3, 4]),
+        DateCase(
+            name: "an empty createdAt falls through to date",
+            lines: "createdAt:\ndate: 2026-11-29T12:38:16Z\n", key: "date", seconds: t0,
+            warningLines: [2]),
+        DateCase(
+            name: "a list is not a date", lines: "createdAt: [2026-11-29]\n", key: nil, seconds: nil,
+            warningLines: [2]),
+        DateCase(
+            name: "a bad updatedAt is warned about",
+            lines: "createdAt: 2026-11-29T12:38:16Z\nupdatedAt: 2026-13-01\n",
+            key: "createdAt", seconds: t0, warningLines: [3]),
         DateCase(name: "no date keys", lines: "title: T\n", key: nil, seconds: nil),
     ]
 
@@ -375,7 +398,8 @@ struct FrontMatterCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func anUnclosedQuoteOnItsOwnStillWarns() {
-        let document = NoteDocument(parsing: "---\ntitle: \"oops\ncreatedAt: 2026-01-01T00:00:00Z\n---\nbody\n")
+        let document = NoteDocument(
+            parsing: "---\ntitle: \"oops\ncreatedAt: 2026-01-01T00:00:00Z\n---\nbody\n")
         #expect(document.warnings.map(\.line) == [2])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NotesKit
 
 /// Bugs the fuzz targets (`FuzzTests`) found, each kept as a plain test of the input that showed it.
@@ -62,13 +63,34 @@ import Testing
     static let u = "updatedAt: 2026-12-01T09:30:00Z"
 
     @Test(arguments: [
-        ("---\ncreatedAt:\n 2026-11-29T12:38:16Z\n---\nold\n", "---\ncreatedAt:\n 2026-11-29T12:38:16Z\n\(u)\n---\nnew\n"),
-        ("---\ndate:\n  - 2026-11-29\ntitle: x\n---\nold\n", "---\ndate:\n  - 2026-11-29\n\(u)\ntitle: x\n---\nnew\n"),
-        ("---\ndate:\n- 2026-11-29\n- b\ntitle: x\n---\nold\n", "---\ndate:\n- 2026-11-29\n- b\n\(u)\ntitle: x\n---\nnew\n"),
-        ("---\ncreated: \"2026-11-29\n  12:38\"\ntitle: x\n---\nold\n", "---\ncreated: \"2026-11-29\n  12:38\"\n\(u)\ntitle: x\n---\nnew\n"),
-        ("---\ndate: [2026-11-29,\n  2026-11-30]\n---\nold\n", "---\ndate: [2026-11-29,\n  2026-11-30]\n\(u)\n---\nnew\n"),
-        ("---\ndate:\n  - a\n\n  - b\n# c\ntitle: t\n---\nold\n", "---\ndate:\n  - a\n\n  - b\n\(u)\n# c\ntitle: t\n---\nnew\n"),
-        ("---\ncreatedAt: 2026-11-29T12:38:16Z\n\ntitle: x\n---\nold\n", "---\ncreatedAt: 2026-11-29T12:38:16Z\n\(u)\n\ntitle: x\n---\nnew\n"),
+        (
+            "---\ncreatedAt:\n 2026-11-29T12:38:16Z\n---\nold\n",
+            "---\ncreatedAt:\n 2026-11-29T12:38:16Z\n\(u)\n---\nnew\n"
+        ),
+        (
+            "---\ndate:\n  - 2026-11-29\ntitle: x\n---\nold\n",
+            "---\ndate:\n  - 2026-11-29\n\(u)\ntitle: x\n---\nnew\n"
+        ),
+        (
+            "---\ndate:\n- 2026-11-29\n- b\ntitle: x\n---\nold\n",
+            "---\ndate:\n- 2026-11-29\n- b\n\(u)\ntitle: x\n---\nnew\n"
+        ),
+        (
+            "---\ncreated: \"2026-11-29\n  12:38\"\ntitle: x\n---\nold\n",
+            "---\ncreated: \"2026-11-29\n  12:38\"\n\(u)\ntitle: x\n---\nnew\n"
+        ),
+        (
+            "---\ndate: [2026-11-29,\n  2026-11-30]\n---\nold\n",
+            "---\ndate: [2026-11-29,\n  2026-11-30]\n\(u)\n---\nnew\n"
+        ),
+        (
+            "---\ndate:\n  - a\n\n  - b\n# c\ntitle: t\n---\nold\n",
+            "---\ndate:\n  - a\n\n  - b\n\(u)\n# c\ntitle: t\n---\nnew\n"
+        ),
+        (
+            "---\ncreatedAt: 2026-11-29T12:38:16Z\n\ntitle: x\n---\nold\n",
+            "---\ncreatedAt: 2026-11-29T12:38:16Z\n\(u)\n\ntitle: x\n---\nnew\n"
+        ),
     ])
     func updatedAtGoesAfterTheWholeValue(_ original: String, _ expected: String) {
         var document = NoteDocument(parsing: original)

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import NotesKit
 
 /// How long the fuzz targets run, from the environment: a fixed number of seeded cases by default
@@ -49,11 +50,13 @@ struct FuzzBudget: Sendable {
             let problems = body(&r, &folder)
             if !problems.isEmpty {
                 failures += 1
-                Issue.record(Comment(rawValue: """
-                    \(target): case \(number) of seed \(seed) failed; replay it with \
-                    NOTES_FUZZ_CASE=0x\(String(caseSeed, radix: 16)) swift test --filter FuzzTests
-                    \(problems.prefix(5).joined(separator: "\n"))
-                    """))
+                Issue.record(
+                    Comment(
+                        rawValue: """
+                            \(target): case \(number) of seed \(seed) failed; replay it with \
+                            NOTES_FUZZ_CASE=0x\(String(caseSeed, radix: 16)) swift test --filter FuzzTests
+                            \(problems.prefix(5).joined(separator: "\n"))
+                            """))
             }
             number += 1
             if only != nil { break }
@@ -73,8 +76,9 @@ struct FuzzBudget: Sendable {
 
     @Test func frontMatterRoundTripsAndRewritesTouchOnlyTheBodyAndUpdatedAt() {
         Self.budget.run("front matter", cases: 1200) { r, _ in
-            DocumentFuzz.check(FuzzText.note(&r), content: FuzzText.content(&r), updated: FuzzText.seconds(&r),
-                               fallback: FuzzText.seconds(&r))
+            DocumentFuzz.check(
+                FuzzText.note(&r), content: FuzzText.content(&r), updated: FuzzText.seconds(&r),
+                fallback: FuzzText.seconds(&r))
         }
     }
 
@@ -88,7 +92,8 @@ struct FuzzBudget: Sendable {
 
     @Test func datesParseExactlyTheFormsOfTheSpec() {
         Self.budget.run("dates", cases: 4000) { r, _ in
-            DateFuzz.check(FuzzText.date(&r), zone: r.pick(DateFuzz.zones)) + DateFuzz.checkFormat(FuzzText.seconds(&r))
+            DateFuzz.check(FuzzText.date(&r), zone: r.pick(DateFuzz.zones))
+                + DateFuzz.checkFormat(FuzzText.seconds(&r))
         }
     }
 
@@ -110,11 +115,14 @@ struct FuzzBudget: Sendable {
     }
 
     @Test func anEncodedIndexReadsBackAsEncoded() {
-        Self.budget.run("index round trip", cases: 300) { r, folder in IndexFuzz.checkRoundTrip(&r, folder: &folder) }
+        Self.budget.run("index round trip", cases: 300) { r, folder in
+            IndexFuzz.checkRoundTrip(&r, folder: &folder)
+        }
     }
 
     @Test func aDamagedIndexIsRefusedOrReadWithoutHarm() {
-        Self.budget.run("damaged index", cases: 600) { r, folder in IndexFuzz.checkDamage(&r, folder: &folder) }
+        Self.budget.run("damaged index", cases: 600) { r, folder in IndexFuzz.checkDamage(&r, folder: &folder)
+        }
     }
 
     @Test func aDeltaJoinsItsBaseAndDamageToItDoesNoHarm() {

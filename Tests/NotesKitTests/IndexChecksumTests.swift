@@ -1,7 +1,8 @@
 import Foundation
-@testable import NotesKit
 import TestSupport
 import Testing
+
+@testable import NotesKit
 
 /// The index's checksums (a decoded index either equals what was encoded or is
 /// rejected): damage to any byte of an index file is refused when the file is opened, or noticed
@@ -57,24 +58,33 @@ import Testing
         var table = IndexTable()
         var expected: [DecodedRecord] = []
         let notes = [
-            ("a.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\ntags: [Work, idea/new]\n---\n# Alpha\n\nCrème, see [[b]].\n"),
+            (
+                "a.md",
+                "---\ncreatedAt: 2026-01-01T00:00:00Z\ntags: [Work, idea/new]\n---\n# Alpha\n\nCrème, see [[b]].\n"
+            ),
             ("sub/b.md", "---\ntitle: Bêta\nbad line\n---\nbody with #tag and [x](../a.md)\n"),
             ("c.md", "# Gamma\n\n" + String(repeating: "long text ", count: 40) + "\n"),
         ]
         for (number, (path, text)) in notes.enumerated() {
-            if let record = IndexFuzz.add(text: text, path: path, mtime: Double(number) + 0.5, inode: UInt64(number + 1),
-                                          titleSource: .content, readable: true, to: &table, folder: &folder) {
+            if let record = IndexFuzz.add(
+                text: text, path: path, mtime: Double(number) + 0.5, inode: UInt64(number + 1),
+                titleSource: .content, readable: true, to: &table, folder: &folder)
+            {
                 expected.append(record)
             }
         }
-        if let unreadable = IndexFuzz.add(text: "x", path: "bad.md", mtime: 9, inode: 9, titleSource: .content,
-                                          readable: false, to: &table, folder: &folder) {
+        if let unreadable = IndexFuzz.add(
+            text: "x", path: "bad.md", mtime: 9, inode: 9, titleSource: .content,
+            readable: false, to: &table, folder: &folder)
+        {
             expected.append(unreadable)
         }
-        let bytes = NoteIndexFile.encode(kept: [], of: nil, read: [table], removed: [], titleSource: .content,
-                                         kind: .base, generation: 3)
-        return IndexFuzz.Encoded(bytes: bytes, titleSource: .content, expected: expected,
-                                 paths: notes.map(\.0) + ["bad.md"])
+        let bytes = NoteIndexFile.encode(
+            kept: [], of: nil, read: [table], removed: [], titleSource: .content,
+            kind: .base, generation: 3)
+        return IndexFuzz.Encoded(
+            bytes: bytes, titleSource: .content, expected: expected,
+            paths: notes.map(\.0) + ["bad.md"])
     }
 
     /// Each byte of the file, damaged three ways in turn: the file is refused, or it reads exactly
@@ -84,7 +94,8 @@ import Testing
         let encoded = Self.encoded()
         let original = try #require(MappedIndex.open(TextStorage(encoded.bytes), titleSource: .content))
         #expect(encoded.expected.count == 4)
-        var refused = 0, readAgain = 0
+        var refused = 0
+        var readAgain = 0
         for at in encoded.bytes.indices {
             for mask: UInt8 in [0x01, 0x80, 0xFF] {
                 var damaged = encoded.bytes
@@ -92,7 +103,11 @@ import Testing
                 let what = "byte \(at) xor \(mask)"
                 let problems = IndexFuzz.checkVerified(damaged, of: encoded, original: original, what: what)
                 #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
-                if MappedIndex.open(TextStorage(damaged), titleSource: .content) == nil { refused += 1 } else { readAgain += 1 }
+                if MappedIndex.open(TextStorage(damaged), titleSource: .content) == nil {
+                    refused += 1
+                } else {
+                    readAgain += 1
+                }
             }
         }
         // Text, strings, tags and links are most of a small file; the header and tables the rest.
@@ -103,7 +118,8 @@ import Testing
 
     static let tree: [Sandbox.Item] = [
         .directory(".notes", []),
-        .file("a.md", "---\ntags: [ProjectX]\n---\n# Alphaquux\n\nThe zebraword is here, see [[Betanote]].\n"),
+        .file(
+            "a.md", "---\ntags: [ProjectX]\n---\n# Alphaquux\n\nThe zebraword is here, see [[Betanote]].\n"),
         .file("Betanote.md", "# Second\n\nplain body\n"),
         .file("c.md", "# Third\n\nother words\n"),
     ]
@@ -113,13 +129,21 @@ import Testing
         func number(at offset: Int, _ width: Int) -> Int {
             (0..<width).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
         }
-        let text = IndexLayout.headerSize, records = text + number(at: 36, 8)
+        let text = IndexLayout.headerSize
+        let records = text + number(at: 36, 8)
         let paths = records + number(at: 28, 4) * IndexLayout.recordSize + number(at: 32, 4) * 4
-        let strings = paths + number(at: 44, 8), tags = strings + number(at: 52, 8), links = tags + number(at: 60, 4)
-        let range = ["text": text..<records, "strings": strings..<tags, "tags": tags..<links,
-                     "links": links..<(links + number(at: 64, 4))][region] ?? 0..<0
+        let strings = paths + number(at: 44, 8)
+        let tags = strings + number(at: 52, 8)
+        let links = tags + number(at: 60, 4)
+        let range =
+            [
+                "text": text..<records, "strings": strings..<tags, "tags": tags..<links,
+                "links": links..<(links + number(at: 64, 4)),
+            ][region] ?? 0..<0
         let needle = Array(marker.utf8)
-        let found = range.first { at in at + needle.count <= range.upperBound && bytes[at..<(at + needle.count)].elementsEqual(needle) }
+        let found = range.first { at in
+            at + needle.count <= range.upperBound && bytes[at..<(at + needle.count)].elementsEqual(needle)
+        }
         return try #require(found, "\(marker) in the \(region) region")
     }
 
@@ -132,8 +156,11 @@ import Testing
             let notes = store(try Vault(root: root))
             #expect(notes.refresh().filesRead == 3)
             var bytes = try #require(Disk.bytes(notes.indexPath))
-            let (marker, region) = ["text": ("zebraword", "text"), "title": ("Alphaquux", "strings"),
-                                    "tag": ("projectx", "tags"), "link": ("betanote", "links")][part] ?? ("", "")
+            let (marker, region) =
+                [
+                    "text": ("zebraword", "text"), "title": ("Alphaquux", "strings"),
+                    "tag": ("projectx", "tags"), "link": ("betanote", "links"),
+                ][part] ?? ("", "")
             bytes[try Self.offset(of: marker, in: region, of: bytes) + 2] ^= 0x20
             try FileSystem.writeAtomically(bytes, to: notes.indexPath)
 
@@ -203,7 +230,9 @@ import Testing
 
     /// Nor while another process holds the vault's lock (it is writing a new index), nor while
     /// this one does (its own write replaces the file; it must not wait on itself).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "flock(1) is not installed"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "flock(1) is not installed"))
     func anIndexIsNotPutAsideWhileTheLockIsHeld() throws {
         try Sandbox(tree: Self.tree).test { root in
             let notes = store(try Vault(root: root))
@@ -212,7 +241,8 @@ import Testing
             let holder = Process()
             holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
             holder.arguments = [notes.lockPath, "-c", "echo held; exec cat"]
-            let input = Pipe(), output = Pipe()
+            let input = Pipe()
+            let output = Pipe()
             (holder.standardInput, holder.standardOutput) = (input, output)
             try holder.run()
             #expect(output.fileHandleForReading.availableData == Data("held\n".utf8))
@@ -243,12 +273,17 @@ extension IndexChecksumTests {
         damaged[try Self.offset(of: "long text", in: "text", of: damaged)] ^= 0x01
         damaged[try Self.offset(of: "Alpha", in: "strings", of: damaged)] ^= 0x01
         let rereads = IndexFuzz.Rereads()
-        let index = try #require(MappedIndex.open(
-            TextStorage(damaged), titleSource: .content,
-            repair: IndexFuzz.repair(from: original, titleSource: .content, rereads: rereads)))
-        let next = try #require(MappedIndex.open(TextStorage(NoteIndexFile.encode(
-            kept: Array(0..<index.count), of: IndexView(base: index, delta: nil), read: [IndexTable](), removed: [],
-            titleSource: .content, kind: .base, generation: 4)), titleSource: .content))
+        let index = try #require(
+            MappedIndex.open(
+                TextStorage(damaged), titleSource: .content,
+                repair: IndexFuzz.repair(from: original, titleSource: .content, rereads: rereads)))
+        let next = try #require(
+            MappedIndex.open(
+                TextStorage(
+                    NoteIndexFile.encode(
+                        kept: Array(0..<index.count), of: IndexView(base: index, delta: nil),
+                        read: [IndexTable](), removed: [],
+                        titleSource: .content, kind: .base, generation: 4)), titleSource: .content))
         #expect(rereads.total == 2)
         #expect((0..<next.count).map { IndexFuzz.decode(next, $0) } == encoded.expected)
     }

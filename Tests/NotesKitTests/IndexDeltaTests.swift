@@ -1,13 +1,15 @@
 import Foundation
-@testable import NotesKit
 import TestSupport
 import Testing
+
+@testable import NotesKit
 
 /// The index delta: a small change writes a small file beside the base; many
 /// changes are merged into a new base; neither ever changes what a command sees.
 @Suite struct IndexDeltaTests {
     static func tree(_ count: Int) -> [Sandbox.Item] {
-        [.directory(".notes", [])] + (0..<count).map { .file(String(format: "n%03d.md", $0), "# Note \($0)\n\nbody \($0)\n") }
+        [.directory(".notes", [])]
+            + (0..<count).map { .file(String(format: "n%03d.md", $0), "# Note \($0)\n\nbody \($0)\n") }
     }
 
     /// What a catalog says of every note, in ID order, for comparing two of them.
@@ -57,7 +59,8 @@ import Testing
                     try Data("# Added \(step)\n".utf8).write(to: URL(fileURLWithPath: root + "/" + name))
                     names.append(name)
                 case 1:
-                    try Data("# Edited \(step)\n\nnew \(step)\n".utf8).write(to: URL(fileURLWithPath: root + "/" + pick))
+                    try Data("# Edited \(step)\n\nnew \(step)\n".utf8).write(
+                        to: URL(fileURLWithPath: root + "/" + pick))
                 case 2 where names.count > 5:
                     try FileManager.default.removeItem(atPath: root + "/" + pick)
                     names.removeAll { $0 == pick }
@@ -67,7 +70,8 @@ import Testing
                     names = names.map { $0 == pick ? name : $0 }
                 default:
                     try FileManager.default.setAttributes(
-                        [.modificationDate: Date(timeIntervalSince1970: Double(step))], ofItemAtPath: root + "/" + pick)
+                        [.modificationDate: Date(timeIntervalSince1970: Double(step))],
+                        ofItemAtPath: root + "/" + pick)
                 }
                 let hadDelta = Disk.exists(notes.indexPath + ".delta")
                 let catalog = notes.refresh()
@@ -79,8 +83,12 @@ import Testing
                 if step % 50 == 0 || step == 699 {
                     let fresh = store(vault)
                     #expect(fresh.refresh().filesRead == 0, "step \(step): base + delta should be complete")
-                    #expect(Self.summary(catalog) == Self.summary(NoteStore(
-                        vault: vault, cacheDirectory: root + "/.other").refresh(rebuild: true)), "step \(step)")
+                    #expect(
+                        Self.summary(catalog)
+                            == Self.summary(
+                                NoteStore(
+                                    vault: vault, cacheDirectory: root + "/.other"
+                                ).refresh(rebuild: true)), "step \(step)")
                 }
             }
             #expect(sawDelta)
@@ -94,8 +102,12 @@ import Testing
             #expect(merged.filesRead == names.count && merged.indexWritten)
             #expect(Disk.bytes(notes.indexPath) != base && !Disk.exists(notes.indexPath + ".delta"))
             #expect(store(vault).refresh().filesRead == 0)
-            #expect(Self.summary(merged) == Self.summary(NoteStore(
-                vault: vault, cacheDirectory: root + "/.other").refresh(rebuild: true)))
+            #expect(
+                Self.summary(merged)
+                    == Self.summary(
+                        NoteStore(
+                            vault: vault, cacheDirectory: root + "/.other"
+                        ).refresh(rebuild: true)))
         }
     }
 
@@ -108,8 +120,11 @@ import Testing
             _ = notes.refresh()
             let delta = try #require(Disk.bytes(notes.indexPath + ".delta"))
             switch kind {
-            case "garbage": try FileSystem.writeAtomically(Array("not an index".utf8), to: notes.indexPath + ".delta")
-            case "truncated": try FileSystem.writeAtomically(Array(delta.prefix(delta.count - 3)), to: notes.indexPath + ".delta")
+            case "garbage":
+                try FileSystem.writeAtomically(Array("not an index".utf8), to: notes.indexPath + ".delta")
+            case "truncated":
+                try FileSystem.writeAtomically(
+                    Array(delta.prefix(delta.count - 3)), to: notes.indexPath + ".delta")
             default:
                 // The base is merged again (a new generation): the old delta no longer applies.
                 _ = notes.refresh(rebuild: true)
@@ -141,7 +156,8 @@ import Testing
     /// Two files whose names differ only in Unicode normalisation are two notes; the delta must
     /// not take one for the other (and be rewritten on every command).
     @Test func namesThatDifferOnlyInNormalisationAreKeptApart() throws {
-        let nfc = "caf\u{E9}.md", nfd = "cafe\u{301}.md"
+        let nfc = "caf\u{E9}.md"
+        let nfd = "cafe\u{301}.md"
         try Sandbox(tree: Self.tree(3) + [.file(nfc, "# NFC\n"), .file(nfd, "# NFD\n")]).test { root in
             let notes = store(try Vault(root: root))
             #expect(notes.refresh().count == 5)
@@ -156,10 +172,14 @@ import Testing
 
     /// Damage that still parses — a date that is not a number — means a rebuild, never a crash.
     @Test func aDamagedDateInTheIndexMeansARebuild() throws {
-        let note = Note(id: "n", path: "n.md", title: "N", titleIsOutsideBody: false, createdAt: .nan,
-                        updatedAt: nil, preview: "")
-        let bytes = NoteIndexFile.encode(read: [IndexRecord(path: "n.md", size: 1, mtime: 1, inode: 1, note: note,
-                                                            warnings: [], folded: FoldedText([]))])
+        let note = Note(
+            id: "n", path: "n.md", title: "N", titleIsOutsideBody: false, createdAt: .nan,
+            updatedAt: nil, preview: "")
+        let bytes = NoteIndexFile.encode(read: [
+            IndexRecord(
+                path: "n.md", size: 1, mtime: 1, inode: 1, note: note,
+                warnings: [], folded: FoldedText([]))
+        ])
         #expect(NoteIndexFile.map(TextStorage(bytes)) == nil)
         #expect(NoteDate.format(.nan) == "1970-01-01T00:00:00Z")
         #expect(NoteDate.format(9.3e18) == "9999-12-31T23:59:59Z")
@@ -173,9 +193,11 @@ import Testing
     /// index just written and from the index read back by the next command.
     @Test func aStreamedIndexFindsEveryNote() throws {
         let filler = String(repeating: "lorem ipsum dolor sit amet ", count: 300)
-        let files: [Sandbox.Item] = [.directory(".notes", [])] + (0..<160).map { n in
-            .file("n\(n).md", "# Note \(n)\n\n\(filler)\nmarker\(n)x\n")
-        }
+        let files: [Sandbox.Item] =
+            [.directory(".notes", [])]
+            + (0..<160).map { n in
+                .file("n\(n).md", "# Note \(n)\n\n\(filler)\nmarker\(n)x\n")
+            }
         try Sandbox(tree: [.directory("v", files)]).test { root in
             let vault = try Vault(root: root + "/v")
             let fresh = store(vault).refresh()

@@ -1,25 +1,27 @@
 import Foundation
-@testable import NotesKit
 import TestSupport
 import Testing
+
+@testable import NotesKit
 
 /// The browser's search: hits in the order of `Catalog.run`, each query re-checking
 /// only the notes it must.
 @Suite struct LiveSearchTests {
-    @Test(arguments: [
-        ("a letter typed on", "cr", "cre", true),
-        ("a letter taken back", "cre", "cr", false),
-        ("a term added", "milk", "milk eggs", true),
-        ("a term taken away", "milk eggs", "milk", false),
-        ("a letter typed before a term", "ilk", "milk", true),
-        ("the same after folding", "creme", "CRÈME", true),
-        ("the new letter changes how the last folds", "ﾃ", "ﾃﾞ", false),
-        ("anything narrows the empty query", "", "x", true),
-        ("the empty query narrows nothing", "x", "", false),
-        ("a phrase is not inside one of its words", "\"milk eggs\"", "milk", false),
-        ("a phrase holds its words", "milk", "\"milk eggs\"", true),
-        ("an unrelated term", "milk", "bread", false),
-    ] as [(String, String, String, Bool)])
+    @Test(
+        arguments: [
+            ("a letter typed on", "cr", "cre", true),
+            ("a letter taken back", "cre", "cr", false),
+            ("a term added", "milk", "milk eggs", true),
+            ("a term taken away", "milk eggs", "milk", false),
+            ("a letter typed before a term", "ilk", "milk", true),
+            ("the same after folding", "creme", "CRÈME", true),
+            ("the new letter changes how the last folds", "ﾃ", "ﾃﾞ", false),
+            ("anything narrows the empty query", "", "x", true),
+            ("the empty query narrows nothing", "x", "", false),
+            ("a phrase is not inside one of its words", "\"milk eggs\"", "milk", false),
+            ("a phrase holds its words", "milk", "\"milk eggs\"", true),
+            ("an unrelated term", "milk", "bread", false),
+        ] as [(String, String, String, Bool)])
     func narrowing(_ name: String, _ broader: String, _ query: String, _ expected: Bool) {
         #expect(SearchQuery(query).narrows(SearchQuery(broader)) == expected, "\(name)")
     }
@@ -30,7 +32,9 @@ import Testing
         .directory(".notes", []),
         .file("b.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# Banana bread\n"),
         .file("a.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# apple crumble\n"),
-        .file("c.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-03-01T00:00:00Z\n---\n# Crème brûlée\n"),
+        .file(
+            "c.md",
+            "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-03-01T00:00:00Z\n---\n# Crème brûlée\n"),
         .file("z/d.md", "---\ncreatedAt: 2026-02-01T00:00:00Z\n---\n# Éclair\n\ncream\n"),
         .file("e10.md", "---\ncreatedAt: 2026-01-05T00:00:00Z\n---\n# Note 10\n"),
         .file("e9.md", "---\ncreatedAt: 2026-01-05T00:00:00Z\n---\n# Note 9\n"),
@@ -87,7 +91,8 @@ import Testing
     /// `#work` asks for a tag and `"#work"` for text: they fold alike, but are two queries, so
     /// adding the quotes searches again rather than keep the tag's hits.
     @Test func aTagTermAndTheSameTextQuotedAreTwoQueries() throws {
-        try Sandbox(tree: [.file("t.md", "# T\n\n#work here\n"), .file("x.md", "# X\n\nsee a#work\n")]).test { root in
+        try Sandbox(tree: [.file("t.md", "# T\n\n#work here\n"), .file("x.md", "# X\n\nsee a#work\n")]).test {
+            root in
             var live = LiveSearch(catalog: store(try Vault(root: root)).catalog, order: .updated)
             live.search(SearchQuery("#work"))
             #expect(ids(live.hits) == ["t"])
@@ -101,13 +106,19 @@ import Testing
     /// A search can stop once it has enough hits for a screen: those are the first in the order,
     /// and a narrower query made meanwhile checks them and the notes not checked yet.
     @Test func hitsFoundSoFarAreTheFirstInTheOrder() throws {
-        let items: [Sandbox.Item] = (0..<600).map { n in
-            .file("n\(n).md", "---\ncreatedAt: 2026-01-01T00:\(String(format: "%02d", n % 60)):00Z\n---\n"
-                  + (n % 3 == 0 ? "# cream \(n)\n" : n % 3 == 1 ? "# crumble \(n)\n" : "# bread \(n)\n"))
-        } + [.directory(".notes", [])]
+        let items: [Sandbox.Item] =
+            (0..<600).map { n in
+                .file(
+                    "n\(n).md",
+                    "---\ncreatedAt: 2026-01-01T00:\(String(format: "%02d", n % 60)):00Z\n---\n"
+                        + (n % 3 == 0 ? "# cream \(n)\n" : n % 3 == 1 ? "# crumble \(n)\n" : "# bread \(n)\n")
+                )
+            } + [.directory(".notes", [])]
         try Sandbox(tree: items).test { root in
             let catalog = store(try Vault(root: root)).catalog
-            let full = { (query: String) in catalog.run(NoteQuery(search: SearchQuery(query), order: .created)).map(\.id) }
+            let full = { (query: String) in
+                catalog.run(NoteQuery(search: SearchQuery(query), order: .created)).map(\.id)
+            }
             var live = LiveSearch(catalog: catalog, order: .created)
             live.search(SearchQuery("c"), toFind: 2)
             #expect(live.hits.count >= 2 && !live.hits.isComplete)
@@ -150,16 +161,25 @@ import Testing
     /// after every keystroke the hits are exactly those of a full search, in its order.
     @Test func randomTypingAlwaysGivesTheHitsOfAFullSearch() throws {
         var rng = SplitMix(seed: 10)
-        let words = ["crème", "creme", "cream", "brûlée", "brule", "ﾃﾞｰﾀ", "テータ", "データ", "straße", "strasse",
-                     "milk", "mil", "k", "ab", "ba", "東京", "東"]
+        let words = [
+            "crème", "creme", "cream", "brûlée", "brule", "ﾃﾞｰﾀ", "テータ", "データ", "straße", "strasse",
+            "milk", "mil", "k", "ab", "ba", "東京", "東",
+        ]
         var items: [Sandbox.Item] = [.directory(".notes", [])]
         for n in 0..<150 {
-            let text = (0..<Int.random(in: 1...6, using: &rng)).map { _ in words.randomElement(using: &rng) ?? "" }
-            items.append(.file("n\(n).md", "---\ncreatedAt: 2026-01-\(10 + n % 9)T00:00:00Z\n---\n"
-                                + text.joined(separator: " ") + "\n"))
+            let text = (0..<Int.random(in: 1...6, using: &rng)).map { _ in
+                words.randomElement(using: &rng) ?? ""
+            }
+            items.append(
+                .file(
+                    "n\(n).md",
+                    "---\ncreatedAt: 2026-01-\(10 + n % 9)T00:00:00Z\n---\n"
+                        + text.joined(separator: " ") + "\n"))
         }
-        let keys = ["c", "r", "e", "è", "m", "a", "b", "ﾃ", "ﾞ", "ｰ", "ﾀ", "テ", "ー", "タ", "ß", "s", "k", "東", "京",
-                    " ", "\"", "BS", "BS", "BS", "CLEAR"]
+        let keys = [
+            "c", "r", "e", "è", "m", "a", "b", "ﾃ", "ﾞ", "ｰ", "ﾀ", "テ", "ー", "タ", "ß", "s", "k", "東", "京",
+            " ", "\"", "BS", "BS", "BS", "CLEAR",
+        ]
         try Sandbox(tree: items).test { root in
             let catalog = store(try Vault(root: root)).catalog
             var live = LiveSearch(catalog: catalog, order: .created)

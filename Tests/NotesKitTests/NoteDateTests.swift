@@ -24,35 +24,47 @@ import Testing
 
     static let accepted: [ParseCase] = [
         ParseCase(name: "UTC with Z", text: "2026-11-29T12:38:16Z", zone: "Asia/Tokyo", seconds: t0),
-        ParseCase(name: "UTC with lower-case t and z", text: "2026-11-29t12:38:16z", zone: "UTC", seconds: t0),
-        ParseCase(name: "fractional seconds", text: "2026-11-29T12:38:16.25Z", zone: "UTC", seconds: t0 + 0.25),
-        ParseCase(name: "milliseconds", text: "2026-11-29T12:38:16.125Z", zone: "Europe/Berlin",
-                  seconds: t0 + 0.125),
+        ParseCase(
+            name: "UTC with lower-case t and z", text: "2026-11-29t12:38:16z", zone: "UTC", seconds: t0),
+        ParseCase(
+            name: "fractional seconds", text: "2026-11-29T12:38:16.25Z", zone: "UTC", seconds: t0 + 0.25),
+        ParseCase(
+            name: "milliseconds", text: "2026-11-29T12:38:16.125Z", zone: "Europe/Berlin",
+            seconds: t0 + 0.125),
         ParseCase(name: "offset +02:00", text: "2026-11-29T12:38:16+02:00", zone: "UTC", seconds: t0 - 7200),
         ParseCase(name: "offset -05:30", text: "2026-11-29T12:38:16-05:30", zone: "UTC", seconds: t0 + 19800),
         ParseCase(name: "offset +0200", text: "2026-11-29T12:38:16+0200", zone: "UTC", seconds: t0 - 7200),
         ParseCase(name: "offset +02", text: "2026-11-29T12:38:16+02", zone: "UTC", seconds: t0 - 7200),
-        ParseCase(name: "fraction and offset", text: "2026-11-29T14:38:16.5+02:00", zone: "UTC",
-                  seconds: t0 + 0.5),
-        ParseCase(name: "offset ignores the local zone", text: "2026-11-29T12:38:16+00:00",
-                  zone: "America/New_York", seconds: t0),
-        ParseCase(name: "local minutes, Berlin (UTC+1 in November)", text: "2026-11-29 12:38",
-                  zone: "Europe/Berlin", seconds: t0 - 16 - 3600),
-        ParseCase(name: "local seconds, New York (UTC-5 in November)", text: "2026-11-29 12:38:16",
-                  zone: "America/New_York", seconds: t0 + 5 * 3600),
+        ParseCase(
+            name: "fraction and offset", text: "2026-11-29T14:38:16.5+02:00", zone: "UTC",
+            seconds: t0 + 0.5),
+        ParseCase(
+            name: "offset ignores the local zone", text: "2026-11-29T12:38:16+00:00",
+            zone: "America/New_York", seconds: t0),
+        ParseCase(
+            name: "local minutes, Berlin (UTC+1 in November)", text: "2026-11-29 12:38",
+            zone: "Europe/Berlin", seconds: t0 - 16 - 3600),
+        ParseCase(
+            name: "local seconds, New York (UTC-5 in November)", text: "2026-11-29 12:38:16",
+            zone: "America/New_York", seconds: t0 + 5 * 3600),
         ParseCase(name: "local seconds, UTC", text: "2026-11-29 12:38:16", zone: "UTC", seconds: t0),
-        ParseCase(name: "local with T and no zone", text: "2026-11-29T12:38", zone: "Europe/Berlin",
-                  seconds: t0 - 16 - 3600),
-        ParseCase(name: "local summer time, Berlin (UTC+2 in July)", text: "2026-07-01 12:00",
-                  zone: "Europe/Berlin", seconds: 1_782_900_000),
-        ParseCase(name: "local midnight, Tokyo", text: "2026-11-29", zone: "Asia/Tokyo",
-                  seconds: midnightUTC - 9 * 3600),
+        ParseCase(
+            name: "local with T and no zone", text: "2026-11-29T12:38", zone: "Europe/Berlin",
+            seconds: t0 - 16 - 3600),
+        ParseCase(
+            name: "local summer time, Berlin (UTC+2 in July)", text: "2026-07-01 12:00",
+            zone: "Europe/Berlin", seconds: 1_782_900_000),
+        ParseCase(
+            name: "local midnight, Tokyo", text: "2026-11-29", zone: "Asia/Tokyo",
+            seconds: midnightUTC - 9 * 3600),
         ParseCase(name: "local midnight, UTC", text: "2026-11-29", zone: "UTC", seconds: midnightUTC),
-        ParseCase(name: "local midnight, New York", text: "2026-11-29", zone: "America/New_York",
-                  seconds: midnightUTC + 5 * 3600),
+        ParseCase(
+            name: "local midnight, New York", text: "2026-11-29", zone: "America/New_York",
+            seconds: midnightUTC + 5 * 3600),
         ParseCase(name: "leap day", text: "2028-02-29T00:00:00Z", zone: "UTC", seconds: 1_835_395_200),
-        ParseCase(name: "leap day of a year divisible by 400", text: "2000-02-29T23:59:59Z", zone: "UTC",
-                  seconds: 951_868_799),
+        ParseCase(
+            name: "leap day of a year divisible by 400", text: "2000-02-29T23:59:59Z", zone: "UTC",
+            seconds: 951_868_799),
         ParseCase(name: "the epoch", text: "1970-01-01T00:00:00Z", zone: "UTC", seconds: 0),
         ParseCase(name: "before the epoch", text: "1969-12-31T23:59:59Z", zone: "UTC", seconds: -1),
     ]

@@ -239,9 +239,11 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
             let reread = NoteDocument(parsing: document.text)
             // The new body takes the ending of the old body's first line, else the file's.
             let oldBody = Array(original.body.utf8)
-            let eol = oldBody.firstIndex(of: 0x0A).map { $0 > 0 && oldBody[$0 - 1] == 0x0D ? "\r\n" : "\n" }
+            let eol =
+                oldBody.firstIndex(of: 0x0A).map { $0 > 0 && oldBody[$0 - 1] == 0x0D ? "\r\n" : "\n" }
                 ?? original.lineEnding
-            #expect(reread.body == (eol == "\r\n" ? "new body\r\n" : "new body\n"), "\(text.debugDescription)")
+            #expect(
+                reread.body == (eol == "\r\n" ? "new body\r\n" : "new body\n"), "\(text.debugDescription)")
             #expect(reread.updatedDate() == Self.updated, "\(text.debugDescription)")
             #expect(reread.hasBOM == original.hasBOM)
             guard let after = reread.frontMatter else {

@@ -1,19 +1,24 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-@testable import NotesKit
 import TestSupport
 import Testing
+
+@testable import NotesKit
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// The index cache: fresh entries are not read again; changes, additions and removals
 /// are; a missing or corrupt index costs one rebuild and loses nothing.
 @Suite struct NoteIndexTests {
     static let tree: [Sandbox.Item] = [
         .directory(".notes", []),
-        .file("a.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-02-01T00:00:00Z\n---\n# Alpha\n\nCrème brûlée\n"),
+        .file(
+            "a.md",
+            "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-02-01T00:00:00Z\n---\n# Alpha\n\nCrème brûlée\n"
+        ),
         .file("b.md", "---\ntitle: \"Bêta\"\nbad line\n---\nbody of b\n"),
         .directory("sub", [.file("c.md", "# Gamma\n")]),
         .bytes("latin1.md", [0x63, 0x61, 0x66, 0xE9, 0x0A]),
@@ -28,9 +33,9 @@ import Testing
         handle.write(Data(text.utf8))
         try handle.close()
         #if canImport(Darwin)
-        var times = [st.st_atimespec, st.st_mtimespec]
+            var times = [st.st_atimespec, st.st_mtimespec]
         #else
-        var times = [st.st_atim, st.st_mtim]
+            var times = [st.st_atim, st.st_mtim]
         #endif
         guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw Sandbox.SetupError("utimensat") }
     }
@@ -51,7 +56,8 @@ import Testing
             #expect(a.createdAt == 1_767_225_600 && a.updatedAt == 1_769_904_000)
             // A file's warnings come once, when it is read: not again while it is unchanged.
             #expect(first.diagnostics.contains { $0.path.hasSuffix("b.md") && $0.line == 3 })
-            #expect(first.diagnostics.contains { $0.path.hasSuffix("latin1.md") && $0.message.contains("UTF-8") })
+            #expect(
+                first.diagnostics.contains { $0.path.hasSuffix("latin1.md") && $0.message.contains("UTF-8") })
             #expect(second.diagnostics.isEmpty)
         }
     }
@@ -75,7 +81,8 @@ import Testing
         try Sandbox(tree: Self.tree).test { root in
             let vault = try Vault(root: root)
             _ = store(vault).refresh()
-            try "# Gamma two, longer now\n".write(toFile: root + "/sub/c.md", atomically: true, encoding: .utf8)
+            try "# Gamma two, longer now\n".write(
+                toFile: root + "/sub/c.md", atomically: true, encoding: .utf8)
             try "# Delta\n".write(toFile: root + "/d.md", atomically: true, encoding: .utf8)
             try FileManager.default.removeItem(atPath: root + "/a.md")
             let catalog = store(vault).refresh()
@@ -116,7 +123,8 @@ import Testing
             let mapped = try #require(NoteIndexFile.map(TextStorage(written)))
             let current = (0..<mapped.count).map(mapped.record(at:))
             // 등산 as jamo, データ without its voiced mark.
-            let oldFolding = "# \u{1103}\u{1173}\u{11BC}\u{1109}\u{1161}\u{11AB}\n\n"
+            let oldFolding =
+                "# \u{1103}\u{1173}\u{11BC}\u{1109}\u{1161}\u{11AB}\n\n"
                 + "\u{30C6}\u{30FC}\u{30BF}\n"
             let stale = current.map { record -> IndexRecord in
                 var record = record
@@ -160,13 +168,17 @@ import Testing
     }
 
     @Test func theIndexRoundTripsEveryField() throws {
-        let note = Note(id: "x/y", path: "x/y.md", title: "Tïtle \"q\"", titleIsOutsideBody: true,
-                        createdAt: 1.5, updatedAt: nil, preview: "pré")
+        let note = Note(
+            id: "x/y", path: "x/y.md", title: "Tïtle \"q\"", titleIsOutsideBody: true,
+            createdAt: 1.5, updatedAt: nil, preview: "pré")
         let records = [
-            IndexRecord(path: "x/y.md", size: 42, mtime: 1234.000_000_5, inode: 7, note: note,
-                        warnings: [ParseWarning(line: 3, message: "m")], folded: FoldedText(Array("folded".utf8))),
-            IndexRecord(path: "bad.md", size: 1, mtime: 2, inode: 8, note: nil,
-                        warnings: [ParseWarning(line: 0, message: "not valid UTF-8; skipped")], folded: FoldedText([])),
+            IndexRecord(
+                path: "x/y.md", size: 42, mtime: 1234.000_000_5, inode: 7, note: note,
+                warnings: [ParseWarning(line: 3, message: "m")], folded: FoldedText(Array("folded".utf8))),
+            IndexRecord(
+                path: "bad.md", size: 1, mtime: 2, inode: 8, note: nil,
+                warnings: [ParseWarning(line: 0, message: "not valid UTF-8; skipped")], folded: FoldedText([])
+            ),
         ]
         let mapped = try #require(NoteIndexFile.map(TextStorage(NoteIndexFile.encode(read: records))))
         let decoded = (0..<mapped.count).map(mapped.record(at:))
@@ -216,11 +228,14 @@ import Testing
     /// every slot names the one record, and a path the index does not have is looked up. (Such
     /// damage fails the header's checksum; resealed, it gets past it.)
     @Test func aDamagedPathTableNeverLoops() throws {
-        let record = IndexRecord(path: "a.md", size: 1, mtime: 1, inode: 1, note: nil, warnings: [], folded: FoldedText([]))
+        let record = IndexRecord(
+            path: "a.md", size: 1, mtime: 1, inode: 1, note: nil, warnings: [], folded: FoldedText([]))
         var bytes = NoteIndexFile.encode(read: [record])
         let slotCount = Int(bytes[32]) | Int(bytes[33]) << 8
         let slots = Self.regions(of: bytes).slots
-        for slot in 0..<slotCount { bytes.replaceSubrange((slots + slot * 4)..<(slots + slot * 4 + 4), with: [1, 0, 0, 0]) }
+        for slot in 0..<slotCount {
+            bytes.replaceSubrange((slots + slot * 4)..<(slots + slot * 4 + 4), with: [1, 0, 0, 0])
+        }
         #expect(NoteIndexFile.map(TextStorage(bytes)) == nil)
         let mapped = try #require(NoteIndexFile.map(TextStorage(Self.resealed(bytes))))
         #expect(mapped.find("a.md") == 0)
@@ -230,16 +245,23 @@ import Testing
     /// Titles, previews and warnings are checked when read: damaged ones read as empty, and the
     /// record is not copied into the next index (its file is read again).
     @Test func damagedStringsAreNotTrustedOrCopied() throws {
-        let note = Note(id: "n", path: "n.md", title: "Title", titleIsOutsideBody: false, createdAt: 1, updatedAt: nil, preview: "p")
-        var bytes = NoteIndexFile.encode(read: [IndexRecord(path: "n.md", size: 1, mtime: 1, inode: 1, note: note,
-                                                            warnings: [], folded: FoldedText(Array("title".utf8)))])
+        let note = Note(
+            id: "n", path: "n.md", title: "Title", titleIsOutsideBody: false, createdAt: 1, updatedAt: nil,
+            preview: "p")
+        var bytes = NoteIndexFile.encode(read: [
+            IndexRecord(
+                path: "n.md", size: 1, mtime: 1, inode: 1, note: note,
+                warnings: [], folded: FoldedText(Array("title".utf8)))
+        ])
         // The title's length, first in the strings region: far beyond the file.
         let strings = Self.regions(of: bytes).strings
         bytes.replaceSubrange(strings..<(strings + 4), with: [0xFF, 0xFF, 0xFF, 0x7F])
         let mapped = try #require(NoteIndexFile.map(TextStorage(bytes)))
         #expect(mapped.note(at: 0).title == "" && mapped.note(at: 0).id == "n")
-        let next = try #require(NoteIndexFile.map(TextStorage(
-            NoteIndexFile.encode(kept: [0], of: IndexView(base: mapped, delta: nil), read: []))))
+        let next = try #require(
+            NoteIndexFile.map(
+                TextStorage(
+                    NoteIndexFile.encode(kept: [0], of: IndexView(base: mapped, delta: nil), read: []))))
         #expect(next.count == 0)
     }
 
@@ -248,12 +270,21 @@ import Testing
     @Test func notesReadWithPreadEqualNotesReadInPlace() throws {
         let long = String(repeating: "Ünïcode title ", count: 2000)
         let notes = [
-            Note(id: "a", path: "a.md", title: "Short", titleIsOutsideBody: false, createdAt: 1, updatedAt: 2, preview: "p"),
-            Note(id: "b", path: "b.md", title: long, titleIsOutsideBody: true, createdAt: 3, updatedAt: nil, preview: long),
-            Note(id: "c", path: "c.md", title: "", titleIsOutsideBody: false, createdAt: 4, updatedAt: nil, preview: ""),
+            Note(
+                id: "a", path: "a.md", title: "Short", titleIsOutsideBody: false, createdAt: 1, updatedAt: 2,
+                preview: "p"),
+            Note(
+                id: "b", path: "b.md", title: long, titleIsOutsideBody: true, createdAt: 3, updatedAt: nil,
+                preview: long),
+            Note(
+                id: "c", path: "c.md", title: "", titleIsOutsideBody: false, createdAt: 4, updatedAt: nil,
+                preview: ""),
         ]
-        let records = notes.map { IndexRecord(path: $0.path, size: 1, mtime: 1, inode: 1, note: $0, warnings: [],
-                                              folded: FoldedText(Array($0.title.utf8))) }
+        let records = notes.map {
+            IndexRecord(
+                path: $0.path, size: 1, mtime: 1, inode: 1, note: $0, warnings: [],
+                folded: FoldedText(Array($0.title.utf8)))
+        }
         try Sandbox(tree: []).test { root in
             try FileSystem.writeAtomically(NoteIndexFile.encode(read: records), to: root + "/index")
             let mapped = try #require(TextStorage(mapping: root + "/index").flatMap { NoteIndexFile.map($0) })
@@ -276,19 +307,26 @@ import Testing
     /// Records kept from a mapped index are copied byte for byte into the next index, beside
     /// records read from files, and found again by path.
     @Test func keptRecordsAreCopiedAsTheyAreAndFoundByPath() throws {
-        let note = Note(id: "x/y", path: "x/y.md", title: "Tïtle", titleIsOutsideBody: false,
-                        createdAt: 1.5, updatedAt: 9, preview: "pré")
+        let note = Note(
+            id: "x/y", path: "x/y.md", title: "Tïtle", titleIsOutsideBody: false,
+            createdAt: 1.5, updatedAt: 9, preview: "pré")
         let first = [
-            IndexRecord(path: "x/y.md", size: 42, mtime: 3.25, inode: 7, note: note,
-                        warnings: [ParseWarning(line: 3, message: "m")], folded: FoldedText(Array("folded".utf8))),
-            IndexRecord(path: "gone.md", size: 1, mtime: 2, inode: 8, note: nil, warnings: [], folded: FoldedText([])),
+            IndexRecord(
+                path: "x/y.md", size: 42, mtime: 3.25, inode: 7, note: note,
+                warnings: [ParseWarning(line: 3, message: "m")], folded: FoldedText(Array("folded".utf8))),
+            IndexRecord(
+                path: "gone.md", size: 1, mtime: 2, inode: 8, note: nil, warnings: [], folded: FoldedText([])),
         ]
         let old = try #require(NoteIndexFile.map(TextStorage(NoteIndexFile.encode(read: first))))
         #expect(old.find("x/y.md") == 0 && old.find("gone.md") == 1 && old.find("x/y") == nil)
-        let added = IndexRecord(path: "new.md", size: 5, mtime: 6, inode: 9,
-                                note: Note(path: "new.md", document: NoteDocument(parsing: "# New\n"), mtime: 6),
-                                warnings: [], folded: FoldedText(Array("# new\n".utf8)))
-        let next = try #require(NoteIndexFile.map(TextStorage(NoteIndexFile.encode(kept: [0], of: IndexView(base: old, delta: nil), read: [added]))))
+        let added = IndexRecord(
+            path: "new.md", size: 5, mtime: 6, inode: 9,
+            note: Note(path: "new.md", document: NoteDocument(parsing: "# New\n"), mtime: 6),
+            warnings: [], folded: FoldedText(Array("# new\n".utf8)))
+        let next = try #require(
+            NoteIndexFile.map(
+                TextStorage(
+                    NoteIndexFile.encode(kept: [0], of: IndexView(base: old, delta: nil), read: [added]))))
         #expect(next.count == 2)
         let kept = next.record(at: try #require(next.find("x/y.md")))
         #expect(kept.note == note && kept.size == 42 && kept.mtime == 3.25 && kept.inode == 7)

@@ -1,16 +1,22 @@
 import Foundation
-@testable import NotesKit
 import TestSupport
 import Testing
+
+@testable import NotesKit
 
 /// `NoteStore.planMove` and `move`: the file moves inside the vault, and every link
 /// whose resolution the move changes is rewritten, its target only.
 @Suite struct NoteMoveTests {
     static let vault: [Sandbox.Item] = [
         .directory(".notes", []),
-        .file("idea.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md) and [[plan]].\n"),
-        .file("work/plan.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\nupdatedAt: 2026-01-03T00:00:00Z\n---\n"
-              + "# Plan\n\n[[idea]], [[idea#Part|the idea]], ![[idea]] and [up](../idea.md#Part).\n"),
+        .file(
+            "idea.md",
+            "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md) and [[plan]].\n"
+        ),
+        .file(
+            "work/plan.md",
+            "---\ncreatedAt: 2026-01-02T00:00:00Z\nupdatedAt: 2026-01-03T00:00:00Z\n---\n"
+                + "# Plan\n\n[[idea]], [[idea#Part|the idea]], ![[idea]] and [up](../idea.md#Part).\n"),
         .file("far/away/note.md", "[[Big idea]] [[idea.md]] [x](<../../idea.md>) `[[idea]]` [[other]]\n"),
         .file("other.md", "# Other\n"),
     ]
@@ -27,19 +33,28 @@ import Testing
     @Test func linksInOtherFoldersFollowTheNoteAndKeepTheirStyle() throws {
         try moved("archive/2026/idea") { root, notes, report in
             #expect(!Disk.exists(root + "/idea.md") && Disk.exists(root + "/archive/2026/idea.md"))
-            #expect(Disk.text(root + "/work/plan.md") == "---\ncreatedAt: 2026-01-02T00:00:00Z\nupdatedAt: 2026-01-03T00:00:00Z\n---\n"
-                    + "# Plan\n\n[[idea]], [[idea#Part|the idea]], ![[idea]] and [up](../archive/2026/idea.md#Part).\n")
+            #expect(
+                Disk.text(root + "/work/plan.md")
+                    == "---\ncreatedAt: 2026-01-02T00:00:00Z\nupdatedAt: 2026-01-03T00:00:00Z\n---\n"
+                    + "# Plan\n\n[[idea]], [[idea#Part|the idea]], ![[idea]] and [up](../archive/2026/idea.md#Part).\n"
+            )
             // A title link still goes there; a file name with `.md` stays one; <…> is kept.
-            #expect(Disk.text(root + "/far/away/note.md")
+            #expect(
+                Disk.text(root + "/far/away/note.md")
                     == "[[Big idea]] [[idea.md]] [x](<../../archive/2026/idea.md>) `[[idea]]` [[other]]\n")
             // The note's own relative link follows it; its wiki link goes where it went.
-            #expect(Disk.text(root + "/archive/2026/idea.md")
-                    == "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](../../work/plan.md) and [[plan]].\n")
+            #expect(
+                Disk.text(root + "/archive/2026/idea.md")
+                    == "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](../../work/plan.md) and [[plan]].\n"
+            )
             #expect(report.rewritten.map(\.id) == ["archive/2026/idea", "far/away/note", "work/plan"])
             #expect(report.linkCount == 3 && report.changed.isEmpty && report.failed.isEmpty)
-            #expect(notes.changes == [.moved(from: "idea.md", to: "archive/2026/idea.md"),
-                                      .modified("archive/2026/idea.md"), .modified("far/away/note.md"),
-                                      .modified("work/plan.md")])
+            #expect(
+                notes.changes == [
+                    .moved(from: "idea.md", to: "archive/2026/idea.md"),
+                    .modified("archive/2026/idea.md"), .modified("far/away/note.md"),
+                    .modified("work/plan.md"),
+                ])
             // Nothing is broken, and everything that linked to it still does.
             let catalog = notes.refresh()
             #expect(catalog.brokenLinks().map(\.text) == [])
@@ -50,8 +65,13 @@ import Testing
 
     @Test func aNewFileNameRewritesLinksByName() throws {
         try moved("concept") { root, _, report in
-            #expect(Disk.text(root + "/work/plan.md")?.contains("[[concept]], [[concept#Part|the idea]], ![[concept]] and [up](../concept.md#Part)") == true)
-            #expect(Disk.text(root + "/far/away/note.md") == "[[Big idea]] [[concept.md]] [x](<../../concept.md>) `[[idea]]` [[other]]\n")
+            #expect(
+                Disk.text(root + "/work/plan.md")?.contains(
+                    "[[concept]], [[concept#Part|the idea]], ![[concept]] and [up](../concept.md#Part)")
+                    == true)
+            #expect(
+                Disk.text(root + "/far/away/note.md")
+                    == "[[Big idea]] [[concept.md]] [x](<../../concept.md>) `[[idea]]` [[other]]\n")
             #expect(report.linkCount == 6)
         }
     }
@@ -91,11 +111,16 @@ import Testing
             .file("de/Plugins/Backlinks.md", "# B de\n"),
         ]).test { root in
             let notes = store(try Vault(root: root))
-            _ = try notes.move(try notes.planMove(try notes.open("en/Plugins/Backlinks", cwd: root), to: "en/Core/Backlinks"))
-            #expect(Disk.text(root + "/en/src.md") == "[[Core/Backlinks]] [[Core/Backlinks]] [[Backlinks]] [[backlinks]]\n")
+            _ = try notes.move(
+                try notes.planMove(try notes.open("en/Plugins/Backlinks", cwd: root), to: "en/Core/Backlinks")
+            )
+            #expect(
+                Disk.text(root + "/en/src.md")
+                    == "[[Core/Backlinks]] [[Core/Backlinks]] [[Backlinks]] [[backlinks]]\n")
             let catalog = notes.refresh()
             let src = try #require(catalog.notes.first { $0.id == "en/src" })
-            #expect(catalog.links(of: src).map { $0.note?.id } == Array(repeating: "en/Core/Backlinks", count: 4))
+            #expect(
+                catalog.links(of: src).map { $0.note?.id } == Array(repeating: "en/Core/Backlinks", count: 4))
         }
     }
 
@@ -105,9 +130,14 @@ import Testing
             _ = notes.refresh()
             let before = Self.snapshot(root)
             let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "archive/idea")
-            #expect(plan.linkCount == 3 && plan.notes.map(\.id) == ["archive/idea", "far/away/note", "work/plan"])
-            #expect(plan.notes.first { $0.id == "work/plan" }?.rewrites
-                    == [LinkRewrite(line: 7, old: "[up](../idea.md#Part)", new: "[up](../archive/idea.md#Part)")])
+            #expect(
+                plan.linkCount == 3 && plan.notes.map(\.id) == ["archive/idea", "far/away/note", "work/plan"])
+            #expect(
+                plan.notes.first { $0.id == "work/plan" }?.rewrites
+                    == [
+                        LinkRewrite(
+                            line: 7, old: "[up](../idea.md#Part)", new: "[up](../archive/idea.md#Part)")
+                    ])
             #expect(Self.snapshot(root) == before)
             #expect(notes.changes.isEmpty)
         }
@@ -131,22 +161,25 @@ import Testing
 
     /// The target must stay inside the vault and be free; nothing changes when it is not.
     @Test(arguments: [
-        ("../outside", "outside the vault"), ("/etc/passwd", "outside the vault"), ("a/../../x", "outside the vault"),
-        ("linked/x", "outside the vault"), (".git/x", "hidden folder"), ("x/.dot", "hidden file"), ("other", "already exists"),
+        ("../outside", "outside the vault"), ("/etc/passwd", "outside the vault"),
+        ("a/../../x", "outside the vault"),
+        ("linked/x", "outside the vault"), (".git/x", "hidden folder"), ("x/.dot", "hidden file"),
+        ("other", "already exists"),
         ("work", "already exists"), ("work/plan.md", "already exists"), ("bad#name", "cannot hold"),
         ("bad[[x]]", "cannot hold"),
     ])
     func aBadTargetChangesNothing(_ argument: String, _ fragment: String) throws {
         let outside = FileManager.default.temporaryDirectory.path
-        try Sandbox(tree: Self.vault + [.symlink("linked", to: outside), .file("work/idea.md", "taken\n")]).test { root in
-            let notes = store(try Vault(root: root))
-            let before = Self.snapshot(root)
-            let error = #expect(throws: VaultError.self) {
-                try notes.planMove(try notes.open("idea", cwd: root), to: argument)
+        try Sandbox(tree: Self.vault + [.symlink("linked", to: outside), .file("work/idea.md", "taken\n")])
+            .test { root in
+                let notes = store(try Vault(root: root))
+                let before = Self.snapshot(root)
+                let error = #expect(throws: VaultError.self) {
+                    try notes.planMove(try notes.open("idea", cwd: root), to: argument)
+                }
+                #expect(error?.errorDescription?.contains(fragment) == true, "\(String(describing: error))")
+                #expect(Self.snapshot(root) == before)
             }
-            #expect(error?.errorDescription?.contains(fragment) == true, "\(String(describing: error))")
-            #expect(Self.snapshot(root) == before)
-        }
     }
 
     /// Between the plan and the move, a file appears at the target: it is never replaced.
@@ -163,7 +196,9 @@ import Testing
     /// The rename itself never replaces a file, whatever a check before it saw.
     @Test func anExclusiveMoveNeverReplacesAFile() throws {
         try Sandbox(tree: [.file("a.md", "a\n"), .file("b.md", "b\n")]).test { root in
-            #expect(throws: FileSystemError.self) { try FileSystem.moveExclusively(root + "/a.md", to: root + "/b.md") }
+            #expect(throws: FileSystemError.self) {
+                try FileSystem.moveExclusively(root + "/a.md", to: root + "/b.md")
+            }
             #expect(Disk.text(root + "/a.md") == "a\n" && Disk.text(root + "/b.md") == "b\n")
             try FileSystem.moveExclusively(root + "/a.md", to: root + "/c.md")
             #expect(Disk.names(root) == ["b.md", "c.md"])
@@ -176,7 +211,8 @@ import Testing
         try Sandbox(tree: Self.vault + [.directory("outside", [])]).test { root in
             let notes = store(try Vault(root: root))
             let plan = try notes.planMove(try notes.open("idea", cwd: root), to: "sub/idea")
-            try FileManager.default.createSymbolicLink(atPath: root + "/sub", withDestinationPath: root + "/outside")
+            try FileManager.default.createSymbolicLink(
+                atPath: root + "/sub", withDestinationPath: root + "/outside")
             #expect(throws: VaultError.outsideVault("sub/idea.md")) { try notes.move(plan) }
             #expect(Disk.names(root + "/outside").isEmpty && Disk.exists(root + "/idea.md"))
         }
@@ -188,7 +224,8 @@ import Testing
         try Sandbox(tree: Self.vault).test { root in
             chmod(root + "/idea.md", 0o600)
             let notes = store(try Vault(root: root))
-            let report = try notes.move(try notes.planMove(try notes.open("idea", cwd: root), to: "archive/2026/idea"))
+            let report = try notes.move(
+                try notes.planMove(try notes.open("idea", cwd: root), to: "archive/2026/idea"))
             #expect(report.rewritten.map(\.id).contains("archive/2026/idea"))
             var st = stat()
             #expect(stat(root + "/archive/2026/idea.md", &st) == 0 && st.st_mode & 0o777 == 0o600)
@@ -197,7 +234,9 @@ import Testing
 
     @Test func theBatchWriterLeavesAFileThatChangedBeforeItsRename() throws {
         try Sandbox(tree: [.file("a.md", "a\n"), .file("b.md", "b\n")]).test { root in
-            let outcomes = FileSystem.writeAtomically(batch: [(root + "/a.md", Array("A\n".utf8), 0o644), (root + "/b.md", Array("B\n".utf8), 0o644)]) { i in
+            let outcomes = FileSystem.writeAtomically(batch: [
+                (root + "/a.md", Array("A\n".utf8), 0o644), (root + "/b.md", Array("B\n".utf8), 0o644),
+            ]) { i in
                 i == 0
             }
             #expect(Disk.text(root + "/a.md") == "A\n" && Disk.text(root + "/b.md") == "b\n")

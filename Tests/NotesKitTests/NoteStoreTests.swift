@@ -1,13 +1,15 @@
 import Foundation
-@testable import NotesKit
 import TestSupport
 import Testing
+
+@testable import NotesKit
 
 /// The store: the one way the command line reads and changes a vault.
 @Suite struct NoteStoreTests {
     @Test func readingAPlainFolderWritesNothingIntoIt() throws {
         try Sandbox(tree: [
-            .directory("plain", [.file("a.md", "# Alpha\n"), .directory("sub", [.file("b.md", "# Beta\n")])]),
+            .directory(
+                "plain", [.file("a.md", "# Alpha\n"), .directory("sub", [.file("b.md", "# Beta\n")])]),
             .directory("cache", []),
         ]).test { root in
             let vault = try Vault(root: root + "/plain")
@@ -50,9 +52,11 @@ import Testing
             try notes.update(loaded, content: "# Plan\n\nmore\n", now: 200, expectUnchanged: true)
             try notes.delete(loaded.note, now: 300)
             let restored = try notes.restore(try notes.trashed("plan"))
-            #expect(notes.changes == [
-                .added("work/plan.md"), .modified("work/plan.md"), .removed("work/plan.md"), .restored(restored),
-            ])
+            #expect(
+                notes.changes == [
+                    .added("work/plan.md"), .modified("work/plan.md"), .removed("work/plan.md"),
+                    .restored(restored),
+                ])
             // Each change is seen by the next read: the catalog is refreshed after it.
             #expect(notes.catalog.notes.map(\.id) == ["work/plan"])
         }
@@ -104,10 +108,16 @@ import Testing
     /// lock was held) must keep its text, or the next search of the catalog would read zeros.
     @Test func aOneOffSearchKeepsTheTextOfAnIndexInMemory() throws {
         let body = String(repeating: "filler words here ", count: 400)
-        try Sandbox(tree: [.directory("v", [.directory(".notes", []),
-                                         .file("a.md", "# A\n\n\(body)\nneedle\n"),
-                                         .file("b.md", "# B\n\n\(body)\nneedle\n"),
-                                         .file("c.md", "# C\n\n\(body)\nneedle\n")])]).test { root in
+        try Sandbox(tree: [
+            .directory(
+                "v",
+                [
+                    .directory(".notes", []),
+                    .file("a.md", "# A\n\n\(body)\nneedle\n"),
+                    .file("b.md", "# B\n\n\(body)\nneedle\n"),
+                    .file("c.md", "# C\n\n\(body)\nneedle\n"),
+                ])
+        ]).test { root in
             let vault = try Vault(root: root + "/v")
             let notes = store(vault)
             let held = try #require(try VaultLock(path: notes.lockPath, wait: false))
@@ -120,8 +130,14 @@ import Testing
             #expect(catalog.run(query).count == 3)
         }
         // And from the mapped file, scanned text comes back when it is read again.
-        try Sandbox(tree: [.directory("v", [.directory(".notes", []), .file("a.md", "# A\n\n\(body)\nneedle\n"),
-                                         .file("b.md", "# B\n\n\(body)\nneedle\n")])]).test { root in
+        try Sandbox(tree: [
+            .directory(
+                "v",
+                [
+                    .directory(".notes", []), .file("a.md", "# A\n\n\(body)\nneedle\n"),
+                    .file("b.md", "# B\n\n\(body)\nneedle\n"),
+                ])
+        ]).test { root in
             let notes = store(try Vault(root: root + "/v"))
             _ = notes.refresh()
             let catalog = notes.refresh()
@@ -136,16 +152,19 @@ import Testing
     @Test func aTrashEntryWhoseFolderIsASymlinkIsNotRestoredThroughIt() throws {
         try Sandbox(tree: [
             .directory("outside", []),
-            .directory("v", [.directory(".notes", []), .directory("link", []), .file("link-note.md", "x\n")]),
+            .directory(
+                "v", [.directory(".notes", []), .directory("link", []), .file("link-note.md", "x\n")]),
         ]).test { root in
             let vault = try Vault(root: root + "/v")
             let notes = store(vault)
-            try FileManager.default.createDirectory(atPath: root + "/v/work", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: root + "/v/work", withIntermediateDirectories: true)
             try Data("# Secret\n".utf8).write(to: URL(fileURLWithPath: root + "/v/work/s.md"))
             try notes.delete(try notes.open("work/s", cwd: root).note, now: 100)
             // After the delete, `work` becomes a link to a folder outside the vault.
             try FileManager.default.removeItem(atPath: root + "/v/work")
-            try FileManager.default.createSymbolicLink(atPath: root + "/v/work", withDestinationPath: root + "/outside")
+            try FileManager.default.createSymbolicLink(
+                atPath: root + "/v/work", withDestinationPath: root + "/outside")
             let entry = try notes.trashed("work/s")
             #expect(throws: VaultError.outsideVault("work/s.md")) { try notes.restore(entry) }
             #expect(Disk.names(root + "/outside").isEmpty)
@@ -153,29 +172,38 @@ import Testing
     }
 
     @Test func openingFindsTheVaultAndMakesOnlyTheDefaultOne() throws {
-        try Sandbox(tree: [.directory("home", []), .directory("elsewhere", [.file("n.md", "n\n")])]).test { root in
+        try Sandbox(tree: [.directory("home", []), .directory("elsewhere", [.file("n.md", "n\n")])]).test {
+            root in
             let locations = Locations(environment: ["HOME": root + "/home"], cwd: root)
             var settings = Settings()
             if case .missingDefault(let path) = try NoteStore.open(
-                locations: locations, flag: nil, settings: settings, creatingDefaultVault: false) {
+                locations: locations, flag: nil, settings: settings, creatingDefaultVault: false)
+            {
                 #expect(path == root + "/home/Notes")
             } else {
                 Issue.record("a read made or found a vault")
             }
             #expect(!Disk.exists(root + "/home/Notes"))
-            guard case .created(_, let made) = try NoteStore.open(
-                locations: locations, flag: nil, settings: settings, creatingDefaultVault: true) else {
+            guard
+                case .created(_, let made) = try NoteStore.open(
+                    locations: locations, flag: nil, settings: settings, creatingDefaultVault: true)
+            else {
                 Issue.record("a write did not make the default vault")
                 return
             }
             #expect(made == root + "/home/Notes" && Disk.exists(root + "/home/Notes/.notes/.gitignore"))
             // A vault named by the user is never made: a typo must not become a vault.
             #expect(throws: VaultError.vaultMissing(root + "/typo")) {
-                try NoteStore.open(locations: locations, flag: root + "/typo", settings: settings, creatingDefaultVault: true)
+                try NoteStore.open(
+                    locations: locations, flag: root + "/typo", settings: settings, creatingDefaultVault: true
+                )
             }
             settings.titleFrom = .filename
-            guard case .opened(let notes) = try NoteStore.open(
-                locations: locations, flag: root + "/elsewhere", settings: settings, creatingDefaultVault: false) else {
+            guard
+                case .opened(let notes) = try NoteStore.open(
+                    locations: locations, flag: root + "/elsewhere", settings: settings,
+                    creatingDefaultVault: false)
+            else {
                 Issue.record("an existing vault was not opened")
                 return
             }
@@ -185,17 +213,20 @@ import Testing
     }
 
     @Test func theStoreAppliesTheContentRules() throws {
-        try Sandbox(tree: [.directory("v", [.directory(".notes", []), .file("n.md", "# N\r\n\r\nbody\r\n")])]).test { root in
-            let notes = store(try Vault(root: root + "/v"))
-            #expect(throws: VaultError.emptyNote) { try notes.add(content: " \n\t\n", now: 1) }
-            #expect(try notes.add(content: "\n  # Trimmed  \n\n", now: 1) == "trimmed")
-            #expect(Disk.text(root + "/v/trimmed.md")?.hasSuffix("---\n# Trimmed\n") == true)
-            let loaded = try notes.open("n", cwd: root)
-            // The same text (line endings aside) is no change: nothing is written or recorded.
-            #expect(try !notes.update(loaded, content: "# N\n\nbody\n  ", now: 2, expectUnchanged: true))
-            #expect(Disk.text(root + "/v/n.md") == "# N\r\n\r\nbody\r\n")
-            #expect(throws: VaultError.emptyNote) { try notes.update(loaded, content: "", now: 2, expectUnchanged: true) }
-            #expect(notes.changes == [.added("trimmed.md")])
-        }
+        try Sandbox(tree: [.directory("v", [.directory(".notes", []), .file("n.md", "# N\r\n\r\nbody\r\n")])])
+            .test { root in
+                let notes = store(try Vault(root: root + "/v"))
+                #expect(throws: VaultError.emptyNote) { try notes.add(content: " \n\t\n", now: 1) }
+                #expect(try notes.add(content: "\n  # Trimmed  \n\n", now: 1) == "trimmed")
+                #expect(Disk.text(root + "/v/trimmed.md")?.hasSuffix("---\n# Trimmed\n") == true)
+                let loaded = try notes.open("n", cwd: root)
+                // The same text (line endings aside) is no change: nothing is written or recorded.
+                #expect(try !notes.update(loaded, content: "# N\n\nbody\n  ", now: 2, expectUnchanged: true))
+                #expect(Disk.text(root + "/v/n.md") == "# N\r\n\r\nbody\r\n")
+                #expect(throws: VaultError.emptyNote) {
+                    try notes.update(loaded, content: "", now: 2, expectUnchanged: true)
+                }
+                #expect(notes.changes == [.added("trimmed.md")])
+            }
     }
 }

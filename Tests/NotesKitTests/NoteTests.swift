@@ -15,55 +15,75 @@ struct TitleCase: CustomTestStringConvertible, Sendable {
 
 @Suite struct NoteTests {
     static let titleCases: [TitleCase] = [
-        TitleCase(name: "front-matter title wins over the body",
-                  text: "---\ntitle: My Title\n---\n# Heading\nText\n",
-                  title: "My Title", preview: "Heading", fromFrontMatter: true),
-        TitleCase(name: "front-matter title is trimmed",
-                  text: "---\ntitle: \"  Spaced  \"\n---\nbody\n", title: "Spaced", preview: "body",
-                  fromFrontMatter: true),
-        TitleCase(name: "quoted front-matter title is unescaped",
-                  text: "---\ntitle: 'It''s \"here\"'\n---\n", title: "It's \"here\"", preview: "",
-                  fromFrontMatter: true),
-        TitleCase(name: "an empty front-matter title falls back to the body",
-                  text: "---\ntitle: \"\"\n---\n# From body\nnext\n", title: "From body", preview: "next"),
-        TitleCase(name: "a list title falls back to the body",
-                  text: "---\ntitle: [a, b]\n---\nPlain\n", title: "Plain", preview: ""),
-        TitleCase(name: "ATX heading level 1",
-                  text: "# Shopping list\n\n- milk\n", title: "Shopping list", preview: "- milk"),
+        TitleCase(
+            name: "front-matter title wins over the body",
+            text: "---\ntitle: My Title\n---\n# Heading\nText\n",
+            title: "My Title", preview: "Heading", fromFrontMatter: true),
+        TitleCase(
+            name: "front-matter title is trimmed",
+            text: "---\ntitle: \"  Spaced  \"\n---\nbody\n", title: "Spaced", preview: "body",
+            fromFrontMatter: true),
+        TitleCase(
+            name: "quoted front-matter title is unescaped",
+            text: "---\ntitle: 'It''s \"here\"'\n---\n", title: "It's \"here\"", preview: "",
+            fromFrontMatter: true),
+        TitleCase(
+            name: "an empty front-matter title falls back to the body",
+            text: "---\ntitle: \"\"\n---\n# From body\nnext\n", title: "From body", preview: "next"),
+        TitleCase(
+            name: "a list title falls back to the body",
+            text: "---\ntitle: [a, b]\n---\nPlain\n", title: "Plain", preview: ""),
+        TitleCase(
+            name: "ATX heading level 1",
+            text: "# Shopping list\n\n- milk\n", title: "Shopping list", preview: "- milk"),
         TitleCase(name: "ATX heading level 6", text: "###### Deep\n", title: "Deep", preview: ""),
-        TitleCase(name: "seven hashes are not a heading", text: "####### Seven\n", title: "####### Seven",
-                  preview: ""),
+        TitleCase(
+            name: "seven hashes are not a heading", text: "####### Seven\n", title: "####### Seven",
+            preview: ""),
         TitleCase(name: "closing hashes are dropped", text: "## Title ##\n", title: "Title", preview: ""),
-        TitleCase(name: "closing hashes and trailing blanks are dropped", text: "# Title ###   \nx\n",
-                  title: "Title", preview: "x"),
+        TitleCase(
+            name: "closing hashes and trailing blanks are dropped", text: "# Title ###   \nx\n",
+            title: "Title", preview: "x"),
         TitleCase(name: "a hash glued to the text is kept", text: "# C#\n", title: "C#", preview: ""),
-        TitleCase(name: "a hash inside the text is kept", text: "# Issue #42 fixed\n", title: "Issue #42 fixed",
-                  preview: ""),
-        TitleCase(name: "#hashtag is not a heading", text: "#hashtag and more\nsecond\n",
-                  title: "#hashtag and more", preview: "second"),
+        TitleCase(
+            name: "a hash inside the text is kept", text: "# Issue #42 fixed\n", title: "Issue #42 fixed",
+            preview: ""),
+        TitleCase(
+            name: "#hashtag is not a heading", text: "#hashtag and more\nsecond\n",
+            title: "#hashtag and more", preview: "second"),
         TitleCase(name: "a tab after the marks", text: "#\tTabbed\n", title: "Tabbed", preview: ""),
         TitleCase(name: "indented heading", text: "  ## Indented\n", title: "Indented", preview: ""),
-        TitleCase(name: "blank lines before the first line are skipped",
-                  text: "\n\n   \n\t\nFirst line\n\nSecond\n", title: "First line", preview: "Second"),
-        TitleCase(name: "a plain first line is trimmed", text: "  plain text  \nmore\n", title: "plain text",
-                  preview: "more"),
-        TitleCase(name: "other Markdown is kept as typed", text: "# **Bold** and `code` [link](x)\n",
-                  title: "**Bold** and `code` [link](x)", preview: ""),
+        TitleCase(
+            name: "blank lines before the first line are skipped",
+            text: "\n\n   \n\t\nFirst line\n\nSecond\n", title: "First line", preview: "Second"),
+        TitleCase(
+            name: "a plain first line is trimmed", text: "  plain text  \nmore\n", title: "plain text",
+            preview: "more"),
+        TitleCase(
+            name: "other Markdown is kept as typed", text: "# **Bold** and `code` [link](x)\n",
+            title: "**Bold** and `code` [link](x)", preview: ""),
         TitleCase(name: "empty body is Untitled", text: "", title: "Untitled", preview: ""),
         TitleCase(name: "white space only is Untitled", text: "\n \n\t\n", title: "Untitled", preview: ""),
-        TitleCase(name: "front matter only is Untitled", text: "---\ncreatedAt: 2026-11-29T12:38:16Z\n---\n",
-                  title: "Untitled", preview: ""),
-        TitleCase(name: "front-matter keys other than title do not make a title",
-                  text: "---\nname: Not a title\n---\nBody title\n", title: "Body title", preview: ""),
-        TitleCase(name: "CRLF lines", text: "# Title\r\n\r\nNext line  \r\n", title: "Title",
-                  preview: "Next line"),
-        TitleCase(name: "preview strips heading marks", text: "Intro\n\n## Section ##\ntext\n", title: "Intro",
-                  preview: "Section"),
-        TitleCase(name: "preview is the first non-empty line after the title line",
-                  text: "# T\n\n   \n  indented text  \nlast\n", title: "T", preview: "indented text"),
-        TitleCase(name: "preview keeps a #hashtag", text: "# T\n#tag line\n", title: "T", preview: "#tag line"),
-        TitleCase(name: "unclosed front matter is body", text: "---\ntitle: T\n", title: "---",
-                  preview: "title: T"),
+        TitleCase(
+            name: "front matter only is Untitled", text: "---\ncreatedAt: 2026-11-29T12:38:16Z\n---\n",
+            title: "Untitled", preview: ""),
+        TitleCase(
+            name: "front-matter keys other than title do not make a title",
+            text: "---\nname: Not a title\n---\nBody title\n", title: "Body title", preview: ""),
+        TitleCase(
+            name: "CRLF lines", text: "# Title\r\n\r\nNext line  \r\n", title: "Title",
+            preview: "Next line"),
+        TitleCase(
+            name: "preview strips heading marks", text: "Intro\n\n## Section ##\ntext\n", title: "Intro",
+            preview: "Section"),
+        TitleCase(
+            name: "preview is the first non-empty line after the title line",
+            text: "# T\n\n   \n  indented text  \nlast\n", title: "T", preview: "indented text"),
+        TitleCase(
+            name: "preview keeps a #hashtag", text: "# T\n#tag line\n", title: "T", preview: "#tag line"),
+        TitleCase(
+            name: "unclosed front matter is body", text: "---\ntitle: T\n", title: "---",
+            preview: "title: T"),
     ]
 
     @Test(arguments: titleCases)

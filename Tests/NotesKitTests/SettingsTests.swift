@@ -33,7 +33,8 @@ func encodedText(_ settings: Settings) -> String {
     }
 
     @Test func readsEveryKey() throws {
-        let settings = try decodeSettings("""
+        let settings = try decodeSettings(
+            """
             {"isDarkOn": true, "scheme": "indigo", "sort": "title", "editor": "code --wait", "vault": "~/Vault"}
             """)
         #expect(settings.darkMode == true)
@@ -70,8 +71,14 @@ func encodedText(_ settings: Settings) -> String {
         #expect(settings.other["ratio"] == .number(1.5))
         #expect(settings.other["flag"] == .bool(false))
         #expect(settings.other["nothing"] == .null)
-        #expect(settings.other["nested"] == .object(["list": .array([.number(1), .string("x"), .null,
-                                                                      .object(["deep": .bool(true)])])]))
+        #expect(
+            settings.other["nested"]
+                == .object([
+                    "list": .array([
+                        .number(1), .string("x"), .null,
+                        .object(["deep": .bool(true)]),
+                    ])
+                ]))
         let again = try Settings.decode(settings.encoded(), path: "p")
         #expect(again == settings)
         let text = encodedText(settings)
@@ -87,14 +94,15 @@ func encodedText(_ settings: Settings) -> String {
         #expect(settings.other["yes"] == .bool(true))
     }
 
-    @Test(arguments: [
-        ("unknown scheme", #"{"scheme": "purple"}"#, "scheme", JSONValue.string("purple"), "purple"),
-        ("unknown sort", #"{"sort": "sideways"}"#, "sort", .string("sideways"), "sideways"),
-        ("isDarkOn as a string", #"{"isDarkOn": "yes"}"#, "isDarkOn", .string("yes"), "yes"),
-        ("isDarkOn as a number", #"{"isDarkOn": 1}"#, "isDarkOn", .number(1), "1"),
-        ("editor as a number", #"{"editor": 5}"#, "editor", .number(5), "5"),
-        ("vault as a list", #"{"vault": ["a"]}"#, "vault", .array([.string("a")]), "vault"),
-    ] as [(String, String, String, JSONValue, String)])
+    @Test(
+        arguments: [
+            ("unknown scheme", #"{"scheme": "purple"}"#, "scheme", JSONValue.string("purple"), "purple"),
+            ("unknown sort", #"{"sort": "sideways"}"#, "sort", .string("sideways"), "sideways"),
+            ("isDarkOn as a string", #"{"isDarkOn": "yes"}"#, "isDarkOn", .string("yes"), "yes"),
+            ("isDarkOn as a number", #"{"isDarkOn": 1}"#, "isDarkOn", .number(1), "1"),
+            ("editor as a number", #"{"editor": 5}"#, "editor", .number(5), "5"),
+            ("vault as a list", #"{"vault": ["a"]}"#, "vault", .array([.string("a")]), "vault"),
+        ] as [(String, String, String, JSONValue, String)])
     func badValuesAreKeptAndReported(
         _ name: String, _ json: String, _ key: String, _ value: JSONValue, _ mentioned: String
     ) throws {
@@ -120,16 +128,17 @@ func encodedText(_ settings: Settings) -> String {
         #expect(encodedText(settings) == "{\n  \"keep\" : \"me\",\n  \"scheme\" : \"blue\"\n}\n")
     }
 
-    @Test(arguments: [
-        ("not JSON", Array("not json".utf8)),
-        ("empty file", []),
-        ("truncated object", Array(#"{"scheme": "#.utf8)),
-        ("an array", Array("[1, 2]".utf8)),
-        ("a string", Array(#""settings""#.utf8)),
-        ("a number", Array("42".utf8)),
-        ("null", Array("null".utf8)),
-        ("binary garbage", [0xFF, 0xFE, 0x00, 0x9C, 0x7B]),
-    ] as [(String, [UInt8])])
+    @Test(
+        arguments: [
+            ("not JSON", Array("not json".utf8)),
+            ("empty file", []),
+            ("truncated object", Array(#"{"scheme": "#.utf8)),
+            ("an array", Array("[1, 2]".utf8)),
+            ("a string", Array(#""settings""#.utf8)),
+            ("a number", Array("42".utf8)),
+            ("null", Array("null".utf8)),
+            ("binary garbage", [0xFF, 0xFE, 0x00, 0x9C, 0x7B]),
+        ] as [(String, [UInt8])])
     func corruptBytesThrowCorrupt(_ name: String, _ bytes: [UInt8]) {
         do {
             let settings = try Settings.decode(bytes, path: "/x/settings.json")
@@ -316,20 +325,30 @@ func encodedText(_ settings: Settings) -> String {
 @Suite struct LocationsTests {
     static let home = "/nonexistent-home/ann"
 
-    @Test(arguments: [
-        ("--config wins", "/etc/mine.json",
-         ["NOTES_CONFIG": "/env/s.json", "XDG_CONFIG_HOME": "/xdg"], "/etc/mine.json"),
-        ("--config with ~", "~/my.json", [:], home + "/my.json"),
-        ("NOTES_CONFIG next", nil, ["NOTES_CONFIG": "/env/s.json", "XDG_CONFIG_HOME": "/xdg"], "/env/s.json"),
-        ("NOTES_CONFIG with ~", nil, ["NOTES_CONFIG": "~/s.json"], home + "/s.json"),
-        ("empty NOTES_CONFIG is ignored", nil, ["NOTES_CONFIG": "", "XDG_CONFIG_HOME": "/xdg"],
-         "/xdg/notes/settings.json"),
-        ("XDG_CONFIG_HOME next", nil, ["XDG_CONFIG_HOME": "/xdg"], "/xdg/notes/settings.json"),
-        ("relative XDG_CONFIG_HOME is ignored", nil, ["XDG_CONFIG_HOME": "rel"],
-         home + "/.config/notes/settings.json"),
-        ("~/.config last", nil, [:], home + "/.config/notes/settings.json"),
-        ("empty --config is ignored", "", ["XDG_CONFIG_HOME": "/xdg"], "/xdg/notes/settings.json"),
-    ] as [(String, String?, [String: String], String)])
+    @Test(
+        arguments: [
+            (
+                "--config wins", "/etc/mine.json",
+                ["NOTES_CONFIG": "/env/s.json", "XDG_CONFIG_HOME": "/xdg"], "/etc/mine.json"
+            ),
+            ("--config with ~", "~/my.json", [:], home + "/my.json"),
+            (
+                "NOTES_CONFIG next", nil, ["NOTES_CONFIG": "/env/s.json", "XDG_CONFIG_HOME": "/xdg"],
+                "/env/s.json"
+            ),
+            ("NOTES_CONFIG with ~", nil, ["NOTES_CONFIG": "~/s.json"], home + "/s.json"),
+            (
+                "empty NOTES_CONFIG is ignored", nil, ["NOTES_CONFIG": "", "XDG_CONFIG_HOME": "/xdg"],
+                "/xdg/notes/settings.json"
+            ),
+            ("XDG_CONFIG_HOME next", nil, ["XDG_CONFIG_HOME": "/xdg"], "/xdg/notes/settings.json"),
+            (
+                "relative XDG_CONFIG_HOME is ignored", nil, ["XDG_CONFIG_HOME": "rel"],
+                home + "/.config/notes/settings.json"
+            ),
+            ("~/.config last", nil, [:], home + "/.config/notes/settings.json"),
+            ("empty --config is ignored", "", ["XDG_CONFIG_HOME": "/xdg"], "/xdg/notes/settings.json"),
+        ] as [(String, String?, [String: String], String)])
     func settingsPathOrder(_ name: String, _ flag: String?, _ env: [String: String], _ expected: String) {
         var environment = env
         environment["HOME"] = Self.home
@@ -362,23 +381,37 @@ func encodedText(_ settings: Settings) -> String {
         case defaultVault
     }
 
-    @Test(arguments: [
-        ("--vault wins over everything", "outer/a/b", "/v/flag", ["NOTES_VAULT": "/v/env"], "/v/setting",
-         Expected.explicit("/v/flag", "--vault")),
-        ("--vault with ~", "plain", "~/v", [:], nil, .explicit("HOME/v", "--vault")),
-        ("NOTES_VAULT over an enclosing vault", "outer/a/b", nil, ["NOTES_VAULT": "/v/env"], "/v/setting",
-         .explicit("/v/env", "NOTES_VAULT")),
-        ("enclosing vault from a nested folder", "outer/a/b", nil, [:], "/v/setting", .enclosing("outer")),
-        ("enclosing vault at the current folder", "outer", nil, [:], nil, .enclosing("outer")),
-        ("empty NOTES_VAULT is ignored", "outer/a", nil, ["NOTES_VAULT": ""], nil, .enclosing("outer")),
-        ("the setting when no vault encloses", "plain/c", nil, [:], "/v/setting",
-         .explicit("/v/setting", "the 'vault' setting")),
-        ("the setting with ~", "plain/c", nil, [:], "~/MyVault",
-         .explicit("HOME/MyVault", "the 'vault' setting")),
-        ("a .notes file does not make a vault", "fake", nil, [:], nil, .defaultVault),
-        ("~/Notes last", "plain/c", nil, [:], nil, .defaultVault),
-        ("an empty setting is ignored", "plain", nil, [:], "", .defaultVault),
-    ] as [(String, String, String?, [String: String], String?, Expected)])
+    @Test(
+        arguments: [
+            (
+                "--vault wins over everything", "outer/a/b", "/v/flag", ["NOTES_VAULT": "/v/env"],
+                "/v/setting",
+                Expected.explicit("/v/flag", "--vault")
+            ),
+            ("--vault with ~", "plain", "~/v", [:], nil, .explicit("HOME/v", "--vault")),
+            (
+                "NOTES_VAULT over an enclosing vault", "outer/a/b", nil, ["NOTES_VAULT": "/v/env"],
+                "/v/setting",
+                .explicit("/v/env", "NOTES_VAULT")
+            ),
+            (
+                "enclosing vault from a nested folder", "outer/a/b", nil, [:], "/v/setting",
+                .enclosing("outer")
+            ),
+            ("enclosing vault at the current folder", "outer", nil, [:], nil, .enclosing("outer")),
+            ("empty NOTES_VAULT is ignored", "outer/a", nil, ["NOTES_VAULT": ""], nil, .enclosing("outer")),
+            (
+                "the setting when no vault encloses", "plain/c", nil, [:], "/v/setting",
+                .explicit("/v/setting", "the 'vault' setting")
+            ),
+            (
+                "the setting with ~", "plain/c", nil, [:], "~/MyVault",
+                .explicit("HOME/MyVault", "the 'vault' setting")
+            ),
+            ("a .notes file does not make a vault", "fake", nil, [:], nil, .defaultVault),
+            ("~/Notes last", "plain/c", nil, [:], nil, .defaultVault),
+            ("an empty setting is ignored", "plain", nil, [:], "", .defaultVault),
+        ] as [(String, String, String?, [String: String], String?, Expected)])
     func vaultOrder(
         _ name: String, _ cwd: String, _ flag: String?, _ env: [String: String], _ setting: String?,
         _ expected: Expected

@@ -1,7 +1,8 @@
 import Foundation
-@testable import NotesKit
 import TestSupport
 import Testing
+
+@testable import NotesKit
 
 /// One named input and its folded form. Every expected value here was cross-checked against
 /// the `fold` of the reference search script (`fixtures/README.md` says where it lives).
@@ -282,11 +283,13 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         var missing: [String] = []
         for value in UInt32(0x80)...0x10FFFF {
             guard let scalar = Unicode.Scalar(value), scalar.properties.generalCategory != .unassigned,
-                  scalar.properties.generalCategory != .privateUse else { continue }
+                scalar.properties.generalCategory != .privateUse
+            else { continue }
             let decomposed = Array(String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars)
             guard decomposed.count >= 2, let second = decomposed.last,
-                  String(String.UnicodeScalarView(decomposed)).precomposedStringWithCanonicalMapping
-                      .unicodeScalars.elementsEqual([scalar]) else { continue }
+                String(String.UnicodeScalarView(decomposed)).precomposedStringWithCanonicalMapping
+                    .unicodeScalars.elementsEqual([scalar])
+            else { continue }
             if !TextFolder.isDiacritic(second) && !TextFolder.mayComposeWithPrevious(second) {
                 missing.append(String(second.value, radix: 16))
             }
@@ -294,16 +297,17 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         #expect(missing.isEmpty)
     }
 
-    @Test(arguments: [
-        ("abc", "", 0),
-        ("abcabc", "ca", 2),
-        ("abc", "abc", 0),
-        ("abc", "abcd", nil),
-        ("", "a", nil),
-        ("aaab", "aab", 1),
-        ("xyz", "q", nil),
-        ("hello world", "d", 10),
-    ] as [(String, String, Int?)])
+    @Test(
+        arguments: [
+            ("abc", "", 0),
+            ("abcabc", "ca", 2),
+            ("abc", "abc", 0),
+            ("abc", "abcd", nil),
+            ("", "a", nil),
+            ("aaab", "aab", 1),
+            ("xyz", "q", nil),
+            ("hello world", "d", 10),
+        ] as [(String, String, Int?)])
     func firstIndex(_ haystack: String, _ needle: String, _ expected: Int?) {
         #expect(TextFolding.firstIndex(of: Array(needle.utf8), in: Array(haystack.utf8)) == expected)
     }
@@ -316,9 +320,15 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         var rng = SplitMix(seed: 77)
         let alphabet = Array("eeeaz q\nç".utf8)
         for _ in 0..<3000 {
-            let text = (0..<Int.random(in: 0...80, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
-            let needle = (0..<Int.random(in: 1...(Bool.random(using: &rng) ? 4 : 20), using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
-            let naive = text.count < needle.count ? nil
+            let text = (0..<Int.random(in: 0...80, using: &rng)).map { _ in
+                alphabet.randomElement(using: &rng) ?? 0
+            }
+            let needle = (0..<Int.random(in: 1...(Bool.random(using: &rng) ? 4 : 20), using: &rng)).map { _ in
+                alphabet.randomElement(using: &rng) ?? 0
+            }
+            let naive =
+                text.count < needle.count
+                ? nil
                 : (0...(text.count - needle.count)).first { Array(text[$0..<($0 + needle.count)]) == needle }
             #expect(TextFolding.firstIndex(of: needle, in: text) == naive, "\(text) \(needle)")
         }
@@ -339,7 +349,9 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         var rng = SplitMix(seed: 5)
         let pieces = [" ", "\t", "a", "\u{0301}", "\u{0600}", "é", "\u{200D}"]
         for _ in 0..<5000 {
-            let text = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "" }.joined()
+            let text = (0..<Int.random(in: 0...6, using: &rng)).map { _ in
+                pieces.randomElement(using: &rng) ?? ""
+            }.joined()
             #expect(text.trimmingWhitespace() == reference(text), "\(Array(text.unicodeScalars))")
         }
     }

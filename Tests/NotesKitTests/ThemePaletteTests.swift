@@ -49,11 +49,13 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("pure red", RGB(255, 0, 0), 196), ("white", RGB(255, 255, 255), 231), ("black", RGB(0, 0, 0), 16),
-        ("a dark blue-violet is not a gray", RGB(44, 43, 107), 17),
-        ("light orange", RGB(255, 202, 128), 222), ("light yellow", RGB(255, 230, 128), 221),
-    ] as [(String, RGB, Int)])
+    @Test(
+        arguments: [
+            ("pure red", RGB(255, 0, 0), 196), ("white", RGB(255, 255, 255), 231),
+            ("black", RGB(0, 0, 0), 16),
+            ("a dark blue-violet is not a gray", RGB(44, 43, 107), 17),
+            ("light orange", RGB(255, 202, 128), 222), ("light yellow", RGB(255, 230, 128), 221),
+        ] as [(String, RGB, Int)])
     func nearestIsPerceptual(_ name: String, _ color: RGB, _ code: Int) {
         #expect(color.xterm256 == code, "\(name)")
     }

@@ -49,29 +49,31 @@ import Testing
         #expect(Theme(scheme: .blue, dark: false).background == RGB(255, 255, 255))
     }
 
-    @Test(arguments: [
-        ("opaque", RGB(10, 20, 30), 1.0, RGB(200, 200, 200), RGB(10, 20, 30)),
-        ("transparent", RGB(10, 20, 30), 0.0, RGB(200, 100, 50), RGB(200, 100, 50)),
-        ("half over black rounds halves up", RGB(255, 1, 3), 0.5, RGB(0, 0, 0), RGB(128, 1, 2)),
-        ("quarter over white", RGB(0, 100, 255), 0.25, RGB(255, 255, 255), RGB(191, 216, 255)),
-    ] as [(String, RGB, Double, RGB, RGB)])
+    @Test(
+        arguments: [
+            ("opaque", RGB(10, 20, 30), 1.0, RGB(200, 200, 200), RGB(10, 20, 30)),
+            ("transparent", RGB(10, 20, 30), 0.0, RGB(200, 100, 50), RGB(200, 100, 50)),
+            ("half over black rounds halves up", RGB(255, 1, 3), 0.5, RGB(0, 0, 0), RGB(128, 1, 2)),
+            ("quarter over white", RGB(0, 100, 255), 0.25, RGB(255, 255, 255), RGB(191, 216, 255)),
+        ] as [(String, RGB, Double, RGB, RGB)])
     func blending(_ name: String, _ colour: RGB, _ alpha: Double, _ base: RGB, _ expected: RGB) {
         #expect(colour.blended(alpha: alpha, over: base) == expected, "\(name)")
     }
 
-    @Test(arguments: [
-        ("pure red", RGB(255, 0, 0), 196),
-        ("pure green", RGB(0, 255, 0), 46),
-        ("pure blue", RGB(0, 0, 255), 21),
-        ("white", RGB(255, 255, 255), 231),
-        ("black", RGB(0, 0, 0), 16),
-        ("mid grey", RGB(128, 128, 128), 244),
-        ("darkest ramp grey", RGB(8, 8, 8), 232),
-        ("lightest ramp grey", RGB(238, 238, 238), 255),
-        ("a cube colour", RGB(95, 135, 175), 67),
-        ("near a cube colour", RGB(100, 130, 170), 67),
-        ("yellow", RGB(255, 255, 0), 226),
-    ] as [(String, RGB, Int)])
+    @Test(
+        arguments: [
+            ("pure red", RGB(255, 0, 0), 196),
+            ("pure green", RGB(0, 255, 0), 46),
+            ("pure blue", RGB(0, 0, 255), 21),
+            ("white", RGB(255, 255, 255), 231),
+            ("black", RGB(0, 0, 0), 16),
+            ("mid grey", RGB(128, 128, 128), 244),
+            ("darkest ramp grey", RGB(8, 8, 8), 232),
+            ("lightest ramp grey", RGB(238, 238, 238), 255),
+            ("a cube colour", RGB(95, 135, 175), 67),
+            ("near a cube colour", RGB(100, 130, 170), 67),
+            ("yellow", RGB(255, 255, 0), 226),
+        ] as [(String, RGB, Int)])
     func xterm256(_ name: String, _ colour: RGB, _ expected: Int) {
         #expect(colour.xterm256 == expected, "\(name)")
     }
@@ -80,20 +82,21 @@ import Testing
     /// exactly in integers), its nearest 256-colour entry, and that entry's colour by the xterm
     /// rules (cube levels 0, 95, 135, 175, 215, 255 for 16 + 36r + 6g + b; grays 8 + 10k from 232).
     /// Dark orange and yellow share 94 here; `tintCode` separates them (ThemePaletteTests).
-    @Test(arguments: [
-        (Scheme.default, "8E8E93", 3, false, RGB(221, 221, 223), 253, RGB(218, 218, 218)),
-        (.blue, "007AFF", 5, false, RGB(128, 189, 255), 75, RGB(95, 175, 255)),
-        (.orange, "FF9500", 5, false, RGB(255, 202, 128), 222, RGB(255, 215, 135)),
-        (.yellow, "FFCC00", 5, false, RGB(255, 230, 128), 221, RGB(255, 215, 95)),
-        (.green, "34C759", 5, false, RGB(154, 227, 172), 115, RGB(135, 215, 175)),
-        (.indigo, "5856D6", 5, false, RGB(172, 171, 235), 147, RGB(175, 175, 255)),
-        (.default, "8E8E93", 3, true, RGB(43, 43, 44), 236, RGB(48, 48, 48)),
-        (.blue, "007AFF", 5, true, RGB(0, 61, 128), 25, RGB(0, 95, 175)),
-        (.orange, "FF9500", 5, true, RGB(128, 75, 0), 94, RGB(135, 95, 0)),
-        (.yellow, "FFCC00", 5, true, RGB(128, 102, 0), 94, RGB(135, 95, 0)),
-        (.green, "34C759", 5, true, RGB(26, 100, 45), 22, RGB(0, 95, 0)),
-        (.indigo, "5856D6", 5, true, RGB(44, 43, 107), 17, RGB(0, 0, 95)),
-    ] as [(Scheme, String, Int, Bool, RGB, Int, RGB)])
+    @Test(
+        arguments: [
+            (Scheme.default, "8E8E93", 3, false, RGB(221, 221, 223), 253, RGB(218, 218, 218)),
+            (.blue, "007AFF", 5, false, RGB(128, 189, 255), 75, RGB(95, 175, 255)),
+            (.orange, "FF9500", 5, false, RGB(255, 202, 128), 222, RGB(255, 215, 135)),
+            (.yellow, "FFCC00", 5, false, RGB(255, 230, 128), 221, RGB(255, 215, 95)),
+            (.green, "34C759", 5, false, RGB(154, 227, 172), 115, RGB(135, 215, 175)),
+            (.indigo, "5856D6", 5, false, RGB(172, 171, 235), 147, RGB(175, 175, 255)),
+            (.default, "8E8E93", 3, true, RGB(43, 43, 44), 236, RGB(48, 48, 48)),
+            (.blue, "007AFF", 5, true, RGB(0, 61, 128), 25, RGB(0, 95, 175)),
+            (.orange, "FF9500", 5, true, RGB(128, 75, 0), 94, RGB(135, 95, 0)),
+            (.yellow, "FFCC00", 5, true, RGB(128, 102, 0), 94, RGB(135, 95, 0)),
+            (.green, "34C759", 5, true, RGB(26, 100, 45), 22, RGB(0, 95, 0)),
+            (.indigo, "5856D6", 5, true, RGB(44, 43, 107), 17, RGB(0, 0, 95)),
+        ] as [(Scheme, String, Int, Bool, RGB, Int, RGB)])
     func everyTintHasAPaletteEntry(
         _ scheme: Scheme, _ hex: String, _ tenths: Int, _ dark: Bool, _ tint: RGB, _ entry: Int,
         _ entryColor: RGB

@@ -1,33 +1,39 @@
 import Dispatch
 import Foundation
-@testable import NotesKit
 import Synchronization
 import TestSupport
 import Testing
 
+@testable import NotesKit
+
 /// The vault most tests use, beside a folder that is outside it.
 let sampleTree: [Sandbox.Item] = [
-    .directory("vault", [
-        .directory(".notes", [.file(".gitignore", "*\n"), .file("stray.md", "# State, not a note\n")]),
-        .directory(".git", [.file("HEAD.md", "# not a note\n")]),
-        .file(".hidden.md", "# hidden\n"),
-        .file("shopping-list.md", "---\ncreatedAt: 2026-11-29T12:38:16Z\n---\n# Shopping list\n\n- milk\n"),
-        .directory("work", [
-            .file("standup.md", "# Daily standup\n"),
-            .file("retro.md", "# Retro\n"),
-            .directory("deep", [.directory("er", [.file("nested.md", "# Nested\n")])]),
+    .directory(
+        "vault",
+        [
+            .directory(".notes", [.file(".gitignore", "*\n"), .file("stray.md", "# State, not a note\n")]),
+            .directory(".git", [.file("HEAD.md", "# not a note\n")]),
+            .file(".hidden.md", "# hidden\n"),
+            .file(
+                "shopping-list.md", "---\ncreatedAt: 2026-11-29T12:38:16Z\n---\n# Shopping list\n\n- milk\n"),
+            .directory(
+                "work",
+                [
+                    .file("standup.md", "# Daily standup\n"),
+                    .file("retro.md", "# Retro\n"),
+                    .directory("deep", [.directory("er", [.file("nested.md", "# Nested\n")])]),
+                ]),
+            .file("dessert.md", "# Crème Brûlée\n"),
+            .file("a-same.md", "# Same Title\n"),
+            .file("b-same.md", "# Same title\n"),
+            .file("old.markdown", "# Old\n"),
+            .file("readme.txt", "not a note\n"),
+            .file("notes.md.bak", "not a note\n"),
+            .symlink("link.md", to: "shopping-list.md"),
+            .symlink("escape.md", to: "../outside/secret.md"),
+            .symlink("outlink", to: "../outside"),
+            .symlink("worklink", to: "work"),
         ]),
-        .file("dessert.md", "# Crème Brûlée\n"),
-        .file("a-same.md", "# Same Title\n"),
-        .file("b-same.md", "# Same title\n"),
-        .file("old.markdown", "# Old\n"),
-        .file("readme.txt", "not a note\n"),
-        .file("notes.md.bak", "not a note\n"),
-        .symlink("link.md", to: "shopping-list.md"),
-        .symlink("escape.md", to: "../outside/secret.md"),
-        .symlink("outlink", to: "../outside"),
-        .symlink("worklink", to: "work"),
-    ]),
     .directory("outside", [.file("secret.md", "# Secret\n")]),
 ]
 
@@ -88,10 +94,11 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
 
     @Test func notePathsFindsNestedNotesAndSkipsEverythingElse() throws {
         try withSampleVault { vault, _ in
-            #expect(vault.notePaths().sorted() == [
-                "a-same.md", "b-same.md", "dessert.md", "old.markdown", "shopping-list.md",
-                "work/deep/er/nested.md", "work/retro.md", "work/standup.md",
-            ])
+            #expect(
+                vault.notePaths().sorted() == [
+                    "a-same.md", "b-same.md", "dessert.md", "old.markdown", "shopping-list.md",
+                    "work/deep/er/nested.md", "work/retro.md", "work/standup.md",
+                ])
         }
     }
 
@@ -163,9 +170,10 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
             #expect(warned.title == "Warned")
             #expect(abs(warned.createdAt - mtime.timeIntervalSince1970) < 0.001)
             let sorted = diagnostics.sorted { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
-            #expect(sorted.map(\.path) == [
-                root + "/v/bad.md", root + "/v/open.md", root + "/v/warn.md", root + "/v/warn.md",
-            ])
+            #expect(
+                sorted.map(\.path) == [
+                    root + "/v/bad.md", root + "/v/open.md", root + "/v/warn.md", root + "/v/warn.md",
+                ])
             #expect(sorted.map(\.line) == [nil, 1, 3, 4])
             #expect(sorted[0].message.contains("UTF-8"))
             #expect(sorted[3].message.contains("yesterday"))
@@ -219,49 +227,66 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
         ResolveCase(name: "exact nested ID", argument: "work/standup", expected: .note("work/standup")),
         ResolveCase(name: "exact path", argument: "shopping-list.md", expected: .note("shopping-list")),
         ResolveCase(name: ".markdown ID", argument: "old.markdown", expected: .note("old.markdown")),
-        ResolveCase(name: "exact ID wins over a longer prefix match", argument: "work/retro",
-                    expected: .note("work/retro")),
-        ResolveCase(name: "path relative to the current folder", argument: "standup.md", cwd: "work",
-                    expected: .note("work/standup")),
+        ResolveCase(
+            name: "exact ID wins over a longer prefix match", argument: "work/retro",
+            expected: .note("work/retro")),
+        ResolveCase(
+            name: "path relative to the current folder", argument: "standup.md", cwd: "work",
+            expected: .note("work/standup")),
         ResolveCase(name: "./ path", argument: "./retro.md", cwd: "work", expected: .note("work/retro")),
-        ResolveCase(name: "../ path that stays inside", argument: "../dessert.md", cwd: "work",
-                    expected: .note("dessert")),
-        ResolveCase(name: "absolute path inside the vault", argument: "ROOT/vault/work/retro.md",
-                    expected: .note("work/retro")),
-        ResolveCase(name: "absolute path with .. that stays inside", argument: "ROOT/vault/work/../dessert.md",
-                    expected: .note("dessert")),
+        ResolveCase(
+            name: "../ path that stays inside", argument: "../dessert.md", cwd: "work",
+            expected: .note("dessert")),
+        ResolveCase(
+            name: "absolute path inside the vault", argument: "ROOT/vault/work/retro.md",
+            expected: .note("work/retro")),
+        ResolveCase(
+            name: "absolute path with .. that stays inside", argument: "ROOT/vault/work/../dessert.md",
+            expected: .note("dessert")),
         ResolveCase(name: "unique prefix", argument: "shop", expected: .note("shopping-list")),
         ResolveCase(name: "unique nested prefix", argument: "work/st", expected: .note("work/standup")),
-        ResolveCase(name: "ambiguous prefix lists the candidates", argument: "work/",
-                    expected: .ambiguous(["work/deep/er/nested", "work/retro", "work/standup"])),
-        ResolveCase(name: "unique title, accent-insensitive", argument: "creme brulee",
-                    expected: .note("dessert")),
-        ResolveCase(name: "unique title, case-insensitive", argument: "CRÈME BRÛLÉE",
-                    expected: .note("dessert")),
-        ResolveCase(name: "unique title of a nested note", argument: "daily standup",
-                    expected: .note("work/standup")),
-        ResolveCase(name: "ambiguous title lists the candidates", argument: "same title",
-                    expected: .ambiguous(["a-same", "b-same"])),
+        ResolveCase(
+            name: "ambiguous prefix lists the candidates", argument: "work/",
+            expected: .ambiguous(["work/deep/er/nested", "work/retro", "work/standup"])),
+        ResolveCase(
+            name: "unique title, accent-insensitive", argument: "creme brulee",
+            expected: .note("dessert")),
+        ResolveCase(
+            name: "unique title, case-insensitive", argument: "CRÈME BRÛLÉE",
+            expected: .note("dessert")),
+        ResolveCase(
+            name: "unique title of a nested note", argument: "daily standup",
+            expected: .note("work/standup")),
+        ResolveCase(
+            name: "ambiguous title lists the candidates", argument: "same title",
+            expected: .ambiguous(["a-same", "b-same"])),
         ResolveCase(name: "no match", argument: "nothing like it", expected: .noMatch),
         ResolveCase(name: "a missing file inside the vault", argument: "./missing.md", expected: .noMatch),
-        ResolveCase(name: "an empty argument is not a prefix of everything", argument: "", expected: .noMatch),
+        ResolveCase(
+            name: "an empty argument is not a prefix of everything", argument: "", expected: .noMatch),
         ResolveCase(name: "a title is not a substring match", argument: "brulee", expected: .noMatch),
         ResolveCase(name: "../../etc/passwd", argument: "../../etc/passwd", expected: .outside),
-        ResolveCase(name: "../../etc/passwd from a subfolder", argument: "../../etc/passwd", cwd: "work",
-                    expected: .outside),
-        ResolveCase(name: "a deep .. escape that does not exist", argument: "../../../../../../../../nope.md",
-                    expected: .outside),
+        ResolveCase(
+            name: "../../etc/passwd from a subfolder", argument: "../../etc/passwd", cwd: "work",
+            expected: .outside),
+        ResolveCase(
+            name: "a deep .. escape that does not exist", argument: "../../../../../../../../nope.md",
+            expected: .outside),
         ResolveCase(name: "/etc/passwd", argument: "/etc/passwd", expected: .outside),
-        ResolveCase(name: "an absolute path to another folder's note", argument: "ROOT/outside/secret.md",
-                    expected: .outside),
-        ResolveCase(name: "a relative path to another folder's note", argument: "../outside/secret.md",
-                    expected: .outside),
-        ResolveCase(name: "an absolute path that does not exist outside", argument: "/nonexistent/x.md",
-                    expected: .outside),
+        ResolveCase(
+            name: "an absolute path to another folder's note", argument: "ROOT/outside/secret.md",
+            expected: .outside),
+        ResolveCase(
+            name: "a relative path to another folder's note", argument: "../outside/secret.md",
+            expected: .outside),
+        ResolveCase(
+            name: "an absolute path that does not exist outside", argument: "/nonexistent/x.md",
+            expected: .outside),
         ResolveCase(name: "a symlink to a note inside", argument: "link.md", expected: .outside),
         ResolveCase(name: "a symlink to a note outside", argument: "escape.md", expected: .outside),
-        ResolveCase(name: "a note through a symlinked folder outside", argument: "outlink/secret.md",
-                    expected: .outside),
+        ResolveCase(
+            name: "a note through a symlinked folder outside", argument: "outlink/secret.md",
+            expected: .outside),
     ]
 
     @Test(arguments: resolveCases)
@@ -336,9 +361,10 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
                 #expect(Disk.text(root + "/v/\(name).md") == expected)
             }
             // Nothing else, and no temporary files left behind.
-            #expect(Disk.names(root + "/v") == [
-                "creme-brulee-2.md", "creme-brulee-3.md", "creme-brulee-4.md", "creme-brulee.md",
-            ])
+            #expect(
+                Disk.names(root + "/v") == [
+                    "creme-brulee-2.md", "creme-brulee-3.md", "creme-brulee-4.md", "creme-brulee.md",
+                ])
         }
     }
 
@@ -408,8 +434,9 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
         try Sandbox(tree: [.directory("v", [.file("n.md", original)])]).test { root in
             let vault = try Vault(root: root + "/v")
             try vault.update(path: "n.md", content: "new\n", now: 1_796_117_400)
-            #expect(Disk.text(root + "/v/n.md")
-                == frontMatter + "updatedAt: 2026-12-01T09:30:00Z\ntags: [a,b]\n---\nnew\n")
+            #expect(
+                Disk.text(root + "/v/n.md")
+                    == frontMatter + "updatedAt: 2026-12-01T09:30:00Z\ntags: [a,b]\n---\nnew\n")
             #expect(Disk.names(root + "/v") == ["n.md"])
         }
     }
@@ -421,8 +448,10 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
                 [.modificationDate: Date(timeIntervalSince1970: 1_767_323_045)], ofItemAtPath: path)
             let vault = try Vault(root: root + "/v")
             try vault.update(path: "plain.md", content: "new text\n", now: 1_796_117_400)
-            #expect(Disk.text(path)
-                == "---\ncreatedAt: 2026-01-02T03:04:05Z\nupdatedAt: 2026-12-01T09:30:00Z\n---\nnew text\n")
+            #expect(
+                Disk.text(path)
+                    == "---\ncreatedAt: 2026-01-02T03:04:05Z\nupdatedAt: 2026-12-01T09:30:00Z\n---\nnew text\n"
+            )
         }
     }
 
@@ -453,9 +482,11 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
         let original = "---\ncreatedAt: 2026-11-29T12:38:16Z\n---\nold\n"
         try Sandbox(tree: [.directory("v", [.file("n.md", original)])]).test { root in
             let vault = try Vault(root: root + "/v")
-            try vault.update(path: "n.md", content: "new\n", now: 1_796_117_400, expected: Array(original.utf8))
-            #expect(Disk.text(root + "/v/n.md")
-                == "---\ncreatedAt: 2026-11-29T12:38:16Z\nupdatedAt: 2026-12-01T09:30:00Z\n---\nnew\n")
+            try vault.update(
+                path: "n.md", content: "new\n", now: 1_796_117_400, expected: Array(original.utf8))
+            #expect(
+                Disk.text(root + "/v/n.md")
+                    == "---\ncreatedAt: 2026-11-29T12:38:16Z\nupdatedAt: 2026-12-01T09:30:00Z\n---\nnew\n")
         }
     }
 

@@ -19,6 +19,7 @@ extension Trait where Self == ConditionTrait {
     /// toolchain's `swift test` cannot select tests by tag, hence the variable; the suites that
     /// carry it are also tagged `.heavy`, for tools that can.
     public static var skippedInQuickLoop: Self {
-        .disabled(if: QuickLoop.isOn, "NOTES_QUICK=1 leaves the heavy tests out; a plain swift test runs them")
+        .disabled(
+            if: QuickLoop.isOn, "NOTES_QUICK=1 leaves the heavy tests out; a plain swift test runs them")
     }
 }

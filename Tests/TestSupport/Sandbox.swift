@@ -1,9 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// What one run of the `notes` binary did.
 public struct RunResult: CustomStringConvertible, Sendable {
@@ -165,7 +166,8 @@ public final class Sandbox {
                 let path = dir.appendingPathComponent("notes").path
                 var isDir: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue,
-                   FileManager.default.isExecutableFile(atPath: path) {
+                    FileManager.default.isExecutableFile(atPath: path)
+                {
                     return path
                 }
                 dir = dir.deletingLastPathComponent()
@@ -180,9 +182,11 @@ public final class Sandbox {
     /// the editor); stdout and stderr stay files either way. `wrapper` runs `notes` through a
     /// command (such as setpriv) that execs it.
     @discardableResult
-    public func run(_ arguments: [String], stdin: String? = nil, cwd: String? = nil,
-                    env extra: [String: String] = [:], vaultVariable: Bool = true, tty: Bool = false,
-                    shell: String? = nil, wrapper: [String] = []) throws -> RunResult {
+    public func run(
+        _ arguments: [String], stdin: String? = nil, cwd: String? = nil,
+        env extra: [String: String] = [:], vaultVariable: Bool = true, tty: Bool = false,
+        shell: String? = nil, wrapper: [String] = []
+    ) throws -> RunResult {
         let process = Process()
         // `shell` runs a command line in /bin/sh instead (a hint pasted into a shell).
         let argv = shell.map { ["/bin/sh", "-c", $0] } ?? (wrapper + [Sandbox.binary] + arguments)
@@ -193,7 +197,9 @@ public final class Sandbox {
         env.merge(extra) { $1 }
         process.environment = env
         let id = UUID().uuidString
-        let outPath = root.path + "/.out-\(id)", errPath = root.path + "/.err-\(id)", inPath = root.path + "/.in-\(id)"
+        let outPath = root.path + "/.out-\(id)"
+        let errPath = root.path + "/.err-\(id)"
+        let inPath = root.path + "/.in-\(id)"
         try Data().write(to: URL(fileURLWithPath: outPath))
         try Data().write(to: URL(fileURLWithPath: errPath))
         try Data((tty ? "" : stdin ?? "").utf8).write(to: URL(fileURLWithPath: inPath))

@@ -1,25 +1,31 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 // The one place the tests declare C functions that Glibc's module map hides (behind _XOPEN_SOURCE,
 // or as GNU extensions); they are plain C functions. NotesKit's `ProcessRunner.spawn` is not used
 // for the tests' children: it can neither start a new session (a child with a controlling
 // terminal, for the pseudo-terminal tests) nor change folder, and opens no file by path.
 #if os(Linux)
-@_silgen_name("grantpt") private func grantpt(_ fd: Int32) -> Int32
-@_silgen_name("unlockpt") private func unlockpt(_ fd: Int32) -> Int32
-@_silgen_name("posix_openpt") private func posix_openpt(_ flags: Int32) -> Int32
-@_silgen_name("ptsname") private func ptsname(_ fd: Int32) -> UnsafeMutablePointer<CChar>?
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-private func posix_spawn_file_actions_addclosefrom_np(
-    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
-@_silgen_name("posix_spawn_file_actions_addchdir_np")
-private func posix_spawn_file_actions_addchdir_np(
-    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>) -> Int32
+    @_silgen_name("grantpt") private func grantpt(_ fd: Int32) -> Int32
+    @_silgen_name("unlockpt") private func unlockpt(_ fd: Int32) -> Int32
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    @_silgen_name("posix_openpt") private func posix_openpt(_ flags: Int32) -> Int32
+    @_silgen_name("ptsname") private func ptsname(_ fd: Int32) -> UnsafeMutablePointer<CChar>?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    @_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+    private func posix_spawn_file_actions_addclosefrom_np(
+        _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32
+    ) -> Int32
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    @_silgen_name("posix_spawn_file_actions_addchdir_np")
+    private func posix_spawn_file_actions_addchdir_np(
+        _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
+    ) -> Int32
 #endif
 
 /// A pseudo-terminal pair made with posix_openpt. `run` starts a program as the leader of a new
@@ -77,9 +83,9 @@ public final class PseudoTerminal {
     public func close() {
         try? follower.close()
         #if canImport(Darwin)
-        _ = Darwin.close(leader)
+            _ = Darwin.close(leader)
         #else
-        _ = Glibc.close(leader)
+            _ = Glibc.close(leader)
         #endif
     }
 }
@@ -91,10 +97,10 @@ public enum ChildStream {
 }
 
 #if canImport(Darwin)
-private let setSessionFlag = Int32(POSIX_SPAWN_SETSID)
+    private let setSessionFlag = Int32(POSIX_SPAWN_SETSID)
 #else
-/// glibc's POSIX_SPAWN_SETSID, which its module map leaves out.
-private let setSessionFlag: Int32 = 0x80
+    /// glibc's POSIX_SPAWN_SETSID, which its module map leaves out.
+    private let setSessionFlag: Int32 = 0x80
 #endif
 
 /// Starts `argv` with posix_spawn as a shell would: default signal actions and none blocked
@@ -108,11 +114,11 @@ public func spawnChild(
     newSession: Bool = false
 ) throws -> pid_t {
     #if canImport(Darwin)
-    var actions: posix_spawn_file_actions_t?
-    var attributes: posix_spawnattr_t?
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
     #else
-    var actions = posix_spawn_file_actions_t()
-    var attributes = posix_spawnattr_t()
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
     #endif
     posix_spawn_file_actions_init(&actions)
     posix_spawnattr_init(&attributes)
@@ -128,10 +134,10 @@ public func spawnChild(
     }
     if let cwd { _ = posix_spawn_file_actions_addchdir_np(&actions, cwd) }
     #if os(Linux)
-    _ = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-    let closeOthers: Int32 = 0
+        _ = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        let closeOthers: Int32 = 0
     #else
-    let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
     #endif
     var defaults = sigset_t()
     sigfillset(&defaults)
@@ -139,11 +145,13 @@ public func spawnChild(
     var mask = sigset_t()
     sigemptyset(&mask)
     posix_spawnattr_setsigmask(&attributes, &mask)
-    posix_spawnattr_setflags(&attributes, Int16(
-        POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers | (newSession ? setSessionFlag : 0)))
+    posix_spawnattr_setflags(
+        &attributes,
+        Int16(
+            POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers | (newSession ? setSessionFlag : 0)))
     let cArgv = argv.map { strdup($0) } + [nil]
     let cEnv = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
-    defer { (cArgv + cEnv).forEach { free($0) } }
+    defer { for pointer in cArgv + cEnv { free(pointer) } }
     var pid: pid_t = 0
     guard posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, cEnv) == 0 else {
         throw CocoaError(.executableLoad)

@@ -1,9 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// Everything under a folder that a user could see changed — each file's size, mode, inode and
 /// modification time (an atomic replace makes a new inode, a write in place a new time) and, up
@@ -34,15 +35,18 @@ public struct TreeSnapshot: Equatable, CustomStringConvertible {
 
     /// The relative paths of the regular files, sorted.
     public var files: [String] {
-        entries.filter { $0.value.hasPrefix("file ") }.keys.map { String(decoding: $0, as: UTF8.self) }.sorted()
+        entries.filter { $0.value.hasPrefix("file ") }.keys.map { String(decoding: $0, as: UTF8.self) }
+            .sorted()
     }
 
     public var description: String { "\(entries.count) entries" }
 
     /// The entries that differ from `other`'s, for a failure message.
     public func difference(from other: TreeSnapshot) -> [String] {
-        Set(entries.keys).union(other.entries.keys).filter { entries[$0] != other.entries[$0] }.prefix(10).map {
-            String(decoding: $0, as: UTF8.self) + ": " + (other.entries[$0] ?? "none") + " → " + (entries[$0] ?? "none")
+        Set(entries.keys).union(other.entries.keys).filter { entries[$0] != other.entries[$0] }.prefix(10).map
+        {
+            String(decoding: $0, as: UTF8.self) + ": " + (other.entries[$0] ?? "none") + " → "
+                + (entries[$0] ?? "none")
         }
     }
 
@@ -75,7 +79,9 @@ public struct TreeSnapshot: Equatable, CustomStringConvertible {
             case S_IFLNK:
                 var target = [CChar](repeating: 0, count: 4097)
                 let n = readlinkat(fd, cName, &target, 4096)
-                entries[path] = "link " + String(decoding: target.prefix(max(0, n)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                entries[path] =
+                    "link "
+                    + String(decoding: target.prefix(max(0, n)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             case S_IFREG:
                 let hash = st.st_size <= hashedSize ? Self.hash(fd, cName) : "-"
                 entries[path] = "file \(mode) \(st.st_size) \(st.st_ino) \(Self.time(st)) \(hash)"
@@ -88,9 +94,9 @@ public struct TreeSnapshot: Equatable, CustomStringConvertible {
     /// A modification time to the nanosecond.
     private static func time(_ st: stat) -> String {
         #if canImport(Darwin)
-        "\(st.st_mtimespec.tv_sec).\(st.st_mtimespec.tv_nsec)"
+            "\(st.st_mtimespec.tv_sec).\(st.st_mtimespec.tv_nsec)"
         #else
-        "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+            "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
         #endif
     }
 

@@ -7,7 +7,8 @@ import Testing
 @Suite struct AddFolderTests {
     @Test func addFromASubfolderOfTheVaultPutsTheNoteThere() throws {
         let s = try Sandbox()
-        try FileManager.default.createDirectory(atPath: s.vault + "/work/meetings", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: s.vault + "/work/meetings", withIntermediateDirectories: true)
         let r = try s.run(["add", "Standup"], cwd: s.vault + "/work/meetings", vaultVariable: false)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout == "work/meetings/standup\n")
@@ -29,7 +30,8 @@ import Testing
 
     @Test func folderOptionIsRelativeToTheVaultFromOutsideAndToTheCurrentFolderInside() throws {
         let s = try Sandbox()
-        #expect(try s.run(["add", "--folder", "projects/x", "Plan"], cwd: s.home).stdout == "projects/x/plan\n")
+        #expect(
+            try s.run(["add", "--folder", "projects/x", "Plan"], cwd: s.home).stdout == "projects/x/plan\n")
         #expect(s.exists("projects/x/plan.md"))
         let inside = try s.run(["add", "-f", "notes", "Sub"], cwd: s.vault + "/projects")
         #expect(inside.stdout == "projects/notes/sub\n", "\(inside)")

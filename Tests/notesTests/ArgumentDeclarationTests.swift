@@ -1,6 +1,7 @@
-@testable import notes
 import NotesKit
 import Testing
+
+@testable import notes
 
 /// The typed declarations say what each argument holds, so completions can offer the right words.
 @Suite struct ArgumentDeclarationTests {
@@ -26,14 +27,16 @@ import Testing
 
     /// Binding reports the first problem in command-line order and converts typed values.
     @Test func bindingChecksValuesThenArguments() throws {
-        var parsed = try ArgumentParser.parse(["--sort", "title", "-rn", "3"], options: ListOptions.specs,
-                                              command: ListCommand.spec)
+        var parsed = try ArgumentParser.parse(
+            ["--sort", "title", "-rn", "3"], options: ListOptions.specs,
+            command: ListCommand.spec)
         try parsed.bind(to: ListCommand.spec)
         let options = try ListOptions(parsed)
         #expect(options.sort == .title && options.reverse && options.limit == 3 && !options.json)
 
-        var bad = try ArgumentParser.parse(["--limit", "0", "extra"], options: ListOptions.specs,
-                                           command: ListCommand.spec)
+        var bad = try ArgumentParser.parse(
+            ["--limit", "0", "extra"], options: ListOptions.specs,
+            command: ListCommand.spec)
         #expect(throws: UsageError.self) { try bad.bind(to: ListCommand.spec) }
         do {
             try bad.bind(to: ListCommand.spec)
@@ -47,7 +50,8 @@ import Testing
         let plain = try ArgumentParser.resolve(["config"], commands: CLI.commands)
         #expect(plain.command?.spec.fullName == "config list")
         #expect(plain.group?.name == "config")
-        let set = try ArgumentParser.resolve(["--quiet", "settings", "set", "sort", "title"], commands: CLI.commands)
+        let set = try ArgumentParser.resolve(
+            ["--quiet", "settings", "set", "sort", "title"], commands: CLI.commands)
         #expect(set.command?.spec.fullName == "config set")
         #expect(set.group == nil)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import notes
 
 /// The argument parser on seeded command lines, valid and broken, with NUL bytes,
@@ -13,7 +14,9 @@ import Testing
             guard let text else { return nil }
             return text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
         }
-        let seed = env["NOTES_FUZZ_SEED"] == "random" ? UInt64.random(in: 0...UInt64.max) : number(env["NOTES_FUZZ_SEED"]) ?? 13
+        let seed =
+            env["NOTES_FUZZ_SEED"] == "random"
+            ? UInt64.random(in: 0...UInt64.max) : number(env["NOTES_FUZZ_SEED"]) ?? 13
         let only = number(env["NOTES_FUZZ_CASE"])
         let deadline = env["NOTES_FUZZ_SECONDS"].flatMap(Double.init).map { Date().addingTimeInterval($0) }
         let limit = env["NOTES_FUZZ_CASES"].flatMap { Int($0) } ?? (deadline == nil ? 2500 : Int.max)
@@ -26,16 +29,20 @@ import Testing
             let problems = ArgumentFuzz.check(argv, expected: expected)
             if !problems.isEmpty {
                 failures += 1
-                Issue.record(Comment(rawValue: """
-                    arguments: case \(number) of seed \(seed) failed; replay it with \
-                    NOTES_FUZZ_CASE=0x\(String(caseSeed, radix: 16)) swift test --filter ArgumentFuzzTests
-                    \(problems.prefix(5).joined(separator: "\n"))
-                    """))
+                Issue.record(
+                    Comment(
+                        rawValue: """
+                            arguments: case \(number) of seed \(seed) failed; replay it with \
+                            NOTES_FUZZ_CASE=0x\(String(caseSeed, radix: 16)) swift test --filter ArgumentFuzzTests
+                            \(problems.prefix(5).joined(separator: "\n"))
+                            """))
             }
             number += 1
             if only != nil { break }
         }
-        if deadline != nil || env["NOTES_FUZZ_CASES"] != nil { print("fuzz arguments: \(number) cases, seed \(seed), \(failures) failed") }
+        if deadline != nil || env["NOTES_FUZZ_CASES"] != nil {
+            print("fuzz arguments: \(number) cases, seed \(seed), \(failures) failed")
+        }
     }
 }
 
@@ -43,7 +50,9 @@ import Testing
 @Suite struct ArgumentRegressionTests {
     /// `--=vault` was read as `--vault=vault` after the command (the option's name was taken from
     /// the text after the `=` when nothing stood before it): it is an unknown option, wherever it is.
-    @Test(arguments: [["list", "--=vault"], ["--=vault", "list"], ["config", "list", "--=quiet"], ["list", "--="]])
+    @Test(arguments: [
+        ["list", "--=vault"], ["--=vault", "list"], ["config", "list", "--=quiet"], ["list", "--="],
+    ])
     func anOptionWithoutANameIsUnknown(_ argv: [String]) {
         #expect(throws: UsageError.self) {
             var parsed = try ArgumentParser.resolve(argv, commands: CLI.commands)

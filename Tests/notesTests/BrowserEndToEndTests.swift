@@ -9,8 +9,10 @@ import Testing
     /// A sandbox with three notes, newest first: Crème brûlée, Groceries, Standup.
     static func kitchen() throws -> Sandbox {
         let s = try Sandbox()
-        try s.write("creme.md", "---\ncreatedAt: 2026-11-03T10:00:00Z\n---\n# Crème brûlée\n\nSugar on top.\n")
-        try s.write("groceries.md", "---\ncreatedAt: 2026-11-02T10:00:00Z\n---\n# Groceries for the week\n\n- milk\n")
+        try s.write(
+            "creme.md", "---\ncreatedAt: 2026-11-03T10:00:00Z\n---\n# Crème brûlée\n\nSugar on top.\n")
+        try s.write(
+            "groceries.md", "---\ncreatedAt: 2026-11-02T10:00:00Z\n---\n# Groceries for the week\n\n- milk\n")
         try s.write("standup.md", "---\ncreatedAt: 2026-11-01T10:00:00Z\n---\n# Standup notes\n")
         return s
     }
@@ -28,9 +30,12 @@ import Testing
         let entered = output.range(of: enterAlternate, options: .backwards)
         let left = output.range(of: showCursor + leaveAlternate, options: .backwards)
         #expect(entered != nil, sourceLocation: sourceLocation)
-        if let entered, let left { #expect(left.lowerBound > entered.lowerBound, sourceLocation: sourceLocation) }
-        #expect(output.hasSuffix(showCursor + leaveAlternate), "\(output.suffix(40).debugDescription)",
-                sourceLocation: sourceLocation)
+        if let entered, let left {
+            #expect(left.lowerBound > entered.lowerBound, sourceLocation: sourceLocation)
+        }
+        #expect(
+            output.hasSuffix(showCursor + leaveAlternate), "\(output.suffix(40).debugDescription)",
+            sourceLocation: sourceLocation)
     }
 
     @Test func typingFiltersTheRowsAndControlCQuitsRestoringTheTerminal() throws {
@@ -73,7 +78,9 @@ import Testing
     @Test func movingAndPagingKeys() throws {
         let s = try Sandbox()
         for n in 0..<30 {
-            try s.write(String(format: "n%02d.md", n), "---\ncreatedAt: 2026-10-\(String(format: "%02d", 30 - n))T00:00:00Z\n---\n# Note \(n)\n")
+            try s.write(
+                String(format: "n%02d.md", n),
+                "---\ncreatedAt: 2026-10-\(String(format: "%02d", 30 - n))T00:00:00Z\n---\n# Note \(n)\n")
         }
         let t = try TerminalSession(s, columns: 40, rows: 8)
         t.wait(for: ">  Note 0")
@@ -97,11 +104,14 @@ import Testing
     /// had it — and comes back to the list, refreshed, with the same note selected.
     @Test func enterEditsTheSelectedNoteAndComesBackWithItSelected() throws {
         let s = try Self.kitchen()
-        let editor = try s.script("ed.sh", #"""
+        let editor = try s.script(
+            "ed.sh",
+            #"""
             stty -a > "$NOTES_TEST_STTY"
             printf '\nAdded in the editor.\n' >> "$1"
             """#)
-        let t = try TerminalSession(s, env: ["NOTES_EDITOR": editor, "NOTES_TEST_STTY": s.root.path + "/stty.txt"])
+        let t = try TerminalSession(
+            s, env: ["NOTES_EDITOR": editor, "NOTES_TEST_STTY": s.root.path + "/stty.txt"])
         t.wait(for: "Standup notes")
         t.type("\u{1B}[B\u{1B}[B")
         t.wait(for: ">  Standup notes")
@@ -140,7 +150,9 @@ import Testing
         t.wait(for: "Search your note...")
         t.type("\u{0E}")
         t.wait(for: "The new note was empty; nothing saved.")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: s.vault).filter { $0.hasSuffix(".md") }.count == 3)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: s.vault).filter { $0.hasSuffix(".md") }.count
+                == 3)
         t.type("\u{3}")
         #expect(t.exitStatus() == 0)
     }
@@ -169,17 +181,21 @@ import Testing
     @Test func controlTAndControlSAreSavedToTheSettingsAtOnce() throws {
         let s = try Self.kitchen()
         let settings = s.config + "/notes/settings.json"
-        try FileManager.default.createDirectory(atPath: s.config + "/notes", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: s.config + "/notes", withIntermediateDirectories: true)
         try "{\"custom\": 1}\n".write(toFile: settings, atomically: true, encoding: .utf8)
         let t = try TerminalSession(s)
         t.wait(for: "Search your note...")
         t.type("\u{14}")
         t.wait(for: "Dark mode on; saved.")
-        #expect(try String(contentsOfFile: settings, encoding: .utf8) == "{\n  \"custom\" : 1,\n  \"isDarkOn\" : true\n}\n")
+        #expect(
+            try String(contentsOfFile: settings, encoding: .utf8)
+                == "{\n  \"custom\" : 1,\n  \"isDarkOn\" : true\n}\n")
         t.type("\u{13}")
         t.wait(for: "Theme blue; saved.")
-        #expect(try String(contentsOfFile: settings, encoding: .utf8)
-            == "{\n  \"custom\" : 1,\n  \"isDarkOn\" : true,\n  \"scheme\" : \"blue\"\n}\n")
+        #expect(
+            try String(contentsOfFile: settings, encoding: .utf8)
+                == "{\n  \"custom\" : 1,\n  \"isDarkOn\" : true,\n  \"scheme\" : \"blue\"\n}\n")
         t.type("\u{3}")
         #expect(t.exitStatus() == 0)
     }
@@ -237,8 +253,9 @@ import Testing
         let s = try Self.kitchen()
         let r = try s.run(["browse"])
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: the browser needs a terminal (standard input and output); in a script use "
-            + "'notes list' or 'notes search'\n")
+        #expect(
+            r.stderr == "Error: the browser needs a terminal (standard input and output); in a script use "
+                + "'notes list' or 'notes search'\n")
         #expect(try s.run([]).stdout.hasPrefix("creme\t"))
     }
 }

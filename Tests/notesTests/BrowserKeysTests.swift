@@ -1,32 +1,44 @@
-@testable import notes
 import Testing
+
+@testable import notes
 
 /// Bytes from a terminal in raw mode to keys.
 @Suite struct KeyDecoderTests {
-    @Test(arguments: [
-        ("plain text is one key", Array("cre".utf8), [Key.text("cre")]),
-        ("accented and CJK text", Array("crè東京".utf8), [.text("crè東京")]),
-        ("Enter is a carriage return", [0x0D], [.enter]),
-        ("a line feed is Ctrl-J", [0x0A], [.control("j")]),
-        ("Tab", [0x09], [.tab]),
-        ("Backspace as DEL and as Ctrl-H", [0x7F, 0x08], [.backspace, .backspace]),
-        ("Ctrl-letters", [0x03, 0x04, 0x0B, 0x0E, 0x13, 0x14, 0x15, 0x17], [
-            .control("c"), .control("d"), .control("k"), .control("n"), .control("s"), .control("t"),
-            .control("u"), .control("w")]),
-        ("arrows, CSI", Array("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D".utf8), [.up, .down, .right, .left]),
-        ("arrows, SS3 (application mode)", Array("\u{1B}OA\u{1B}OB".utf8), [.up, .down]),
-        ("arrows with modifiers", Array("\u{1B}[1;5A".utf8), [.up]),
-        ("PgUp and PgDn", Array("\u{1B}[5~\u{1B}[6~".utf8), [.pageUp, .pageDown]),
-        ("Home in its spellings", Array("\u{1B}[H\u{1B}OH\u{1B}[1~\u{1B}[7~".utf8), [.home, .home, .home, .home]),
-        ("End in its spellings", Array("\u{1B}[F\u{1B}OF\u{1B}[4~\u{1B}[8~".utf8), [.end, .end, .end, .end]),
-        ("Delete", Array("\u{1B}[3~".utf8), [.delete]),
-        ("sequences of no use", Array("\u{1B}[2~\u{1B}[Z".utf8), [.unknown, .unknown]),
-        ("Esc then a letter (Alt-x, or quick typing)", Array("\u{1B}x".utf8), [.escape, .text("x")]),
-        ("two Escs", [0x1B, 0x1B, 0x61], [.escape, .escape, .text("a")]),
-        ("text around a key", Array("a\u{1B}[Bb".utf8), [.text("a"), .down, .text("b")]),
-        ("bytes that start no character are dropped", [0x61, 0xFF, 0xC0, 0x80, 0x62], [.text("ab")]),
-        ("C1 controls are dropped", [0x61, 0xC2, 0x9B, 0x62], [.text("ab")]),
-    ] as [(String, [UInt8], [Key])])
+    @Test(
+        arguments: [
+            ("plain text is one key", Array("cre".utf8), [Key.text("cre")]),
+            ("accented and CJK text", Array("crè東京".utf8), [.text("crè東京")]),
+            ("Enter is a carriage return", [0x0D], [.enter]),
+            ("a line feed is Ctrl-J", [0x0A], [.control("j")]),
+            ("Tab", [0x09], [.tab]),
+            ("Backspace as DEL and as Ctrl-H", [0x7F, 0x08], [.backspace, .backspace]),
+            (
+                "Ctrl-letters", [0x03, 0x04, 0x0B, 0x0E, 0x13, 0x14, 0x15, 0x17],
+                [
+                    .control("c"), .control("d"), .control("k"), .control("n"), .control("s"), .control("t"),
+                    .control("u"), .control("w"),
+                ]
+            ),
+            ("arrows, CSI", Array("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D".utf8), [.up, .down, .right, .left]),
+            ("arrows, SS3 (application mode)", Array("\u{1B}OA\u{1B}OB".utf8), [.up, .down]),
+            ("arrows with modifiers", Array("\u{1B}[1;5A".utf8), [.up]),
+            ("PgUp and PgDn", Array("\u{1B}[5~\u{1B}[6~".utf8), [.pageUp, .pageDown]),
+            (
+                "Home in its spellings", Array("\u{1B}[H\u{1B}OH\u{1B}[1~\u{1B}[7~".utf8),
+                [.home, .home, .home, .home]
+            ),
+            (
+                "End in its spellings", Array("\u{1B}[F\u{1B}OF\u{1B}[4~\u{1B}[8~".utf8),
+                [.end, .end, .end, .end]
+            ),
+            ("Delete", Array("\u{1B}[3~".utf8), [.delete]),
+            ("sequences of no use", Array("\u{1B}[2~\u{1B}[Z".utf8), [.unknown, .unknown]),
+            ("Esc then a letter (Alt-x, or quick typing)", Array("\u{1B}x".utf8), [.escape, .text("x")]),
+            ("two Escs", [0x1B, 0x1B, 0x61], [.escape, .escape, .text("a")]),
+            ("text around a key", Array("a\u{1B}[Bb".utf8), [.text("a"), .down, .text("b")]),
+            ("bytes that start no character are dropped", [0x61, 0xFF, 0xC0, 0x80, 0x62], [.text("ab")]),
+            ("C1 controls are dropped", [0x61, 0xC2, 0x9B, 0x62], [.text("ab")]),
+        ] as [(String, [UInt8], [Key])])
     func decodes(_ name: String, _ bytes: [UInt8], _ keys: [Key]) {
         var decoder = KeyDecoder()
         #expect(decoder.feed(bytes) == keys, "\(name)")

@@ -1,15 +1,18 @@
-@testable import notes
 import Foundation
 import Testing
+
+@testable import notes
 
 /// `--replay`'s key notation.
 @Suite struct ReplayNotationTests {
     @Test func textAndNamedKeys() throws {
         let keys = try BrowserReplay.keys("cré<BS><Down><pgdn><C-t><C-J><Enter><lt>x<3>").get()
-        #expect(keys == [
-            .text("c"), .text("r"), .text("é"), .backspace, .down, .pageDown, .control("t"), .control("j"), .enter,
-            .text("<"), .text("x"), .text("<"), .text("3"), .text(">"),
-        ])
+        #expect(
+            keys == [
+                .text("c"), .text("r"), .text("é"), .backspace, .down, .pageDown, .control("t"),
+                .control("j"), .enter,
+                .text("<"), .text("x"), .text("<"), .text("3"), .text(">"),
+            ])
         #expect(keys.map(BrowserReplay.name).joined() == "cré<BS><Down><PgDn><C-t><C-j><Enter><lt>x<lt>3>")
     }
 
@@ -39,8 +42,9 @@ import Testing
     @Test func aReplayChangesNothing() throws {
         let s = try BrowserEndToEndTests.kitchen()
         let before = try FileManager.default.contentsOfDirectory(atPath: s.vault).sorted()
-        let r = try s.run(["browse", "--replay", "<C-t><C-s><Down><C-d>y<C-n><Enter>"],
-                          env: ["COLUMNS": "80", "LINES": "6", "NOTES_EDITOR": "false"])
+        let r = try s.run(
+            ["browse", "--replay", "<C-t><C-s><Down><C-d>y<C-n><Enter>"],
+            env: ["COLUMNS": "80", "LINES": "6", "NOTES_EDITOR": "false"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.hasSuffix(" Replay: would open 'groceries' in the editor\n"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.vault).sorted() == before)
@@ -59,7 +63,10 @@ import Testing
         let fields = lines[2...6].map { $0.split(separator: " ").map(String.init) }
         #expect(fields.map(\.count) == [5, 5, 5, 5, 5])
         #expect(fields.map { $0[0] } == ["c", "r", "<BS>", "<Esc>", "<Esc>"])
-        #expect(fields.map { [$0[2], $0[3]] } == [["2", "3"], ["1", "2"], ["2", "0"], ["3", "0"], ["3", "—"]])
+        #expect(
+            fields.map { [$0[2], $0[3]] } == [
+                ["2", "3"], ["1", "2"], ["2", "0"], ["3", "0"], ["3", "—"],
+            ])
         #expect(lines.last?.hasPrefix("5 keys, 3 notes: median ") == true)
         #expect(lines.last?.hasSuffix(" ms") == true)
     }

@@ -1,15 +1,18 @@
-import TestSupport
-@testable import notes
 import Foundation
 import NotesKit
+import TestSupport
 import Testing
+
+@testable import notes
 
 /// The browser as a pure state machine: keys in, state and a frame of a fixed size
 /// out, over a real temporary vault.
 @Suite struct BrowserStateTests {
     /// A browser over `notes` (ID → title; the first is the newest) on a `columns`×`rows` screen.
-    static func browser(_ notes: [(String, String)], _ columns: Int = 60, _ rows: Int = 12,
-                        sandbox: Sandbox? = nil) throws -> BrowserState {
+    static func browser(
+        _ notes: [(String, String)], _ columns: Int = 60, _ rows: Int = 12,
+        sandbox: Sandbox? = nil
+    ) throws -> BrowserState {
         let s = try sandbox ?? Sandbox()
         for (offset, (id, title)) in notes.enumerated() {
             // A day apart, from 28 Oct 2026 23:00 UTC back.
@@ -17,8 +20,9 @@ import Testing
             try s.write(id + ".md", "---\ncreatedAt: \(created)\n---\n# \(title)\n\nBody of \(title).\n")
         }
         let store = NoteStore(vault: try Vault(root: s.vault), cacheDirectory: s.root.path + "/cache")
-        return BrowserState(search: LiveSearch(catalog: store.catalog, order: .updated),
-                            size: ScreenSize(columns: columns, rows: rows), theme: Theme(scheme: .default, dark: false))
+        return BrowserState(
+            search: LiveSearch(catalog: store.catalog, order: .updated),
+            size: ScreenSize(columns: columns, rows: rows), theme: Theme(scheme: .default, dark: false))
     }
 
     static let kitchen = [
@@ -50,17 +54,20 @@ import Testing
 
     @Test func theFirstScreenListsEveryNoteUnderTheHeaderAndTheEmptySearchField() throws {
         let state = try Self.browser(Self.kitchen, 60, 8)
-        #expect(Self.trimmed(Self.screen(state)) == [
-            "My Notes                                             4 notes",
-            "> Search your note...",
-            ">  Crème brûlée            28 Oct 2026 at 23:00  creme",
-            "   Groceries for the week  27 Oct 2026 at 23:00  groceries",
-            "   東京 旅行の計画         26 Oct 2026 at 23:00  tokyo",
-            "   Standup meeting notes   25 Oct 2026 at 23:00  standup",
-            "",
-            " Enter edit  ^N new  ^D delete  Up/Down ^K/^J move  ^T dark…",
-        ])
-        #expect(BrowserScreen.render(state, style: RenderingTests.style(60)).cursor == Frame.Cursor(row: 1, column: 2))
+        #expect(
+            Self.trimmed(Self.screen(state)) == [
+                "My Notes                                             4 notes",
+                "> Search your note...",
+                ">  Crème brûlée            28 Oct 2026 at 23:00  creme",
+                "   Groceries for the week  27 Oct 2026 at 23:00  groceries",
+                "   東京 旅行の計画         26 Oct 2026 at 23:00  tokyo",
+                "   Standup meeting notes   25 Oct 2026 at 23:00  standup",
+                "",
+                " Enter edit  ^N new  ^D delete  Up/Down ^K/^J move  ^T dark…",
+            ])
+        #expect(
+            BrowserScreen.render(state, style: RenderingTests.style(60)).cursor
+                == Frame.Cursor(row: 1, column: 2))
     }
 
     @Test func typingFiltersOnEveryKeyAndMarksTheMatches() throws {
@@ -68,12 +75,15 @@ import Testing
         Self.type(&state, "e")
         #expect(state.hits.count == 3)
         Self.type(&state, "k")
-        #expect(Self.trimmed(Self.screen(state)).prefix(4) == [
-            "My Notes" + String(repeating: " ", count: 60 - 8 - 6) + "1 of 4",
-            "> ek",
-            ">  Groceries for the week  27 Oct 2026 at 23:00  groceries", "",
-        ])
-        #expect(BrowserScreen.render(state, style: RenderingTests.style(60)).cursor == Frame.Cursor(row: 1, column: 4))
+        #expect(
+            Self.trimmed(Self.screen(state)).prefix(4) == [
+                "My Notes" + String(repeating: " ", count: 60 - 8 - 6) + "1 of 4",
+                "> ek",
+                ">  Groceries for the week  27 Oct 2026 at 23:00  groceries", "",
+            ])
+        #expect(
+            BrowserScreen.render(state, style: RenderingTests.style(60)).cursor
+                == Frame.Cursor(row: 1, column: 4))
         // In colour, the matched letters of the title are marked.
         let row = Self.screen(state, color: true)[2]
         #expect(row.contains(ANSI.underline + "ek"))
@@ -230,10 +240,11 @@ import Testing
 
     @Test func anEmptyVaultSaysHowToStart() throws {
         var state = try Self.browser([])
-        #expect(Self.trimmed(Self.screen(state)).prefix(3) == [
-            "My Notes" + String(repeating: " ", count: 60 - 8 - 7) + "0 notes", "> Search your note...",
-            "  No notes yet: type a title, then Enter.",
-        ])
+        #expect(
+            Self.trimmed(Self.screen(state)).prefix(3) == [
+                "My Notes" + String(repeating: " ", count: 60 - 8 - 7) + "0 notes", "> Search your note...",
+                "  No notes yet: type a title, then Enter.",
+            ])
         Self.press(&state, .down, .up, .pageDown, .end, .home)
         #expect(Self.press(&state, .control("d")).isEmpty)
         #expect(Self.trimmed(Self.screen(state)).last == " No note to delete.")
@@ -277,7 +288,9 @@ import Testing
         var narrow = try Self.browser(Self.kitchen, 99, 10)
         Self.press(&narrow, .tab)
         #expect(!narrow.layout.showsPreview)
-        #expect(Self.trimmed(Self.screen(narrow)).last == " The preview needs a terminal at least 100 columns wide.")
+        #expect(
+            Self.trimmed(Self.screen(narrow)).last
+                == " The preview needs a terminal at least 100 columns wide.")
 
         var wide = try Self.browser(Self.kitchen, 100, 10)
         Self.press(&wide, .tab)
@@ -315,8 +328,9 @@ import Testing
     /// line of every frame fills its row exactly, down to 20×5.
     @Test(arguments: [(20, 5), (30, 8), (44, 6), (100, 9), (8, 3), (3, 2), (1, 1)])
     func everyLineFillsItsRowAtAnySize(columns: Int, rows: Int) throws {
-        var state = try Self.browser(Self.kitchen + [("long", String(repeating: "東京の長い題名", count: 8))],
-                                     columns, rows)
+        var state = try Self.browser(
+            Self.kitchen + [("long", String(repeating: "東京の長い題名", count: 8))],
+            columns, rows)
         for keys in [[Key](), [.tab], [.text("東")], [.control("d")], [.text("zz")]] {
             Self.press(&state, keys)
             for color in [false, true] {
@@ -329,10 +343,11 @@ import Testing
 
     @Test func aTwentyByFiveTerminalStillShowsTheBrowser() throws {
         var state = try Self.browser(Self.kitchen + [("tokyo-long", "東京の長い長い題名のメモ")], 20, 5)
-        #expect(Self.trimmed(Self.screen(state)) == [
-            "My Notes     5 notes", "> Search your note.…", ">  Crè…  creme", "   Gro…  groceries",
-            " Enter edit  ^N new…",
-        ])
+        #expect(
+            Self.trimmed(Self.screen(state)) == [
+                "My Notes     5 notes", "> Search your note.…", ">  Crè…  creme", "   Gro…  groceries",
+                " Enter edit  ^N new…",
+            ])
         Self.type(&state, "長い")
         #expect(Self.trimmed(Self.screen(state))[2] == ">  東…   tokyo-long")
     }
@@ -364,12 +379,15 @@ extension BrowserStateTests {
 /// What a frame writes to the terminal (one write per frame, only when something changed).
 @Suite struct FrameUpdateTests {
     static let size = ScreenSize(columns: 4, rows: 3)
-    static let frame = Frame(size: size, lines: ["aaaa", "bbbb", "cccc"], cursor: Frame.Cursor(row: 1, column: 2))
+    static let frame = Frame(
+        size: size, lines: ["aaaa", "bbbb", "cccc"], cursor: Frame.Cursor(row: 1, column: 2))
 
     @Test func theFirstFrameClearsTheScreenAndDrawsEveryLine() {
-        #expect(Self.frame.update(from: nil) == Frame.hideCursor + ANSI.reset + "\u{1B}[2J"
-            + "\u{1B}[1;1Haaaa" + ANSI.reset + "\u{1B}[2;1Hbbbb" + ANSI.reset + "\u{1B}[3;1Hcccc" + ANSI.reset
-            + "\u{1B}[2;3H" + Frame.showCursor)
+        #expect(
+            Self.frame.update(from: nil) == Frame.hideCursor + ANSI.reset + "\u{1B}[2J"
+                + "\u{1B}[1;1Haaaa" + ANSI.reset + "\u{1B}[2;1Hbbbb" + ANSI.reset + "\u{1B}[3;1Hcccc"
+                + ANSI.reset
+                + "\u{1B}[2;3H" + Frame.showCursor)
     }
 
     @Test func anUnchangedFrameWritesNothing() {
@@ -379,8 +397,9 @@ extension BrowserStateTests {
     @Test func onlyTheLinesThatChangedAreWritten() {
         var next = Self.frame
         next.lines[2] = "cxcc"
-        #expect(next.update(from: Self.frame) == Frame.hideCursor + "\u{1B}[3;1Hcxcc" + ANSI.reset
-            + "\u{1B}[2;3H" + Frame.showCursor)
+        #expect(
+            next.update(from: Self.frame) == Frame.hideCursor + "\u{1B}[3;1Hcxcc" + ANSI.reset
+                + "\u{1B}[2;3H" + Frame.showCursor)
         var moved = Self.frame
         moved.cursor = Frame.Cursor(row: 1, column: 3)
         #expect(moved.update(from: Self.frame) == Frame.hideCursor + "\u{1B}[2;4H" + Frame.showCursor)

@@ -1,12 +1,13 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NotesKit
 import TestSupport
 import Testing
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// The screen a terminal would show for the bytes `notes` writes: just the sequences the browser
 /// uses (cursor position, clear, colours — ignored —, the alternate screen, the cursor's
@@ -82,7 +83,9 @@ struct VirtualScreen {
         guard end < pending.count else { return nil }
         let body = String(decoding: pending[(i + 2)..<end], as: UTF8.self)
         let isPrivate = body.hasPrefix("?")
-        let numbers = body.drop { $0 == "?" }.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+        let numbers = body.drop { $0 == "?" }.split(separator: ";", omittingEmptySubsequences: false).map {
+            Int($0)
+        }
         func number(_ index: Int, _ fallback: Int) -> Int {
             index < numbers.count ? numbers[index] ?? fallback : fallback
         }
@@ -95,7 +98,10 @@ struct VirtualScreen {
         case (UInt8(ascii: "K"), false):
             for c in column..<columns { cells[row][c] = " " }
         case (UInt8(ascii: "h"), true):
-            if number(0, 0) == 1049 { alternate = true; clear() }
+            if number(0, 0) == 1049 {
+                alternate = true
+                clear()
+            }
             if number(0, 0) == 25 { cursorVisible = true }
         case (UInt8(ascii: "l"), true):
             if number(0, 0) == 1049 { alternate = false }
@@ -149,8 +155,10 @@ final class TerminalSession {
 
     /// Starts `notes arguments` in the sandbox on a `columns`×`rows` terminal; `stdin` and
     /// `stdout` say which of the two are the terminal (the others are files).
-    init(_ s: Sandbox, _ arguments: [String] = ["browse"], columns: Int = 80, rows: Int = 24,
-         env extra: [String: String] = [:], stdin: Bool = true, stdout: Bool = true) throws {
+    init(
+        _ s: Sandbox, _ arguments: [String] = ["browse"], columns: Int = 80, rows: Int = 24,
+        env extra: [String: String] = [:], stdin: Bool = true, stdout: Bool = true
+    ) throws {
         pty = try PseudoTerminal()
         var size = winsize()
         size.ws_col = UInt16(columns)
@@ -164,11 +172,14 @@ final class TerminalSession {
         env["TERM"] = "xterm-256color"
         env.merge(extra) { $1 }
         let terminal = ChildStream.open(pty.followerName, flags: O_RDWR)
-        let file = ChildStream.open(s.root.path + "/.browser-out-" + UUID().uuidString, flags: O_RDWR | O_CREAT)
+        let file = ChildStream.open(
+            s.root.path + "/.browser-out-" + UUID().uuidString, flags: O_RDWR | O_CREAT)
         pid = try spawnChild(
             [Sandbox.binary] + arguments, environment: env, cwd: s.root.path,
-            streams: [stdin ? terminal : .open("/dev/null", flags: O_RDONLY), stdout ? terminal : file,
-                      .open(errorPath, flags: O_WRONLY | O_CREAT | O_TRUNC)],
+            streams: [
+                stdin ? terminal : .open("/dev/null", flags: O_RDONLY), stdout ? terminal : file,
+                .open(errorPath, flags: O_WRONLY | O_CREAT | O_TRUNC),
+            ],
             newSession: true)
         let pid = pid
         watchdog = DispatchWorkItem { kill(-pid, SIGKILL) }
@@ -205,14 +216,17 @@ final class TerminalSession {
     /// Reads the terminal until `done` holds for the screen, `notes` ends, or `seconds` pass;
     /// a failed wait is recorded with the screen as it was.
     @discardableResult
-    func wait(for what: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation,
-              _ done: (VirtualScreen) -> Bool) -> Bool {
+    func wait(
+        for what: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation,
+        _ done: (VirtualScreen) -> Bool
+    ) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             if done(screen) { return true }
             if status != nil || Date() > deadline {
-                Issue.record("waited for \(what); the screen:\n\(screen.text)\n--- stderr\n\(stderr)",
-                             sourceLocation: sourceLocation)
+                Issue.record(
+                    "waited for \(what); the screen:\n\(screen.text)\n--- stderr\n\(stderr)",
+                    sourceLocation: sourceLocation)
                 return false
             }
             pump(milliseconds: 100)
@@ -221,7 +235,9 @@ final class TerminalSession {
 
     /// Waits for `text` to be on the screen.
     @discardableResult
-    func wait(for text: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    func wait(for text: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation)
+        -> Bool
+    {
         wait(for: "'\(text)'", seconds: seconds, sourceLocation: sourceLocation) { $0.text.contains(text) }
     }
 

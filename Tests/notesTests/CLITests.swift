@@ -1,7 +1,8 @@
-@testable import notes
 import Foundation
 import TestSupport
 import Testing
+
+@testable import notes
 
 @Suite struct CLITests {
     @Test func unknownCommandSuggestsTheClosest() throws {
@@ -9,12 +10,13 @@ import Testing
         let r = try s.run(["lsit"])
         #expect(r.status == 64)
         #expect(r.stdout == "")
-        #expect(r.stderr == """
-            Error: Unknown command 'lsit'. Did you mean 'list'?
-            Usage: notes [--vault <dir>] [--config <file>] [--color <when>] <subcommand>
-              See 'notes --help' for more information.
+        #expect(
+            r.stderr == """
+                Error: Unknown command 'lsit'. Did you mean 'list'?
+                Usage: notes [--vault <dir>] [--config <file>] [--color <when>] <subcommand>
+                  See 'notes --help' for more information.
 
-            """)
+                """)
     }
 
     @Test func unknownOptionSuggestsTheClosest() throws {
@@ -22,18 +24,21 @@ import Testing
         let r = try s.run(["list", "--revrse"])
         #expect(r.status == 64)
         #expect(r.stdout == "")
-        #expect(r.stderr == """
-            Error: Unknown option '--revrse'. Did you mean '--reverse'?
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
-              See 'notes list --help' for more information.
+        #expect(
+            r.stderr == """
+                Error: Unknown option '--revrse'. Did you mean '--reverse'?
+                Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+                  See 'notes list --help' for more information.
 
-            """)
+                """)
     }
 
     @Test func missingArgumentsAreUsageErrors() throws {
         let s = try Sandbox()
-        for args in [["show"], ["edit"], ["delete"], ["restore"], ["list", "--sort"], ["config", "get"],
-                     ["list", "--color", "sometimes"], ["show", "--raw", "--json", "x"]] {
+        for args in [
+            ["show"], ["edit"], ["delete"], ["restore"], ["list", "--sort"], ["config", "get"],
+            ["list", "--color", "sometimes"], ["show", "--raw", "--json", "x"],
+        ] {
             let r = try s.run(args)
             #expect(r.status == 64, "\(args): \(r)")
             #expect(r.stderr.hasPrefix("Error: "))
@@ -45,7 +50,9 @@ import Testing
         let s = try Sandbox()
         let top = try s.run(["--help"])
         #expect(top.status == 0)
-        for heading in ["OVERVIEW:", "USAGE: notes", "OPTIONS:", "SUBCOMMANDS:"] { #expect(top.stdout.contains(heading)) }
+        for heading in ["OVERVIEW:", "USAGE: notes", "OPTIONS:", "SUBCOMMANDS:"] {
+            #expect(top.stdout.contains(heading))
+        }
         #expect(top.stdout.contains("\n  list, ls "))
         let list = try s.run(["list", "--help"])
         for heading in ["OVERVIEW: List notes", "USAGE: notes list", "OPTIONS:", "  -r, --reverse"] {
@@ -82,7 +89,10 @@ import Testing
         for args in [["list"], ["add", "x"]] {
             let r = try s.run(args + ["--vault", missing])
             #expect(r.status == 1)
-            #expect(r.stderr == "Error: the vault '\(missing)' does not exist; create it with: notes init \(missing)\n")
+            #expect(
+                r.stderr
+                    == "Error: the vault '\(missing)' does not exist; create it with: notes init \(missing)\n"
+            )
         }
         #expect(!FileManager.default.fileExists(atPath: missing))
         #expect(try s.run(["list"], env: ["NOTES_VAULT": missing]).status == 1)
@@ -127,14 +137,19 @@ import Testing
         }
         for p in processes { p.waitUntilExit() }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
-        let files = try FileManager.default.contentsOfDirectory(atPath: s.vault).filter { $0.hasSuffix(".md") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: s.vault).filter {
+            $0.hasSuffix(".md")
+        }
         #expect(files.count == count)
         #expect(files.allSatisfy { (try? s.read($0).hasSuffix("Same title\n")) == true })
     }
 
     @Test func searchLooksInTheFrontMatterAliasesAndShowsTheAliasMatched() throws {
         let s = try Sandbox()
-        try s.write("a.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\naliases: [Crème Brûlée, Pudding]\n---\n# Dessert\n\nsweet\n")
+        try s.write(
+            "a.md",
+            "---\ncreatedAt: 2026-01-02T00:00:00Z\naliases: [Crème Brûlée, Pudding]\n---\n# Dessert\n\nsweet\n"
+        )
         try s.write("b.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\naliases:\n  - Trip to Łódź\n---\nbody\n")
         try s.write("c.md", "---\ncreatedAt: 2026-01-03T00:00:00Z\nalias: creme\nnote: lodz\n---\nnothing\n")
         #expect(ids(try s.run(["search", "creme", "brulee"])) == ["a"])
@@ -142,7 +157,9 @@ import Testing
         let json = try jsonArray(try s.run(["search", "--json", "lodz"]).stdout)
         #expect(json.first?["snippet"] as? String == "Trip to Łódź")
         // A term in the body wins the snippet only when no alias line before it holds a term.
-        #expect(try jsonArray(try s.run(["search", "--json", "sweet"]).stdout).first?["snippet"] as? String == "sweet")
+        #expect(
+            try jsonArray(try s.run(["search", "--json", "sweet"]).stdout).first?["snippet"] as? String
+                == "sweet")
     }
 
     @Test func searchMatchesFoldedTermsAndPrintsSnippets() throws {
@@ -160,6 +177,8 @@ import Testing
         #expect(human.stdout.contains("Brûlée"))
         #expect(human.stdout.contains("\u{1B}[1m"))
         #expect(human.stdout.contains("\n    Crème "))
-        #expect(try s.run(["search", "brulee", "--color", "never"]).stdout.hasPrefix("a\t2026-01-02T00:00:00Z\tDessert\n"))
+        #expect(
+            try s.run(["search", "brulee", "--color", "never"]).stdout.hasPrefix(
+                "a\t2026-01-02T00:00:00Z\tDessert\n"))
     }
 }

@@ -16,7 +16,8 @@ import Testing
         #expect(try s.run(["index"]).status == 0)
         let bin = s.root.path + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: bin + "/notes", withDestinationPath: Sandbox.binary)
+        try FileManager.default.createSymbolicLink(
+            atPath: bin + "/notes", withDestinationPath: Sandbox.binary)
         s.environment["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         return s
     }
@@ -28,7 +29,8 @@ import Testing
         process.arguments = arguments
         process.environment = s.baseEnvironment()
         process.currentDirectoryURL = s.root
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -36,8 +38,9 @@ import Testing
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                         stderr: String(decoding: stderr, as: UTF8.self))
+        return RunResult(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     static func installed(_ name: String) -> String? {
@@ -103,7 +106,9 @@ import Testing
             t() { words=("$@"); CURRENT=${#words}; _notes | sort | paste -sd' '; }
 
             """
-        for (line, _) in Self.cases { program += "t " + line.map { "'" + $0 + "'" }.joined(separator: " ") + "\n" }
+        for (line, _) in Self.cases {
+            program += "t " + line.map { "'" + $0 + "'" }.joined(separator: " ") + "\n"
+        }
         program += "t notes list '--sort=cr'\nt notes init ''\n"
         let zsh = try #require(Self.installed("zsh"))
         let r = try Self.shell(s, zsh, ["-f", "-c", program])
@@ -124,7 +129,8 @@ import Testing
         var program = "source \(s.root.path)/notes.fish\n"
         for (line, _) in Self.cases {
             let typed = line.joined(separator: " ").replacingOccurrences(of: "'", with: "\\'")
-            program += "complete -C '\(typed)' | string replace -r '\\t.*' '' | sort | string join ' '; echo\n"
+            program +=
+                "complete -C '\(typed)' | string replace -r '\\t.*' '' | sort | string join ' '; echo\n"
         }
         let fish = try #require(Self.installed("fish"))
         let r = try Self.shell(s, fish, ["--no-config", "-c", program])

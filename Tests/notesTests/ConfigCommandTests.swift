@@ -8,30 +8,36 @@ import Testing
     @Test func pathFollowsFlagThenEnvironmentThenXDG() throws {
         let s = try Sandbox()
         #expect(try s.run(["config", "path"]).stdout == settingsPath(s) + "\n")
-        #expect(try s.run(["config", "path"], env: ["NOTES_CONFIG": "/tmp/x.json"]).stdout == "/tmp/x.json\n")
-        #expect(try s.run(["config", "path", "--config", "/tmp/y.json"], env: ["NOTES_CONFIG": "/tmp/x.json"]).stdout
-            == "/tmp/y.json\n")
-        #expect(try s.run(["settings", "path"], env: ["XDG_CONFIG_HOME": ""]).stdout
-            == s.home + "/.config/notes/settings.json\n")
+        #expect(
+            try s.run(["config", "path"], env: ["NOTES_CONFIG": "/tmp/x.json"]).stdout == "/tmp/x.json\n")
+        #expect(
+            try s.run(["config", "path", "--config", "/tmp/y.json"], env: ["NOTES_CONFIG": "/tmp/x.json"])
+                .stdout
+                == "/tmp/y.json\n")
+        #expect(
+            try s.run(["settings", "path"], env: ["XDG_CONFIG_HOME": ""]).stdout
+                == s.home + "/.config/notes/settings.json\n")
     }
 
     @Test func listShowsDefaultsAndSources() throws {
         let s = try Sandbox()
         let r = try s.run(["config"])
         #expect(r.status == 0)
-        #expect(r.stdout == """
-            isDarkOn       false       default
-            scheme         default     default
-            sort           updated     default
-            titleFrom      content     default
-            editor         (unset)     default
-            vault          (unset)     default
-            gitAutoCommit  false       default
+        #expect(
+            r.stdout == """
+                isDarkOn       false       default
+                scheme         default     default
+                sort           updated     default
+                titleFrom      content     default
+                editor         (unset)     default
+                vault          (unset)     default
+                gitAutoCommit  false       default
 
-            """)
+                """)
         #expect(try s.run(["config", "set", "scheme", "blue"]).status == 0)
-        let json = try #require(try JSONSerialization.jsonObject(
-            with: Data(try s.run(["config", "list", "--json"]).stdout.utf8)) as? [String: [String: Any]])
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try s.run(["config", "list", "--json"]).stdout.utf8)) as? [String: [String: Any]])
         #expect(json["scheme"]?["value"] as? String == "blue")
         #expect(json["scheme"]?["source"] as? String == "file")
         #expect(json["isDarkOn"]?["value"] as? Bool == false)
@@ -47,14 +53,15 @@ import Testing
         #expect(try s.run(["config", "get", "scheme"]).stdout == "green\n")
         #expect(try s.run(["config", "get", "isDarkOn"]).stdout == "true\n")
         #expect(try s.run(["config", "get", "sort"]).stdout == "updated\n")
-        #expect(try String(contentsOfFile: settingsPath(s), encoding: .utf8) == """
-            {
-              "editor" : "code --wait",
-              "isDarkOn" : true,
-              "scheme" : "green"
-            }
+        #expect(
+            try String(contentsOfFile: settingsPath(s), encoding: .utf8) == """
+                {
+                  "editor" : "code --wait",
+                  "isDarkOn" : true,
+                  "scheme" : "green"
+                }
 
-            """)
+                """)
         #expect(try s.run(["config", "unset", "scheme"]).status == 0)
         #expect(try s.run(["config", "get", "scheme"]).stdout == "default\n")
         let unsetEditor = try s.run(["config", "get", "vault"])
@@ -64,11 +71,14 @@ import Testing
 
     @Test func unknownKeysAreKept() throws {
         let s = try Sandbox()
-        try FileManager.default.createDirectory(atPath: s.config + "/notes", withIntermediateDirectories: true)
-        try #"{"future": {"a": [1, 2]}, "sort": "title"}"#.write(toFile: settingsPath(s), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            atPath: s.config + "/notes", withIntermediateDirectories: true)
+        try #"{"future": {"a": [1, 2]}, "sort": "title"}"#.write(
+            toFile: settingsPath(s), atomically: true, encoding: .utf8)
         #expect(try s.run(["config", "set", "scheme", "indigo"]).status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: settingsPath(s)))) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: settingsPath(s)))) as? [String: Any])
         #expect(object["scheme"] as? String == "indigo")
         #expect(object["sort"] as? String == "title")
         #expect((object["future"] as? [String: Any])?["a"] as? [Int] == [1, 2])
@@ -93,7 +103,8 @@ import Testing
 
     @Test func aCorruptFileWarnsUsesDefaultsAndIsNotOverwritten() throws {
         let s = try Sandbox()
-        try FileManager.default.createDirectory(atPath: s.config + "/notes", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: s.config + "/notes", withIntermediateDirectories: true)
         try "{ not json".write(toFile: settingsPath(s), atomically: true, encoding: .utf8)
         try s.write("a.md", "alpha\n")
         let list = try s.run(["list"])
@@ -115,8 +126,10 @@ import Testing
 
     @Test func aBadValueInTheFileWarnsAndFallsBack() throws {
         let s = try Sandbox()
-        try FileManager.default.createDirectory(atPath: s.config + "/notes", withIntermediateDirectories: true)
-        try #"{"scheme": "purple", "sort": "created"}"#.write(toFile: settingsPath(s), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            atPath: s.config + "/notes", withIntermediateDirectories: true)
+        try #"{"scheme": "purple", "sort": "created"}"#.write(
+            toFile: settingsPath(s), atomically: true, encoding: .utf8)
         let r = try s.run(["config", "get", "scheme"])
         #expect(r.stdout == "default\n")
         #expect(r.stderr.contains("'purple' is not a valid value for 'scheme'"))

@@ -7,32 +7,36 @@ import Testing
     func sandbox(_ json: String) throws -> (Sandbox, String) {
         let s = try Sandbox()
         let path = s.config + "/notes/settings.json"
-        try FileManager.default.createDirectory(atPath: s.config + "/notes", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: s.config + "/notes", withIntermediateDirectories: true)
         try json.write(toFile: path, atomically: true, encoding: .utf8)
         return (s, path)
     }
 
     @Test func columnsAlignToTheLongestValueAndInvalidValuesSaySo() throws {
-        let (s, _) = try sandbox("""
+        let (s, _) = try sandbox(
+            """
             {"isDarkOn": "yes", "editor": "code --wait", "scheme": "purple", "sort": 3,
              "plugins": {"a": [1, 2]}, "zz": "x"}
             """)
         let r = try s.run(["config"])
         #expect(r.status == 0)
-        #expect(r.stdout == """
-            isDarkOn       false        default (file value "yes" is invalid)
-            scheme         default      default (file value "purple" is invalid)
-            sort           updated      default (file value 3 is invalid)
-            titleFrom      content      default
-            editor         code --wait  file
-            vault          (unset)      default
-            gitAutoCommit  false        default
-            plugins        {"a":[1,2]}  file (not used by notes)
-            zz             x            file (not used by notes)
+        #expect(
+            r.stdout == """
+                isDarkOn       false        default (file value "yes" is invalid)
+                scheme         default      default (file value "purple" is invalid)
+                sort           updated      default (file value 3 is invalid)
+                titleFrom      content      default
+                editor         code --wait  file
+                vault          (unset)      default
+                gitAutoCommit  false        default
+                plugins        {"a":[1,2]}  file (not used by notes)
+                zz             x            file (not used by notes)
 
-            """)
-        let json = try #require(try JSONSerialization.jsonObject(
-            with: Data(try s.run(["config", "list", "--json"]).stdout.utf8)) as? [String: [String: Any]])
+                """)
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try s.run(["config", "list", "--json"]).stdout.utf8)) as? [String: [String: Any]])
         #expect(json["isDarkOn"]?["value"] as? Bool == false)
         #expect(json["isDarkOn"]?["source"] as? String == "default")
         #expect(json["isDarkOn"]?["invalidFileValue"] as? String == "yes")
@@ -43,16 +47,17 @@ import Testing
     @Test func aVeryLongValueDoesNotPushEveryRow() throws {
         let long = String(repeating: "x", count: 60)
         let (s, _) = try sandbox(#"{"editor": "\#(long)", "sort": "title"}"#)
-        #expect(try s.run(["config"]).stdout == """
-            isDarkOn       false                                     default
-            scheme         default                                   default
-            sort           title                                     file
-            titleFrom      content                                   default
-            editor         \(long)  file
-            vault          (unset)                                   default
-            gitAutoCommit  false                                     default
+        #expect(
+            try s.run(["config"]).stdout == """
+                isDarkOn       false                                     default
+                scheme         default                                   default
+                sort           title                                     file
+                titleFrom      content                                   default
+                editor         \(long)  file
+                vault          (unset)                                   default
+                gitAutoCommit  false                                     default
 
-            """)
+                """)
     }
 
     @Test func warningsAboutValuesComeInTheSameOrderEveryRun() throws {

@@ -7,14 +7,22 @@ import Testing
     static func vault() throws -> Sandbox {
         let s = try Sandbox()
         try s.write("groceries.md", "---\ncreatedAt: 2026-11-05T10:00:00Z\n---\n# Groceries\n\n- milk\n")
-        try s.write("groceries.sync-conflict-20261130-101500-ABCDEFG.md",
-                    "---\ncreatedAt: 2026-11-04T10:00:00Z\n---\n# Groceries\n\n- milk\n- eggs\n")
+        try s.write(
+            "groceries.sync-conflict-20261130-101500-ABCDEFG.md",
+            "---\ncreatedAt: 2026-11-04T10:00:00Z\n---\n# Groceries\n\n- milk\n- eggs\n")
         try s.write("plan.md", "---\ncreatedAt: 2026-11-03T10:00:00Z\n---\n# Plan\n")
-        try s.write("plan (Ann's conflicted copy 2026-11-30).md", "---\ncreatedAt: 2026-11-02T10:00:00Z\n---\n# Plan B\n")
-        try s.write("old (conflicted copy 2026-11-30 101500).md", "---\ncreatedAt: 2026-11-01T10:00:00Z\n---\n# Old\n")
+        try s.write(
+            "plan (Ann's conflicted copy 2026-11-30).md",
+            "---\ncreatedAt: 2026-11-02T10:00:00Z\n---\n# Plan B\n")
+        try s.write(
+            "old (conflicted copy 2026-11-30 101500).md", "---\ncreatedAt: 2026-11-01T10:00:00Z\n---\n# Old\n"
+        )
         try s.write("work/standup.md", "---\ncreatedAt: 2026-10-31T10:00:00Z\n---\n# Standup\n")
         try s.write("work/standup.conflict-20261130-101500.md", "# Standup, typed meanwhile\n")
-        try s.write("merge.md", "---\ncreatedAt: 2026-10-30T10:00:00Z\n---\n# Merge\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> b\n")
+        try s.write(
+            "merge.md",
+            "---\ncreatedAt: 2026-10-30T10:00:00Z\n---\n# Merge\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> b\n"
+        )
         return s
     }
 
@@ -22,16 +30,22 @@ import Testing
         let s = try Self.vault()
         var r = try s.run(["conflicts"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout == """
-            groceries.sync-conflict-20261130-101500-ABCDEFG\tgroceries\tsyncthing
-            old (conflicted copy 2026-11-30 101500)\told\tnextcloud
-            plan (Ann's conflicted copy 2026-11-30)\tplan\tdropbox
-            work/standup.conflict-20261130-101500\twork/standup\tnotes
+        #expect(
+            r.stdout == """
+                groceries.sync-conflict-20261130-101500-ABCDEFG\tgroceries\tsyncthing
+                old (conflicted copy 2026-11-30 101500)\told\tnextcloud
+                plan (Ann's conflicted copy 2026-11-30)\tplan\tdropbox
+                work/standup.conflict-20261130-101500\twork/standup\tnotes
 
-            """)
+                """)
         r = try s.run(["conflicts", "--color", "always"])
-        #expect(r.stdout.contains("old (conflicted copy 2026-11-30 101500)          copy of  old (gone)    (Nextcloud)\n"), "\(r)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try s.run(["conflicts", "--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(
+            r.stdout.contains(
+                "old (conflicted copy 2026-11-30 101500)          copy of  old (gone)    (Nextcloud)\n"),
+            "\(r)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try s.run(["conflicts", "--json"]).stdout.utf8))
+                as? [[String: Any]])
         #expect(json.count == 4)
         #expect(json[0]["source"] as? String == "syncthing")
         #expect((json[0]["original"] as? [String: Any])?["id"] as? String == "groceries")
@@ -42,31 +56,44 @@ import Testing
         let s = try Self.vault()
         let r = try s.run(["conflicts", "--diff"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout.contains("--- a/groceries.md\n+++ b/groceries.sync-conflict-20261130-101500-ABCDEFG.md\n"), "\(r)")
+        #expect(
+            r.stdout.contains(
+                "--- a/groceries.md\n+++ b/groceries.sync-conflict-20261130-101500-ABCDEFG.md\n"), "\(r)")
         #expect(r.stdout.contains("-createdAt: 2026-11-05T10:00:00Z\n+createdAt: 2026-11-04T10:00:00Z\n"))
         #expect(r.stdout.contains(" - milk\n+- eggs\n"))
-        #expect(r.stderr.contains("'old (conflicted copy 2026-11-30 101500)' is a copy of 'old', which is gone."))
+        #expect(
+            r.stderr.contains("'old (conflicted copy 2026-11-30 101500)' is a copy of 'old', which is gone."))
         // Without git or diff on PATH, the diff is made by notes itself.
         let bare = try s.run(["conflicts", "--diff"], env: ["PATH": s.root.path])
         #expect(bare.status == 0, "\(bare)")
-        #expect(bare.stdout.contains("--- groceries.md\n+++ groceries.sync-conflict-20261130-101500-ABCDEFG.md\n@@ -1,6 +1,7 @@\n"), "\(bare)")
+        #expect(
+            bare.stdout.contains(
+                "--- groceries.md\n+++ groceries.sync-conflict-20261130-101500-ABCDEFG.md\n@@ -1,6 +1,7 @@\n"),
+            "\(bare)")
         #expect(bare.stdout.contains(" - milk\n+- eggs\n"))
     }
 
     @Test func listMarksConflictsAndOriginalsWithCopies() throws {
         let s = try Self.vault()
         let r = try s.run(["list", "--color", "always", "--sort", "created"], env: ["COLUMNS": "100"])
-        let lines = r.stdout.split(separator: "\n").map { String($0).replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) }
+        let lines = r.stdout.split(separator: "\n").map {
+            String($0).replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        }
         #expect(lines.first { $0.contains(" groceries ") }?.hasPrefix(" = Groceries") == true, "\(lines)")
         #expect(lines.first { $0.contains(" plan ") }?.hasPrefix(" = Plan") == true)
         #expect(lines.first { $0.contains(" merge ") }?.hasPrefix(" ! Merge") == true)
         #expect(lines.first { $0.contains(" work/standup ") }?.hasPrefix(" = Standup") == true)
         #expect(lines.first { $0.contains("plan (Ann") }?.hasPrefix("   Plan B") == true)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try s.run(["list", "--json"]).stdout.utf8))
+                as? [[String: Any]])
         let byID = Dictionary(uniqueKeysWithValues: json.map { ($0["id"] as? String ?? "", $0) })
         #expect(byID["merge"]?["conflicted"] as? Bool == true)
         #expect(byID["groceries"]?["conflicted"] as? Bool == false)
-        #expect(byID["groceries"]?["conflictCopies"] as? [String] == ["groceries.sync-conflict-20261130-101500-ABCDEFG"])
+        #expect(
+            byID["groceries"]?["conflictCopies"] as? [String] == [
+                "groceries.sync-conflict-20261130-101500-ABCDEFG"
+            ])
         #expect(byID["plan"]?["conflictCopies"] as? [String] == ["plan (Ann's conflicted copy 2026-11-30)"])
         #expect(byID["merge"]?["dirty"] == nil)
     }
@@ -77,7 +104,9 @@ import Testing
         let s = try Sandbox()
         try s.write("a.md", "# A\n")
         func conflicted() throws -> Bool? {
-            let json = try JSONSerialization.jsonObject(with: Data(try s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]]
+            let json =
+                try JSONSerialization.jsonObject(with: Data(try s.run(["list", "--json"]).stdout.utf8))
+                as? [[String: Any]]
             return json?.first?["conflicted"] as? Bool
         }
         #expect(try conflicted() == false)
@@ -95,11 +124,15 @@ import Testing
         try s.makeRepository()
         try s.write("changed.md", "---\ncreatedAt: 2026-11-02T10:00:00Z\n---\n# Changed by hand\n")
         try s.write("work/new.md", "---\ncreatedAt: 2026-11-01T10:00:00Z\n---\n# New\n")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try s.run(["list", "--json", "--git"]).stdout.utf8)) as? [[String: Any]])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try s.run(["list", "--json", "--git"]).stdout.utf8))
+                as? [[String: Any]])
         #expect(json.map { $0["id"] as? String ?? "" } == ["clean", "changed", "work/new"])
         #expect(json.map { $0["dirty"] as? Bool } == [false, true, true])
         let r = try s.run(["list", "--git", "--color", "always", "--sort", "created"])
-        let lines = r.stdout.split(separator: "\n").map { String($0).replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) }
+        let lines = r.stdout.split(separator: "\n").map {
+            String($0).replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        }
         #expect(lines.map { String($0.prefix(4)) } == ["   C", " * C", " * N"], "\(r)")
         // Outside a repository, --git is a clear error.
         let plain = try Sandbox()

@@ -1,11 +1,12 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import TestSupport
 import Testing
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// SIGKILL at every step of every write: each command runs with
 /// `NOTES_TEST_CRASH_AT=N` (the file layer's test seam: the process kills itself just before its
@@ -25,89 +26,129 @@ import Testing
     /// `count` notes and an index of them.
     static func indexedVault(_ s: Sandbox, count: Int) throws {
         for i in 0..<count {
-            try s.write(String(format: "n%03d.md", i), fixtureNote("Note \(i)", body: "body \(i)", day: 1 + i % 28))
+            try s.write(
+                String(format: "n%03d.md", i), fixtureNote("Note \(i)", body: "body \(i)", day: 1 + i % 28))
         }
         try mustRun(s, ["index"])
     }
 
     static let scenarios: [WriteScenario] = [
         WriteScenario(name: "add", arguments: ["add", "Fresh idea", "with a body"], setup: smallVault),
-        WriteScenario(name: "add into a new folder", arguments: ["add", "--folder", "new/deep", "Deep idea"],
-                      setup: smallVault),
+        WriteScenario(
+            name: "add into a new folder", arguments: ["add", "--folder", "new/deep", "Deep idea"],
+            setup: smallVault),
         WriteScenario(name: "add, name taken", arguments: ["add", "Alpha"], setup: smallVault),
-        WriteScenario(name: "edit", arguments: ["edit", "alpha", "all new text"], setup: smallVault, term: "new"),
-        WriteScenario(name: "edit in a folder", arguments: ["edit", "work/plan", "replanned"], setup: smallVault,
-                      term: "replanned"),
-        WriteScenario(name: "edit in the editor", arguments: ["edit", "beta"], setup: { s in
-            try smallVault(s)
-            try Data("#!/bin/sh\nprintf 'Edited in the editor\\n' > \"$1\"\n".utf8)
-                .write(to: URL(fileURLWithPath: s.base + "/editor.sh"))
-            chmod(s.base + "/editor.sh", 0o755)
-        }, term: "editor", environment: ["NOTES_EDITOR": "{root}/editor.sh"]),
+        WriteScenario(
+            name: "edit", arguments: ["edit", "alpha", "all new text"], setup: smallVault, term: "new"),
+        WriteScenario(
+            name: "edit in a folder", arguments: ["edit", "work/plan", "replanned"], setup: smallVault,
+            term: "replanned"),
+        WriteScenario(
+            name: "edit in the editor", arguments: ["edit", "beta"],
+            setup: { s in
+                try smallVault(s)
+                try Data("#!/bin/sh\nprintf 'Edited in the editor\\n' > \"$1\"\n".utf8)
+                    .write(to: URL(fileURLWithPath: s.base + "/editor.sh"))
+                chmod(s.base + "/editor.sh", 0o755)
+            }, term: "editor", environment: ["NOTES_EDITOR": "{root}/editor.sh"]),
         // The note changes while the editor is open: the text goes to a conflict copy.
-        WriteScenario(name: "edit, conflict copy", arguments: ["edit", "beta"], setup: { s in
-            try smallVault(s)
-            try Data("#!/bin/sh\nprintf 'meanwhile\\n' >> \"$NOTES_VAULT/beta.md\"\nprintf 'Mine\\n' > \"$1\"\n".utf8)
+        WriteScenario(
+            name: "edit, conflict copy", arguments: ["edit", "beta"],
+            setup: { s in
+                try smallVault(s)
+                try Data(
+                    "#!/bin/sh\nprintf 'meanwhile\\n' >> \"$NOTES_VAULT/beta.md\"\nprintf 'Mine\\n' > \"$1\"\n"
+                        .utf8
+                )
                 .write(to: URL(fileURLWithPath: s.base + "/editor.sh"))
-            chmod(s.base + "/editor.sh", 0o755)
-        }, term: "mine", status: 1, environment: ["NOTES_EDITOR": "{root}/editor.sh"]),
-        WriteScenario(name: "delete", arguments: ["delete", "--yes", "beta"], setup: smallVault, usesTrash: true),
-        WriteScenario(name: "delete from a folder", arguments: ["delete", "--yes", "work/plan"], setup: smallVault,
-                      usesTrash: true),
-        WriteScenario(name: "delete two", arguments: ["delete", "--yes", "alpha", "beta"], setup: smallVault,
-                      usesTrash: true),
-        WriteScenario(name: "restore", arguments: ["restore", "beta"], setup: { s in
-            try smallVault(s)
-            try mustRun(s, ["delete", "--yes", "beta"])
-        }, usesTrash: true),
-        WriteScenario(name: "restore into a folder", arguments: ["restore", "work/plan"], setup: { s in
-            try smallVault(s)
-            try mustRun(s, ["delete", "--yes", "work/plan"])
-            try FileManager.default.removeItem(atPath: s.vault + "/work")
-        }, usesTrash: true),
-        WriteScenario(name: "restore, name taken", arguments: ["restore", "beta"], setup: { s in
-            try smallVault(s)
-            try mustRun(s, ["delete", "--yes", "beta"])
-            try s.write("beta.md", fixtureNote("Beta again", body: "a new beta body", day: 4))
-        }, usesTrash: true),
+                chmod(s.base + "/editor.sh", 0o755)
+            }, term: "mine", status: 1, environment: ["NOTES_EDITOR": "{root}/editor.sh"]),
+        WriteScenario(
+            name: "delete", arguments: ["delete", "--yes", "beta"], setup: smallVault, usesTrash: true),
+        WriteScenario(
+            name: "delete from a folder", arguments: ["delete", "--yes", "work/plan"], setup: smallVault,
+            usesTrash: true),
+        WriteScenario(
+            name: "delete two", arguments: ["delete", "--yes", "alpha", "beta"], setup: smallVault,
+            usesTrash: true),
+        WriteScenario(
+            name: "restore", arguments: ["restore", "beta"],
+            setup: { s in
+                try smallVault(s)
+                try mustRun(s, ["delete", "--yes", "beta"])
+            }, usesTrash: true),
+        WriteScenario(
+            name: "restore into a folder", arguments: ["restore", "work/plan"],
+            setup: { s in
+                try smallVault(s)
+                try mustRun(s, ["delete", "--yes", "work/plan"])
+                try FileManager.default.removeItem(atPath: s.vault + "/work")
+            }, usesTrash: true),
+        WriteScenario(
+            name: "restore, name taken", arguments: ["restore", "beta"],
+            setup: { s in
+                try smallVault(s)
+                try mustRun(s, ["delete", "--yes", "beta"])
+                try s.write("beta.md", fixtureNote("Beta again", body: "a new beta body", day: 4))
+            }, usesTrash: true),
         WriteScenario(name: "move", arguments: ["move", "alpha", "archive/old-alpha"], setup: smallVault),
-        WriteScenario(name: "trash --empty", arguments: ["trash", "--empty", "--yes"], setup: { s in
-            try smallVault(s)
-            try mustRun(s, ["delete", "--yes", "alpha", "work/plan"])
-        }, usesTrash: true, conserves: false),
-        WriteScenario(name: "config set, new file", arguments: ["config", "set", "sort", "title"], setup: smallVault),
-        WriteScenario(name: "config set", arguments: ["config", "set", "scheme", "blue"], setup: { s in
-            try smallVault(s)
-            try FileManager.default.createDirectory(atPath: s.config + "/notes", withIntermediateDirectories: true)
-            try Data("{\n  \"isDarkOn\" : true,\n  \"mine\" : 1\n}\n".utf8)
-                .write(to: URL(fileURLWithPath: s.config + "/notes/settings.json"))
-        }),
-        WriteScenario(name: "init", arguments: ["init", "{vault}/fresh"], setup: { s in
-            try FileManager.default.createDirectory(atPath: s.vault + "/fresh", withIntermediateDirectories: true)
-        }),
+        WriteScenario(
+            name: "trash --empty", arguments: ["trash", "--empty", "--yes"],
+            setup: { s in
+                try smallVault(s)
+                try mustRun(s, ["delete", "--yes", "alpha", "work/plan"])
+            }, usesTrash: true, conserves: false),
+        WriteScenario(
+            name: "config set, new file", arguments: ["config", "set", "sort", "title"], setup: smallVault),
+        WriteScenario(
+            name: "config set", arguments: ["config", "set", "scheme", "blue"],
+            setup: { s in
+                try smallVault(s)
+                try FileManager.default.createDirectory(
+                    atPath: s.config + "/notes", withIntermediateDirectories: true)
+                try Data("{\n  \"isDarkOn\" : true,\n  \"mine\" : 1\n}\n".utf8)
+                    .write(to: URL(fileURLWithPath: s.config + "/notes/settings.json"))
+            }),
+        WriteScenario(
+            name: "init", arguments: ["init", "{vault}/fresh"],
+            setup: { s in
+                try FileManager.default.createDirectory(
+                    atPath: s.vault + "/fresh", withIntermediateDirectories: true)
+            }),
         // Index writes. A first index, the whole vault read:
-        WriteScenario(name: "index, full", arguments: ["index"], setup: { s in
-            for i in 0..<40 { try s.write("n\(i).md", fixtureNote("Note \(i)", body: "body \(i)")) }
-        }, term: "body"),
+        WriteScenario(
+            name: "index, full", arguments: ["index"],
+            setup: { s in
+                for i in 0..<40 { try s.write("n\(i).md", fixtureNote("Note \(i)", body: "body \(i)")) }
+            }, term: "body"),
         // A rebuild replacing a base and a delta:
-        WriteScenario(name: "index --rebuild", arguments: ["index", "--rebuild"], setup: { s in
-            try indexedVault(s, count: 40)
-            try s.write("n007.md", fixtureNote("Changed", body: "changed body"))
-            try mustRun(s, ["list"])
-        }, term: "changed"),
+        WriteScenario(
+            name: "index --rebuild", arguments: ["index", "--rebuild"],
+            setup: { s in
+                try indexedVault(s, count: 40)
+                try s.write("n007.md", fixtureNote("Changed", body: "changed body"))
+                try mustRun(s, ["list"])
+            }, term: "changed"),
         // One note changed: a delta beside the base.
-        WriteScenario(name: "index delta", arguments: ["list"], setup: { s in
-            try indexedVault(s, count: 40)
-            try s.write("n007.md", fixtureNote("Changed", body: "changed body"))
-            try FileManager.default.removeItem(atPath: s.vault + "/n008.md")
-        }, term: "changed"),
+        WriteScenario(
+            name: "index delta", arguments: ["list"],
+            setup: { s in
+                try indexedVault(s, count: 40)
+                try s.write("n007.md", fixtureNote("Changed", body: "changed body"))
+                try FileManager.default.removeItem(atPath: s.vault + "/n008.md")
+            }, term: "changed"),
         // Many changes: merged into a new base, the old delta removed.
-        WriteScenario(name: "index merge", arguments: ["list"], setup: { s in
-            try indexedVault(s, count: 300)
-            try s.write("n001.md", fixtureNote("First change", body: "body one"))
-            try mustRun(s, ["list"])
-            for i in 2..<290 { try s.write(String(format: "n%03d.md", i), fixtureNote("Changed \(i)", body: "changed \(i)")) }
-        }, term: "changed"),
+        WriteScenario(
+            name: "index merge", arguments: ["list"],
+            setup: { s in
+                try indexedVault(s, count: 300)
+                try s.write("n001.md", fixtureNote("First change", body: "body one"))
+                try mustRun(s, ["list"])
+                for i in 2..<290 {
+                    try s.write(
+                        String(format: "n%03d.md", i), fixtureNote("Changed \(i)", body: "changed \(i)"))
+                }
+            }, term: "changed"),
     ]
 
     @Test(arguments: scenarios)
@@ -130,7 +171,9 @@ import Testing
             let status = exitStatus(child.wait(untraced: false))
             for path in [child.outPath, child.errPath] { unlink(path) }
             guard status == 128 + SIGKILL else {
-                #expect(status == scenario.status, "\(scenario.name): exit \(status) with NOTES_TEST_CRASH_AT=\(n)")
+                #expect(
+                    status == scenario.status,
+                    "\(scenario.name): exit \(status) with NOTES_TEST_CRASH_AT=\(n)")
                 steps = n - 1
                 break
             }
@@ -138,7 +181,9 @@ import Testing
             var problems = leftoverProblems(
                 before: before, after: after, now: now, pid: child.pid, conserves: scenario.conserves)
             problems += try indexAndTrashProblems(s, scenario: scenario, state: now, fresh: &fresh)
-            #expect(problems.isEmpty, "\(scenario.name), killed before step \(n):\n\(problems.joined(separator: "\n"))")
+            #expect(
+                problems.isEmpty,
+                "\(scenario.name), killed before step \(n):\n\(problems.joined(separator: "\n"))")
             if !problems.isEmpty { return }
         }
         #expect(steps > 0, "\(scenario.name) never finished, or took no step")
@@ -148,7 +193,10 @@ import Testing
     /// What a kill leaves in the trash — an entry with its record and no note, a hidden folder of an
     /// entry being made or removed — is never listed (above), and the next change to the trash
     /// removes it.
-    @Test(arguments: scenarios.filter { ["delete from a folder", "restore into a folder", "trash --empty"].contains($0.name) })
+    @Test(
+        arguments: scenarios.filter {
+            ["delete from a folder", "restore into a folder", "trash --empty"].contains($0.name)
+        })
     func whatAKillLeavesInTheTrashIsSweptByTheNextDelete(_ scenario: WriteScenario) throws {
         for n in 1...100 {
             let s = try Sandbox(place: .memory)
@@ -161,9 +209,12 @@ import Testing
             try mustRun(s, ["delete", "--yes", "sweeper"])
             let state = VaultState.read(s)
             let trash = s.vault + "/.notes/trash"
-            let hidden = try FileManager.default.contentsOfDirectory(atPath: trash).filter { $0.hasPrefix(".") }
+            let hidden = try FileManager.default.contentsOfDirectory(atPath: trash).filter {
+                $0.hasPrefix(".")
+            }
             guard state.incompleteEntries.isEmpty && hidden.isEmpty else {
-                Issue.record("\(scenario.name), killed before step \(n): left \(state.incompleteEntries + hidden)")
+                Issue.record(
+                    "\(scenario.name), killed before step \(n): left \(state.incompleteEntries + hidden)")
                 return
             }
         }

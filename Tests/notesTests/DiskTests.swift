@@ -1,11 +1,12 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import TestSupport
 import Testing
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// Full and read-only disks: every write command fails with exit 1 and a
 /// message naming the file it could not write, and leaves every note, the trash and the settings as
@@ -46,33 +47,48 @@ import Testing
         var testDescription: String { name }
     }
 
-    static func wrote(_ path: String) -> String { "Error: could not write '\(path)': {reason}; nothing was changed\n" }
+    static func wrote(_ path: String) -> String {
+        "Error: could not write '\(path)': {reason}; nothing was changed\n"
+    }
 
     static let cases: [Case] = [
-        Case(name: "add", arguments: ["add", "New one"],
-             full: wrote("{vault}/new-one.md"), readOnly: wrote("{vault}/new-one.md")),
-        Case(name: "edit", arguments: ["edit", "alpha", "all new"],
-             full: wrote("{vault}/alpha.md"), readOnly: wrote("{vault}/alpha.md")),
-        Case(name: "delete", arguments: ["delete", "--yes", "beta"],
-             full: wrote("{vault}/.notes/trash"), readOnly: wrote("{vault}/.notes/trash")),
+        Case(
+            name: "add", arguments: ["add", "New one"],
+            full: wrote("{vault}/new-one.md"), readOnly: wrote("{vault}/new-one.md")),
+        Case(
+            name: "edit", arguments: ["edit", "alpha", "all new"],
+            full: wrote("{vault}/alpha.md"), readOnly: wrote("{vault}/alpha.md")),
+        Case(
+            name: "delete", arguments: ["delete", "--yes", "beta"],
+            full: wrote("{vault}/.notes/trash"), readOnly: wrote("{vault}/.notes/trash")),
         Case(name: "restore", arguments: ["restore", "gone"], full: nil, readOnly: wrote("{vault}/gone.md")),
         // alpha links to beta: its link must be rewritten, and cannot be.
-        Case(name: "move", arguments: ["move", "beta", "delta"],
-             full: wrote("{vault}/alpha.md"), readOnly: wrote("{vault}/alpha.md")),
-        Case(name: "trash --empty", arguments: ["trash", "--empty", "--yes"], full: nil,
-             readOnly: "Error: could not access '{vault}/.notes/trash/{entry}': {reason}\n"),
-        Case(name: "config set", arguments: ["config", "set", "scheme", "blue"],
-             full: wrote("{config}/notes/settings.json"), readOnly: wrote("{config}/notes/settings.json")),
-        Case(name: "index", arguments: ["index", "--rebuild"],
-             full: "Error: could not write the index '{vault}/.notes/index': {reason}; notes work without it, only slower\n",
-             readOnly: "Error: could not write the index '{vault}/.notes/index': {reason}; notes work without it, only slower\n"),
-        Case(name: "init", arguments: ["init", "{root}/fresh"],
-             full: wrote("{root}/fresh/.notes/.gitignore"), readOnly: "Error: could not access '{root}/fresh/.notes': {reason}\n"),
+        Case(
+            name: "move", arguments: ["move", "beta", "delta"],
+            full: wrote("{vault}/alpha.md"), readOnly: wrote("{vault}/alpha.md")),
+        Case(
+            name: "trash --empty", arguments: ["trash", "--empty", "--yes"], full: nil,
+            readOnly: "Error: could not access '{vault}/.notes/trash/{entry}': {reason}\n"),
+        Case(
+            name: "config set", arguments: ["config", "set", "scheme", "blue"],
+            full: wrote("{config}/notes/settings.json"), readOnly: wrote("{config}/notes/settings.json")),
+        Case(
+            name: "index", arguments: ["index", "--rebuild"],
+            full:
+                "Error: could not write the index '{vault}/.notes/index': {reason}; notes work without it, only slower\n",
+            readOnly:
+                "Error: could not write the index '{vault}/.notes/index': {reason}; notes work without it, only slower\n"
+        ),
+        Case(
+            name: "init", arguments: ["init", "{root}/fresh"],
+            full: wrote("{root}/fresh/.notes/.gitignore"),
+            readOnly: "Error: could not access '{root}/fresh/.notes': {reason}\n"),
     ]
 
     /// Read commands, run after the failures.
     static let reads: [[String]] = [
-        ["list"], ["search", "changed"], ["show", "beta"], ["tags"], ["links", "alpha"], ["backlinks", "beta"], ["trash"],
+        ["list"], ["search", "changed"], ["show", "beta"], ["tags"], ["links", "alpha"],
+        ["backlinks", "beta"], ["trash"],
     ]
 
     /// The vault every case starts from: two notes (one linking to the other, with a tag), one in
@@ -85,7 +101,8 @@ import Testing
         try mustRun(s, ["config", "set", "sort", "title"])
         try mustRun(s, ["delete", "--yes", "gone"])
         try mustRun(s, ["index"])
-        try s.write("beta.md", fixtureNote("Beta", body: "beta body, changed behind the index's back", day: 2))
+        try s.write(
+            "beta.md", fixtureNote("Beta", body: "beta body, changed behind the index's back", day: 2))
     }
 
     @Test(arguments: Disk.allCases)
@@ -94,14 +111,18 @@ import Testing
             let world = try World(disk)
             let s = world.scratch
             try Self.setup(s)
-            let entry = (try? FileManager.default.contentsOfDirectory(atPath: s.vault + "/.notes/trash"))?.first ?? ""
+            let entry =
+                (try? FileManager.default.contentsOfDirectory(atPath: s.vault + "/.notes/trash"))?.first ?? ""
             try world.seal()
             defer { world.unseal() }
             let before = VaultState.read(s)
-            let result = try s.run(c.arguments.map { fill($0, s, entry, disk) }, env: world.environment, wrapper: world.wrapper)
+            let result = try s.run(
+                c.arguments.map { fill($0, s, entry, disk) }, env: world.environment, wrapper: world.wrapper)
             let now = VaultState.read(s)
             if disk.isFull, c.full == nil {
-                #expect(result.status == 0 && result.stderr.contains("Error") == false, "\(disk) \(c.name): \(result)")
+                #expect(
+                    result.status == 0 && result.stderr.contains("Error") == false,
+                    "\(disk) \(c.name): \(result)")
                 continue
             }
             let expected = fill((disk.isFull ? c.full : c.readOnly) ?? "", s, entry, disk)
@@ -109,8 +130,9 @@ import Testing
             #expect(result.stderr == expected, "\(disk) \(c.name)")
             #expect(result.stdout == "", "\(disk) \(c.name)")
             #expect(now.notes == before.notes, "\(disk) \(c.name): notes changed")
-            #expect(now.trash == before.trash && now.incompleteEntries == before.incompleteEntries,
-                    "\(disk) \(c.name): the trash changed")
+            #expect(
+                now.trash == before.trash && now.incompleteEntries == before.incompleteEntries,
+                "\(disk) \(c.name): the trash changed")
             #expect(now.settings == before.settings, "\(disk) \(c.name): settings changed")
             let changed = now.files.symmetricDifference(before.files).sorted()
             #expect(changed.isEmpty, "\(disk) \(c.name): files changed: \(changed)")
@@ -141,8 +163,10 @@ import Testing
     func aDiskThatFillsUpAtAnyStepLeavesEveryNoteWholeAndNoTemp(_ scenario: WriteScenario) throws {
         let reference = try Sandbox(place: .memory)
         try scenario.setup(reference)
-        #expect(try reference.run(scenario.arguments(in: reference), env: scenario.environment(in: reference)).status
-            == scenario.status)
+        #expect(
+            try reference.run(scenario.arguments(in: reference), env: scenario.environment(in: reference))
+                .status
+                == scenario.status)
         let after = VaultState.read(reference)
         for n in 1...80 {
             let s = try Sandbox(place: .memory)
@@ -152,11 +176,13 @@ import Testing
             let result = try s.run(scenario.arguments(in: s), env: full)
             let now = VaultState.read(s)
             // No pid: a temp of any process is a leftover.
-            var problems = leftoverProblems(before: before, after: after, now: now, pid: 0, conserves: scenario.conserves)
+            var problems = leftoverProblems(
+                before: before, after: after, now: now, pid: 0, conserves: scenario.conserves)
             if result.status == 1 {
                 // After what was done before the disk filled up (`delete a b`: a was).
                 let last = result.stderr.split(separator: "\n").last ?? ""
-                let full = last.hasPrefix("Error: could not write ") && last.contains("No space left on device")
+                let full =
+                    last.hasPrefix("Error: could not write ") && last.contains("No space left on device")
                 // A command that fails anyway (a conflict) may fail as it does on a disk with room.
                 if !full && scenario.status != 1 {
                     problems.append("not a full disk's message: \(result)")
@@ -165,10 +191,12 @@ import Testing
                 problems.append("\(result)")
             }
             if !problems.isEmpty {
-                Issue.record("\(scenario.name), the disk full from step \(n):\n\(problems.joined(separator: "\n"))")
+                Issue.record(
+                    "\(scenario.name), the disk full from step \(n):\n\(problems.joined(separator: "\n"))")
                 return
             }
-            let done = now.notes.mapValues(maskingNow) == after.notes.mapValues(maskingNow)
+            let done =
+                now.notes.mapValues(maskingNow) == after.notes.mapValues(maskingNow)
                 && now.trash.count == after.trash.count && now.settings == after.settings
             if result.status == scenario.status && done { return }
         }
@@ -190,8 +218,9 @@ import Testing
         for (arguments, wanted) in zip(Self.reads, expected) {
             let result = try s.run(arguments, env: world.environment, wrapper: world.wrapper)
             #expect(result.status == 0 && result.stderr == "", "\(disk) \(arguments): \(result)")
-            #expect(maskingNow(Array(result.stdout.utf8)) == maskingNow(Array(wanted.stdout.utf8)),
-                    "\(disk) \(arguments): \(result.stdout) where a writable disk gives \(wanted.stdout)")
+            #expect(
+                maskingNow(Array(result.stdout.utf8)) == maskingNow(Array(wanted.stdout.utf8)),
+                "\(disk) \(arguments): \(result.stdout) where a writable disk gives \(wanted.stdout)")
         }
         #expect(VaultState.read(s).notes == before.notes)
     }
@@ -230,21 +259,22 @@ private final class World {
     /// where that cannot be done.
     private static func mountTmpfs() throws -> (Sandbox, String) {
         #if os(Linux)
-        let holder = try Sandbox(initVault: false)
-        let point = holder.root.path + "/disk"
-        try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
-        guard mount("tmpfs", point, "tmpfs", 0, "size=512k") == 0 else {
-            try Test.cancel("cannot mount a tmpfs here (\(String(cString: strerror(errno)))); it needs root")
-        }
-        return (holder, point)
+            let holder = try Sandbox(initVault: false)
+            let point = holder.root.path + "/disk"
+            try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+            guard mount("tmpfs", point, "tmpfs", 0, "size=512k") == 0 else {
+                try Test.cancel(
+                    "cannot mount a tmpfs here (\(String(cString: strerror(errno)))); it needs root")
+            }
+            return (holder, point)
         #else
-        try Test.cancel("a tmpfs is mounted with Linux's mount(2)")
+            try Test.cancel("a tmpfs is mounted with Linux's mount(2)")
         #endif
     }
 
     deinit {
         #if os(Linux)
-        if let mountPoint { umount2(mountPoint, Int32(MNT_DETACH)) }
+            if let mountPoint { umount2(mountPoint, Int32(MNT_DETACH)) }
         #endif
     }
 
@@ -271,24 +301,26 @@ private final class World {
             setWritable(scratch.base, false)
         case .readOnlyMount:
             #if os(Linux)
-            guard let mountPoint else {
-                Issue.record("no tmpfs to remount read-only")
-                return
-            }
-            func remount() -> Int32 { mount("tmpfs", mountPoint, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), "size=512k") }
-            // The kernel refuses (EBUSY) while any process has a file there open for writing; in
-            // a loaded parallel run that has been seen for a moment, so it tries again, bounded.
-            var result = remount()
-            var tries = 0
-            while result != 0 && errno == EBUSY && tries < 200 {
-                tries += 1
-                usleep(10_000)
-                result = remount()
-            }
-            guard result == 0 else {
-                Issue.record("cannot remount the tmpfs read-only: \(String(cString: strerror(errno)))")
-                return
-            }
+                guard let mountPoint else {
+                    Issue.record("no tmpfs to remount read-only")
+                    return
+                }
+                func remount() -> Int32 {
+                    mount("tmpfs", mountPoint, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), "size=512k")
+                }
+                // The kernel refuses (EBUSY) while any process has a file there open for writing; in
+                // a loaded parallel run that has been seen for a moment, so it tries again, bounded.
+                var result = remount()
+                var tries = 0
+                while result != 0 && errno == EBUSY && tries < 200 {
+                    tries += 1
+                    usleep(10_000)
+                    result = remount()
+                }
+                guard result == 0 else {
+                    Issue.record("cannot remount the tmpfs read-only: \(String(cString: strerror(errno)))")
+                    return
+                }
             #endif
         }
     }

@@ -1,8 +1,9 @@
-@testable import notes
 import Foundation
 import NotesKit
 import TestSupport
 import Testing
+
+@testable import notes
 
 /// Every error becomes its sentence, exit code and `Error: …` lines in `ErrorReport`; the hints
 /// that name a `notes` command are added there, not in the library.
@@ -14,13 +15,19 @@ import Testing
 
     /// The sentences users have always read; the library's part names no command.
     @Test(arguments: [
-        (VaultError.vaultMissing("/tmp/my v"),
-         "the vault '/tmp/my v' does not exist; create it with: notes init '/tmp/my v'"),
-        (VaultError.notAFolder("/tmp/f"),
-         "the vault '/tmp/f' is not a folder; give the path of a folder, or create one with 'notes init DIR'"),
-        (VaultError.stateNotAFolder("/v/.notes"),
-         "could not access '/v/.notes': it is a file, not the vault's state folder; move it away "
-            + "and run 'notes init' again"),
+        (
+            VaultError.vaultMissing("/tmp/my v"),
+            "the vault '/tmp/my v' does not exist; create it with: notes init '/tmp/my v'"
+        ),
+        (
+            VaultError.notAFolder("/tmp/f"),
+            "the vault '/tmp/f' is not a folder; give the path of a folder, or create one with 'notes init DIR'"
+        ),
+        (
+            VaultError.stateNotAFolder("/v/.notes"),
+            "could not access '/v/.notes': it is a file, not the vault's state folder; move it away "
+                + "and run 'notes init' again"
+        ),
         (VaultError.notInTrash("plan"), "no note in the trash matches 'plan'; see 'notes trash'"),
     ])
     func theCommandLineAddsTheHint(error: VaultError, sentence: String) {
@@ -43,11 +50,12 @@ import Testing
         #expect(report.isUsageError)
         #expect(report.exitCode == 64)
         #expect(report.sentence == "Missing the note to move.")
-        #expect(report.lines == """
-            Error: Missing the note to move.
-            Usage: notes move [--dry-run] <id> <new>
-              See 'notes move --help' for more information.
-            """)
+        #expect(
+            report.lines == """
+                Error: Missing the note to move.
+                Usage: notes move [--dry-run] <id> <new>
+                  See 'notes move --help' for more information.
+                """)
     }
 
     @Test func theStateFolderBeingAFileIsReportedWithTheHint() throws {
@@ -57,7 +65,8 @@ import Testing
         #expect(FileManager.default.createFile(atPath: folder + "/.notes", contents: Data()))
         let r = try sandbox.run(["init", folder])
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: could not access '\(folder)/.notes': it is a file, not the vault's state "
-            + "folder; move it away and run 'notes init' again\n")
+        #expect(
+            r.stderr == "Error: could not access '\(folder)/.notes': it is a file, not the vault's state "
+                + "folder; move it away and run 'notes init' again\n")
     }
 }

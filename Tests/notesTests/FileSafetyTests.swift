@@ -1,11 +1,12 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import TestSupport
 import Testing
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// File permissions, interrupted writes, unwritable vaults and full disks, end to end
 ///. Each test failed before its fix.
@@ -123,7 +124,8 @@ import Testing
         for folder in folders {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for pid in [Self.deadPID, live] {
-                try Data("half a note".utf8).write(to: URL(fileURLWithPath: folder + "/.notes-tmp-\(pid)-abcdef"))
+                try Data("half a note".utf8).write(
+                    to: URL(fileURLWithPath: folder + "/.notes-tmp-\(pid)-abcdef"))
             }
             // No pid in the name: nothing says whose it is, so it stays.
             try Data().write(to: URL(fileURLWithPath: folder + "/.notes-tmp-abcdef"))
@@ -166,7 +168,8 @@ import Testing
         for k in 0..<40 { try s.write("n\(k).md", "# N\(k)\n\nSee [the hub](hub.md).\n") }
         // The index fresh, so that the first pause is the move's, not the index's own write.
         #expect(try s.run(["index"]).status == 0)
-        let child = try Child.start(s, ["move", "hub", "center"], env: ["NOTES_TEST_PAUSE_BEFORE_RENAME": "1"])
+        let child = try Child.start(
+            s, ["move", "hub", "center"], env: ["NOTES_TEST_PAUSE_BEFORE_RENAME": "1"])
         let stopped = child.wait(untraced: true)
         #expect(isStopped(stopped), "status \(stopped)")
         #expect(temps(in: s.vault).count == 40, "the move should be paused with its temps in place")
@@ -175,7 +178,7 @@ import Testing
         let status = child.wait(untraced: false)
         #expect(signalOf(status) == SIGTERM, "status \(status)")
         #expect(temps(in: s.vault).isEmpty)
-                #expect(try s.read("n7.md") == "# N7\n\nSee [the hub](hub.md).\n")
+        #expect(try s.read("n7.md") == "# N7\n\nSee [the hub](hub.md).\n")
     }
 
     @Test func aSignalTheShellIgnoresStaysIgnored() throws {
@@ -202,8 +205,9 @@ import Testing
         let wrapper = geteuid() == 0 ? try dropFileCapabilities() : []
         let index = try Child.run(s, ["index"], wrapper: wrapper)
         #expect(index.status == 1, "\(index)")
-        #expect(index.stderr == "Error: could not write the index '\(s.vault)/.notes/index': Permission denied; "
-            + "notes work without it, only slower\n")
+        #expect(
+            index.stderr == "Error: could not write the index '\(s.vault)/.notes/index': Permission denied; "
+                + "notes work without it, only slower\n")
         #expect(index.stdout == "")
         let list = try Child.run(s, ["list"], wrapper: wrapper)
         #expect(list.status == 0, "\(list)")
@@ -219,7 +223,9 @@ import Testing
         defer { chmod(plain, 0o755) }
         let cached = try Child.run(s, ["index"], env: ["NOTES_VAULT": plain], wrapper: wrapper)
         #expect(cached.status == 0, "\(cached)")
-        #expect(cached.stderr.hasPrefix("Index updated: 1 note, 1 read (\(s.home)/.cache/notes/plain-"), "\(cached)")
+        #expect(
+            cached.stderr.hasPrefix("Index updated: 1 note, 1 read (\(s.home)/.cache/notes/plain-"),
+            "\(cached)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: plain) == ["b.md"])
         // An unwritable cache folder is the same failure as an unwritable `.notes`.
         try FileManager.default.createDirectory(atPath: s.home + "/.cache", withIntermediateDirectories: true)
@@ -228,30 +234,38 @@ import Testing
         defer { chmod(s.home + "/.cache", 0o755) }
         let unmade = try Child.run(s, ["index"], env: ["NOTES_VAULT": plain], wrapper: wrapper)
         #expect(unmade.status == 1, "\(unmade)")
-        #expect(unmade.stderr.hasPrefix("Error: could not write the index '\(s.home)/.cache/notes/plain-"), "\(unmade)")
-        #expect(unmade.stderr.hasSuffix("/index': Permission denied; notes work without it, only slower\n"), "\(unmade)")
+        #expect(
+            unmade.stderr.hasPrefix("Error: could not write the index '\(s.home)/.cache/notes/plain-"),
+            "\(unmade)")
+        #expect(
+            unmade.stderr.hasSuffix("/index': Permission denied; notes work without it, only slower\n"),
+            "\(unmade)")
     }
 
     @Test func aFullDiskNamesTheFileBeingWritten() throws {
         #if os(Linux)
-        let s = try Sandbox()
-        let disk = s.root.path + "/disk"
-        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        guard mount("tmpfs", disk, "tmpfs", 0, "size=64k") == 0 else {
-            try Test.cancel("cannot mount a small tmpfs here (\(String(cString: strerror(errno)))); it needs root")
-        }
-        defer { umount2(disk, Int32(MNT_DETACH)) }
-        try FileManager.default.createDirectory(atPath: disk + "/.notes", withIntermediateDirectories: true)
-        try Data("# Same\n".utf8).write(to: URL(fileURLWithPath: disk + "/same.md"))
-        fill(disk + "/filler")
-        let add = try Child.run(s, ["add", "Same"], env: ["NOTES_VAULT": disk])
-        #expect(add.status == 1, "\(add)")
-        #expect(add.stderr
-            == "Error: could not write '\(disk)/same-2.md': No space left on device; nothing was changed\n")
-        #expect(temps(in: disk).isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: disk + "/same-2.md"))
+            let s = try Sandbox()
+            let disk = s.root.path + "/disk"
+            try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+            guard mount("tmpfs", disk, "tmpfs", 0, "size=64k") == 0 else {
+                try Test.cancel(
+                    "cannot mount a small tmpfs here (\(String(cString: strerror(errno)))); it needs root")
+            }
+            defer { umount2(disk, Int32(MNT_DETACH)) }
+            try FileManager.default.createDirectory(
+                atPath: disk + "/.notes", withIntermediateDirectories: true)
+            try Data("# Same\n".utf8).write(to: URL(fileURLWithPath: disk + "/same.md"))
+            fill(disk + "/filler")
+            let add = try Child.run(s, ["add", "Same"], env: ["NOTES_VAULT": disk])
+            #expect(add.status == 1, "\(add)")
+            #expect(
+                add.stderr
+                    == "Error: could not write '\(disk)/same-2.md': No space left on device; nothing was changed\n"
+            )
+            #expect(temps(in: disk).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: disk + "/same-2.md"))
         #else
-        try Test.cancel("a small tmpfs is mounted with Linux's mount(2)")
+            try Test.cancel("a small tmpfs is mounted with Linux's mount(2)")
         #endif
     }
 }
@@ -264,7 +278,9 @@ private func mode(_ path: String) -> mode_t? {
 }
 
 private func temps(in folder: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(".notes-tmp-") }
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+        $0.hasPrefix(".notes-tmp-")
+    }
 }
 
 // The wait-status macros, which Swift does not import.
@@ -327,14 +343,18 @@ struct Child {
         env.merge(extra) { $1 }
         let id = UUID().uuidString
         let inPath = s.root.path + "/.in-\(id)"
-        let outPath = s.root.path + "/.out-\(id)", errPath = s.root.path + "/.err-\(id)"
+        let outPath = s.root.path + "/.out-\(id)"
+        let errPath = s.root.path + "/.err-\(id)"
         try Data((stdin ?? "").utf8).write(to: URL(fileURLWithPath: inPath))
         defer { unlink(inPath) }
-        let argv = ["/bin/sh", "-c", shellPrefix + " exec \"$@\"", "sh"] + wrapper + [Sandbox.binary] + arguments
-        let pid = try spawnChild(argv, environment: env, streams: [
-            .open(inPath, flags: O_RDONLY), .open(outPath, flags: O_WRONLY | O_CREAT | O_TRUNC),
-            .open(errPath, flags: O_WRONLY | O_CREAT | O_TRUNC),
-        ])
+        let argv =
+            ["/bin/sh", "-c", shellPrefix + " exec \"$@\"", "sh"] + wrapper + [Sandbox.binary] + arguments
+        let pid = try spawnChild(
+            argv, environment: env,
+            streams: [
+                .open(inPath, flags: O_RDONLY), .open(outPath, flags: O_WRONLY | O_CREAT | O_TRUNC),
+                .open(errPath, flags: O_WRONLY | O_CREAT | O_TRUNC),
+            ])
         return Child(pid: pid, outPath: outPath, errPath: errPath)
     }
 

@@ -20,7 +20,9 @@ import Testing
     }
 
     /// The user's own work is where it was: changed, staged, not committed.
-    static func expectUserWorkUntouched(_ s: Sandbox, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectUserWorkUntouched(_ s: Sandbox, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         let status = try s.gitStatus()
         #expect(status.contains(" M unrelated.txt"), "\(status)", sourceLocation: sourceLocation)
         #expect(status.contains("A  staged.md"), "\(status)", sourceLocation: sourceLocation)
@@ -58,7 +60,10 @@ import Testing
 
     @Test func readCommandsAndUnchangedEditsCommitNothing() throws {
         let s = try Self.repository()
-        for arguments in [["list"], ["search", "milk"], ["show", "groceries"], ["edit", "groceries", "# Groceries\n\n- milk"]] {
+        for arguments in [
+            ["list"], ["search", "milk"], ["show", "groceries"],
+            ["edit", "groceries", "# Groceries\n\n- milk"],
+        ] {
             let r = try s.run(arguments)
             #expect(r.status == 0, "\(r)")
         }
@@ -134,11 +139,14 @@ import Testing
     @Test func aHookThatRefusesIsAWarningAndTheEditIsSaved() throws {
         let s = try Self.repository()
         let hook = s.vault + "/.git/hooks/pre-commit"
-        try "#!/bin/sh\necho 'no commits today' >&2\nexit 1\n".write(toFile: hook, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\necho 'no commits today' >&2\nexit 1\n".write(
+            toFile: hook, atomically: true, encoding: .utf8)
         chmod(hook, 0o755)
         let r = try s.run(["edit", "groceries", "# Groceries\n\n- bread"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stderr.contains("warning: the note is saved, but git did not commit it:\n  no commits today"), "\(r)")
+        #expect(
+            r.stderr.contains("warning: the note is saved, but git did not commit it:\n  no commits today"),
+            "\(r)")
         #expect(try s.read("groceries.md").contains("- bread"))
         #expect(try s.commitSubjects() == ["start"])
     }
@@ -149,7 +157,9 @@ import Testing
         try s.run(["config", "set", "gitAutoCommit", "true"])
         let r = try s.run(["add", "No repository"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stderr.contains("warning: gitAutoCommit is on, but '\(s.vault)' is not in a git repository"), "\(r)")
+        #expect(
+            r.stderr.contains("warning: gitAutoCommit is on, but '\(s.vault)' is not in a git repository"),
+            "\(r)")
         #expect(s.exists("no-repository.md"))
     }
 

@@ -6,7 +6,8 @@ import Testing
 /// to change.
 @Suite struct GitAwarenessTests {
     static let reads: [[String]] = [
-        ["list"], ["list", "--json"], ["search", "milk"], ["show", "groceries"], ["path", "groceries"], ["index"],
+        ["list"], ["list", "--json"], ["search", "milk"], ["show", "groceries"], ["path", "groceries"],
+        ["index"],
         ["trash"], ["config"], ["list", "--git"], ["conflicts"], ["history", "groceries"],
     ]
 

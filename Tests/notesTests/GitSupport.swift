@@ -11,7 +11,8 @@ extension Sandbox {
     /// Makes every run (of `notes` and of `git`) use a git configuration of this sandbox, with an
     /// identity unless `identity` is false, and the cache folder inside it.
     func useGit(identity: Bool = true) throws {
-        var text = "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[commit]\n\tgpgsign = false\n"
+        var text =
+            "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[commit]\n\tgpgsign = false\n"
         if identity { text += "[user]\n\tname = Test Writer\n\temail = writer@example.com\n" }
         try text.write(toFile: gitConfig, atomically: true, encoding: .utf8)
         environment["GIT_CONFIG_GLOBAL"] = gitConfig
@@ -21,13 +22,16 @@ extension Sandbox {
 
     /// Runs `git arguments` in `directory` (the vault by default) with the sandbox's environment.
     @discardableResult
-    func git(_ arguments: [String], in directory: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
+    func git(
+        _ arguments: [String], in directory: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> RunResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Sandbox.gitPath)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory ?? vault)
         process.environment = baseEnvironment()
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -36,15 +40,19 @@ extension Sandbox {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                         stderr: String(decoding: stderr, as: UTF8.self))
+        return RunResult(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// `git arguments` that must succeed; its stdout.
     @discardableResult
-    func gitOK(_ arguments: [String], in directory: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    func gitOK(
+        _ arguments: [String], in directory: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
         let r = try git(arguments, in: directory)
-        #expect(r.status == 0, "git \(arguments.joined(separator: " ")): \(r)", sourceLocation: sourceLocation)
+        #expect(
+            r.status == 0, "git \(arguments.joined(separator: " ")): \(r)", sourceLocation: sourceLocation)
         return r.stdout
     }
 
@@ -71,7 +79,8 @@ extension Sandbox {
 
     /// The files a commit changed (HEAD by default), in path order.
     func committedFiles(_ commit: String = "HEAD", in directory: String? = nil) throws -> [String] {
-        try gitOK(["show", "--name-only", "--format=", commit], in: directory).split(separator: "\n").map(String.init)
+        try gitOK(["show", "--name-only", "--format=", commit], in: directory).split(separator: "\n").map(
+            String.init)
     }
 
     /// The `git` executable (git is required by these tests; `.ci/run` installs it).

@@ -29,20 +29,22 @@ import Testing
         #expect(r.status == 0, "\(r)")
         r = try s.run(["sync"], env: ["NOTES_VAULT": other])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout == """
-            Committed notes: add call-the-plumber
-            Nothing new from origin/main.
-            Pushed 1 commit to origin/main.
+        #expect(
+            r.stdout == """
+                Committed notes: add call-the-plumber
+                Nothing new from origin/main.
+                Pushed 1 commit to origin/main.
 
-            """)
+                """)
         r = try s.run(["sync"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout == """
-            From origin/main, 1 note:
-              added    Call the plumber (call-the-plumber)
-            Nothing to push.
+        #expect(
+            r.stdout == """
+                From origin/main, 1 note:
+                  added    Call the plumber (call-the-plumber)
+                Nothing to push.
 
-            """)
+                """)
         #expect(try s.read("call-the-plumber.md").contains("Call the plumber"))
         #expect(try s.gitStatus() == "")
     }
@@ -60,14 +62,15 @@ import Testing
 
         r = try s.run(["sync"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout == """
-            Committed notes: edit groceries
-            From origin/main, 2 notes:
-              changed  Plan (plan)
-              added    Standup at ten (standup-at-ten)
-            Pushed 1 commit to origin/main.
+        #expect(
+            r.stdout == """
+                Committed notes: edit groceries
+                From origin/main, 2 notes:
+                  changed  Plan (plan)
+                  added    Standup at ten (standup-at-ten)
+                Pushed 1 commit to origin/main.
 
-            """)
+                """)
         #expect(try s.gitOK(["rev-list", "--merges", "HEAD"]) == "")
         #expect(try s.gitStatus() == "?? todo.txt\n")
         #expect(try s.read("plan.md").contains("second"))
@@ -97,14 +100,19 @@ import Testing
         let r = try s.run(["sync"])
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout == "Committed notes: edit groceries\n")
-        #expect(r.stderr.hasPrefix("Error: the pull stopped on conflicting changes in:\n  groceries\n"), "\(r)")
+        #expect(
+            r.stderr.hasPrefix("Error: the pull stopped on conflicting changes in:\n  groceries\n"), "\(r)")
         #expect(r.stderr.contains("git rebase --continue") && r.stderr.contains("git rebase --abort"))
         // Mid-rebase, nothing resolved: both sides are in the file between the markers.
         #expect(FileManager.default.fileExists(atPath: s.vault + "/.git/rebase-merge"))
         #expect(try s.gitStatus().contains("UU groceries.md"))
         let text = try s.read("groceries.md")
-        #expect(text.contains("<<<<<<<") && text.contains("- oat milk") && text.contains("- butter") && text.contains(">>>>>>>"))
-        let json = try JSONSerialization.jsonObject(with: Data(try s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(
+            text.contains("<<<<<<<") && text.contains("- oat milk") && text.contains("- butter")
+                && text.contains(">>>>>>>"))
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try s.run(["list", "--json"]).stdout.utf8))
+            as? [[String: Any]]
         #expect(json?.first { $0["id"] as? String == "groceries" }?["conflicted"] as? Bool == true)
         // A second sync refuses to go on over it.
         let again = try s.run(["sync"])
@@ -119,15 +127,23 @@ import Testing
         try s.write("a.md", "# A\n")
         var r = try s.run(["sync"])
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: '\(s.vault)' is not in a git repository; make it one with: git -C \(s.vault) init\n")
+        #expect(
+            r.stderr
+                == "Error: '\(s.vault)' is not in a git repository; make it one with: git -C \(s.vault) init\n"
+        )
         r = try s.run(["sync"], env: ["PATH": s.root.path])
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: git is not installed (or not on PATH); install it to version and sync the vault\n")
+        #expect(
+            r.stderr
+                == "Error: git is not installed (or not on PATH); install it to version and sync the vault\n")
         try s.makeRepository()
         try s.write("a.md", "# A, changed\n")
         r = try s.run(["sync"])
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: the repository has no remote to sync with; add one with: git remote add origin URL\n")
+        #expect(
+            r.stderr
+                == "Error: the repository has no remote to sync with; add one with: git remote add origin URL\n"
+        )
         // Nothing was committed by a sync that could not sync.
         #expect(try s.gitStatus() == " M a.md\n")
     }
@@ -139,7 +155,10 @@ import Testing
         let r = try s.run(["sync"])
         #expect(r.status == 1)
         #expect(r.stdout == "Committed notes: edit plan\n")
-        #expect(r.stderr == "Error: the branch 'draft' has no upstream, so nothing was pulled or pushed; set one with: git push -u origin draft\n")
+        #expect(
+            r.stderr
+                == "Error: the branch 'draft' has no upstream, so nothing was pulled or pushed; set one with: git push -u origin draft\n"
+        )
     }
 
     @Test func historyFollowsARename() throws {
@@ -164,7 +183,9 @@ import Testing
         #expect(r.stdout.contains("rename from idea.md\nrename to project.md\n"))
         #expect(r.stdout.contains("+++ b/idea.md\n@@ -0,0 +1,3 @@\n+# Idea\n"))
 
-        let json = try JSONSerialization.jsonObject(with: Data(try s.run(["history", "--json", "project"]).stdout.utf8)) as? [[String: Any]]
+        let json =
+            try JSONSerialization.jsonObject(
+                with: Data(try s.run(["history", "--json", "project"]).stdout.utf8)) as? [[String: Any]]
         #expect(json?.map { $0["subject"] as? String } == ["Grow the project", "Rename the idea", "start"])
 
         // A deleted note's history is still there.
@@ -188,8 +209,9 @@ import Testing
         // git has both files' histories; only a plain ID of the vault reaches a deleted note's.
         #expect(try s.run(inner + ["history", "../outside"]).stderr.contains("is outside the vault"))
         #expect(try s.run(inner + ["history", "gone"]).stdout.split(separator: "\n").count == 2)
-        #expect(try s.run(inner + ["history", s.vault + "/inner/gone"]).stderr
-            == "Error: no note matches '\(s.vault)/inner/gone'\n")
+        #expect(
+            try s.run(inner + ["history", s.vault + "/inner/gone"]).stderr
+                == "Error: no note matches '\(s.vault)/inner/gone'\n")
         #expect(try s.run(inner + ["history", "x/../gone"]).stderr == "Error: no note matches 'x/../gone'\n")
     }
 

@@ -49,10 +49,12 @@ func outsideSnapshot(_ s: Sandbox) -> TreeSnapshot {
         Case(arguments: ["show", "link/secret"], error: "'link/secret' " + outsideMessage),
         Case(arguments: ["show", "--raw", "link/secret"], error: "'link/secret' " + outsideMessage),
         Case(arguments: ["show", "link/secret.md"], error: "'link/secret.md' " + outsideMessage),
-        Case(arguments: ["show", "./link/secret.md"], error: "'./link/secret.md' " + outsideMessage,
-             inVault: true),
-        Case(arguments: ["show", "$VAULT/link/secret.md"],
-             error: "'$VAULT/link/secret.md' " + outsideMessage),
+        Case(
+            arguments: ["show", "./link/secret.md"], error: "'./link/secret.md' " + outsideMessage,
+            inVault: true),
+        Case(
+            arguments: ["show", "$VAULT/link/secret.md"],
+            error: "'$VAULT/link/secret.md' " + outsideMessage),
         Case(arguments: ["edit", "link/secret", "new"], error: "'link/secret' " + outsideMessage),
         Case(arguments: ["edit", "link/secret.md", "new"], error: "'link/secret.md' " + outsideMessage),
         Case(arguments: ["delete", "--yes", "link/secret"], error: "'link/secret' " + outsideMessage),
@@ -117,8 +119,9 @@ func outsideSnapshot(_ s: Sandbox) -> TreeSnapshot {
     static let cases: [Case] = [
         Case(name: "parent folder", recorded: "../escaped.md", files: ["../escaped.md"], id: "../escaped"),
         Case(name: "absolute path", recorded: "$ROOT/abs.md", files: ["$ROOT/abs.md"], id: "$ROOT/abs"),
-        Case(name: "dot-dot in the middle", recorded: "a/../../x.md", files: ["a/keep", "../x.md"],
-             id: "a/../../x"),
+        Case(
+            name: "dot-dot in the middle", recorded: "a/../../x.md", files: ["a/keep", "../x.md"],
+            id: "a/../../x"),
         Case(name: "a dot component", recorded: "./dot.md", files: ["dot.md"], id: "./dot"),
         Case(name: "a repeated slash", recorded: "a//twice.md", files: ["a/twice.md"], id: "a//twice"),
     ]
@@ -126,14 +129,16 @@ func outsideSnapshot(_ s: Sandbox) -> TreeSnapshot {
     /// An entry whose recorded path is clean but passes through a symlinked folder inside the
     /// entry, so that the file it names is outside the trash.
     static let symlinkCases: [Case] = [
-        Case(name: "through a symlinked folder in the entry", recorded: "link/secret.md", files: [],
-             entryLinks: ["link"], id: "link/secret"),
+        Case(
+            name: "through a symlinked folder in the entry", recorded: "link/secret.md", files: [],
+            entryLinks: ["link"], id: "link/secret")
     ]
 
     /// A sound entry whose folder in the vault has become a symlink to a folder outside: it is
     /// listed, and restoring it is refused rather than written through the link.
     @Test func anEntryIsNotRestoredThroughASymlinkedFolderOfTheVault() throws {
-        let c = Case(name: "vault link", recorded: "link/x.md", files: ["link/x.md"], vaultLink: true, id: "link/x")
+        let c = Case(
+            name: "vault link", recorded: "link/x.md", files: ["link/x.md"], vaultLink: true, id: "link/x")
         let s = try sandbox(c)
         let outsideBefore = outsideSnapshot(s)
         let restore = try s.run(["restore", "link/x"])
@@ -166,8 +171,9 @@ func outsideSnapshot(_ s: Sandbox) -> TreeSnapshot {
             try s.write(entry + "/" + file.replacingOccurrences(of: "$ROOT", with: root), "# Crafted\n")
         }
         for link in c.entryLinks {
-            try FileManager.default.createSymbolicLink(atPath: s.vault + "/" + entry + "/" + link,
-                                                       withDestinationPath: outside)
+            try FileManager.default.createSymbolicLink(
+                atPath: s.vault + "/" + entry + "/" + link,
+                withDestinationPath: outside)
         }
         return s
     }
@@ -182,16 +188,18 @@ func outsideSnapshot(_ s: Sandbox) -> TreeSnapshot {
         let restore = try s.run(["restore", id])
         #expect(restore.status == 1, "\(restore)")
         #expect(restore.stdout == "")
-        #expect(restore.stderr.hasSuffix("Error: no note in the trash matches '\(id)'; see 'notes trash'\n"),
-                "\(restore)")
+        #expect(
+            restore.stderr.hasSuffix("Error: no note in the trash matches '\(id)'; see 'notes trash'\n"),
+            "\(restore)")
         #expect(outsideSnapshot(s) == outsideBefore)
         #expect(TreeSnapshot(s.vault, folderTimes: true) == vaultBefore)
 
         let trash = try s.run(["trash"])
         #expect(trash.status == 0, "\(trash)")
         #expect(ids(trash) == ["kept"], "\(trash)")
-        #expect(trash.stderr == "warning: \(s.vault)/.notes/trash/20260101-000000-crafted: "
-            + "not a readable trash entry; skipped\n")
+        #expect(
+            trash.stderr == "warning: \(s.vault)/.notes/trash/20260101-000000-crafted: "
+                + "not a readable trash entry; skipped\n")
         let json = try s.run(["trash", "--json"])
         #expect(try jsonArray(json.stdout).compactMap { $0["id"] as? String } == ["kept"])
         #expect(try s.run(["restore", "kept"]).stdout == "kept\n")

@@ -24,7 +24,9 @@ import Testing
     }
 
     static let helpCases: [([String], String)] = [
-        ([], """
+        (
+            [],
+            """
             OVERVIEW: Keep notes as Markdown files in a folder, from the terminal.
 
             USAGE: notes [--vault <dir>] [--config <file>] [--color <when>] <subcommand>
@@ -65,8 +67,11 @@ import Testing
               Without a subcommand, notes opens the browser on a terminal, else lists the notes.
               See 'notes help <subcommand>' for detailed help.
 
-            """),
-        (["init"], """
+            """
+        ),
+        (
+            ["init"],
+            """
             OVERVIEW: Make a folder a vault (creates its .notes/ state folder).
 
             USAGE: notes init [<dir>]
@@ -83,8 +88,11 @@ import Testing
               -h, --help       Show help information.
               --version        Show the version.
 
-            """),
-        (["add"], """
+            """
+        ),
+        (
+            ["add"],
+            """
             OVERVIEW: Add a note and print its ID.
 
             USAGE: notes add [--title <title>] [--folder <folder>] [<text> ...]
@@ -109,8 +117,11 @@ import Testing
             Run from a folder inside the vault, the note goes into that folder; --folder is relative to
             it there, and to the vault elsewhere.
 
-            """),
-        (["list"], """
+            """
+        ),
+        (
+            ["list"],
+            """
             OVERVIEW: List notes, newest first.
 
             USAGE: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
@@ -137,8 +148,11 @@ import Testing
             holds conflict markers, '=' it has conflict copies (see 'notes conflicts'), '*' git has
             changes to it not committed yet (with --git).
 
-            """),
-        (["search"], """
+            """
+        ),
+        (
+            ["search"],
+            """
             OVERVIEW: Find notes containing every term of a query.
 
             USAGE: notes search [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [<query> ...]
@@ -167,8 +181,11 @@ import Testing
             'Straße'. A note matches when its title or body holds every term; a term #tag asks
             for the tag instead (or one nested below it), as --tag does.
 
-            """),
-        (["show"], """
+            """
+        ),
+        (
+            ["show"],
+            """
             OVERVIEW: Print a note.
 
             USAGE: notes show [--raw] [--json] <id>
@@ -189,8 +206,11 @@ import Testing
               -h, --help       Show help information.
               --version        Show the version.
 
-            """),
-        (["edit"], """
+            """
+        ),
+        (
+            ["edit"],
+            """
             OVERVIEW: Replace a note's text, or edit it in the editor.
 
             USAGE: notes edit <id> [<text> ...]
@@ -214,8 +234,11 @@ import Testing
             If the file changes on disk while the editor is open (or while '-' reads stdin), your text is
             saved beside it as <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
 
-            """),
-        (["delete"], """
+            """
+        ),
+        (
+            ["delete"],
+            """
             OVERVIEW: Move notes to the trash.
 
             USAGE: notes delete [--yes] <id> ...
@@ -237,8 +260,11 @@ import Testing
 
             On a terminal each note is confirmed; without one, --yes is required. See 'notes restore'.
 
-            """),
-        (["trash"], """
+            """
+        ),
+        (
+            ["trash"],
+            """
             OVERVIEW: List the notes in the trash, or empty it.
 
             USAGE: notes trash [--json] [--empty] [--yes]
@@ -255,8 +281,11 @@ import Testing
               -h, --help       Show help information.
               --version        Show the version.
 
-            """),
-        (["restore"], """
+            """
+        ),
+        (
+            ["restore"],
+            """
             OVERVIEW: Put a trashed note back (under a free name if its old one is taken).
 
             USAGE: notes restore <id>
@@ -273,8 +302,11 @@ import Testing
               -h, --help       Show help information.
               --version        Show the version.
 
-            """),
-        (["move"], """
+            """
+        ),
+        (
+            ["move"],
+            """
             OVERVIEW: Rename or move a note, and rewrite every link to it.
 
             USAGE: notes move [--dry-run] <id> <new>
@@ -300,8 +332,11 @@ import Testing
             the note in other notes are rewritten to reach it at its new place, in the style they
             were written in; only the link targets change, so 'git diff' shows just those.
 
-            """),
-        (["tags"], """
+            """
+        ),
+        (
+            ["tags"],
+            """
             OVERVIEW: List every tag with the number of notes that have it.
 
             USAGE: notes tags [--json]
@@ -320,8 +355,11 @@ import Testing
             #Café and #cafe are one tag. A nested tag (work/meetings) is counted on its own; list
             --tag work finds it with its parent.
 
-            """),
-        (["links"], """
+            """
+        ),
+        (
+            ["links"],
+            """
             OVERVIEW: List a note's links, or every broken link.
 
             USAGE: notes links [--broken] [--json] [<id>]
@@ -344,8 +382,11 @@ import Testing
             [text](path/to/note.md). A [[Target]] goes to the note with that ID, else the note with
             that file name (the nearest one), else the note with that title.
 
-            """),
-        (["backlinks"], """
+            """
+        ),
+        (
+            ["backlinks"],
+            """
             OVERVIEW: List the notes that link to a note.
 
             USAGE: notes backlinks [--json] <id>
@@ -363,8 +404,11 @@ import Testing
               -h, --help       Show help information.
               --version        Show the version.
 
-            """),
-        (["config"], """
+            """
+        ),
+        (
+            ["config"],
+            """
             OVERVIEW: Read and write the settings.
 
             USAGE: notes config <subcommand>
@@ -401,8 +445,11 @@ import Testing
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
 
-            """),
-        (["config", "list"], """
+            """
+        ),
+        (
+            ["config", "list"],
+            """
             OVERVIEW: Every key, its value, and whether it comes from the file or the default.
 
             USAGE: notes config list [--json]
@@ -417,8 +464,11 @@ import Testing
               -h, --help       Show help information.
               --version        Show the version.
 
-            """),
-        (["config", "get"], """
+            """
+        ),
+        (
+            ["config", "get"],
+            """
             OVERVIEW: Print one key's value.
 
             USAGE: notes config get <key>
@@ -444,8 +494,11 @@ import Testing
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
 
-            """),
-        (["config", "set"], """
+            """
+        ),
+        (
+            ["config", "set"],
+            """
             OVERVIEW: Set a key (the value is checked first).
 
             USAGE: notes config set <key> <value>
@@ -472,8 +525,11 @@ import Testing
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
 
-            """),
-        (["config", "unset"], """
+            """
+        ),
+        (
+            ["config", "unset"],
+            """
             OVERVIEW: Remove a key from the file, so its default applies.
 
             USAGE: notes config unset <key>
@@ -499,8 +555,11 @@ import Testing
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
 
-            """),
-        (["config", "reset"], """
+            """
+        ),
+        (
+            ["config", "reset"],
+            """
             OVERVIEW: Replace the file with defaults, keeping the old one as <file>.bak.
 
             USAGE: notes config reset
@@ -514,8 +573,11 @@ import Testing
               -h, --help       Show help information.
               --version        Show the version.
 
-            """),
-        (["config", "path"], """
+            """
+        ),
+        (
+            ["config", "path"],
+            """
             OVERVIEW: Print the settings file's path.
 
             USAGE: notes config path
@@ -529,8 +591,11 @@ import Testing
               -h, --help       Show help information.
               --version        Show the version.
 
-            """),
-        (["path"], """
+            """
+        ),
+        (
+            ["path"],
+            """
             OVERVIEW: Print the vault's path, or a note's file path.
 
             USAGE: notes path [<id>]
@@ -547,8 +612,11 @@ import Testing
               -h, --help       Show help information.
               --version        Show the version.
 
-            """),
-        (["index"], """
+            """
+        ),
+        (
+            ["index"],
+            """
             OVERVIEW: Bring the index cache up to date.
 
             USAGE: notes index [--rebuild]
@@ -568,8 +636,11 @@ import Testing
             checksums (commands check only what they read), rebuilding the cache if any is damaged. The
             cache can be deleted at any time.
 
-            """),
-        (["browse"], """
+            """
+        ),
+        (
+            ["browse"],
+            """
             OVERVIEW: Browse, search and edit notes in a full-screen list.
 
             USAGE: notes browse [--replay <keys>] [--timing]
@@ -596,8 +667,11 @@ import Testing
             <Right>, <PgUp>, <PgDn>, <Home>, <End>, <C-x> (Ctrl-X) and <lt> (a '<'); the screen is
             COLUMNS x LINES (default 80x24) when not on a terminal.
 
-            """),
-        (["history"], """
+            """
+        ),
+        (
+            ["history"],
+            """
             OVERVIEW: Show a note's git history.
 
             USAGE: notes history [--patch] [--json] <id>
@@ -620,8 +694,11 @@ import Testing
 
             Newest first, following the note through renames (git log --follow).
 
-            """),
-        (["sync"], """
+            """
+        ),
+        (
+            ["sync"],
+            """
             OVERVIEW: Commit the notes changed here, then pull and push with git.
 
             USAGE: notes sync
@@ -640,8 +717,11 @@ import Testing
             which notes came in. A conflict stops the rebase with the notes named and the repository
             left as git left it: resolve it with git ('git rebase --continue' or '--abort').
 
-            """),
-        (["conflicts"], """
+            """
+        ),
+        (
+            ["conflicts"],
+            """
             OVERVIEW: List conflict copies of notes, each with its original.
 
             USAGE: notes conflicts [--json] [--diff]
@@ -662,8 +742,11 @@ import Testing
             and MyNotes' own id.conflict-DATE-TIME.md. Keep what you want in the original, then delete
             the copy ('notes delete ID').
 
-            """),
-        (["completions"], """
+            """
+        ),
+        (
+            ["completions"],
+            """
             OVERVIEW: Print a shell completion script (bash, zsh or fish).
 
             USAGE: notes completions <shell>
@@ -685,147 +768,217 @@ import Testing
               zsh   notes completions zsh > ~/.zfunc/_notes  (with fpath+=(~/.zfunc) before compinit)
               fish  notes completions fish > ~/.config/fish/completions/notes.fish
 
-            """),
+            """
+        ),
     ]
 
     static let errorCases: [([String], String)] = [
-        (["browse", "--timing"], """
+        (
+            ["browse", "--timing"],
+            """
             Error: '--timing' needs '--replay'.
             Usage: notes browse [--replay <keys>] [--timing]
               See 'notes browse --help' for more information.
 
-            """),
-        (["browse", "--replay", "cr<Dwon>"], """
+            """
+        ),
+        (
+            ["browse", "--replay", "cr<Dwon>"],
+            """
             Error: '<Dwon>' in --replay is not a key; see 'notes browse --help' for the names.
             Usage: notes browse [--replay <keys>] [--timing]
               See 'notes browse --help' for more information.
 
-            """),
-        (["list", "--frob"], """
+            """
+        ),
+        (
+            ["list", "--frob"],
+            """
             Error: Unknown option '--frob'.
             Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
-            """),
-        (["show"], """
+            """
+        ),
+        (
+            ["show"],
+            """
             Error: Missing the note to show.
             Usage: notes show [--raw] [--json] <id>
               See 'notes show --help' for more information.
 
-            """),
-        (["show", "a", "b"], """
+            """
+        ),
+        (
+            ["show", "a", "b"],
+            """
             Error: Give one note to show.
             Usage: notes show [--raw] [--json] <id>
               See 'notes show --help' for more information.
 
-            """),
-        (["list", "--sort", "sideways"], """
+            """
+        ),
+        (
+            ["list", "--sort", "sideways"],
+            """
             Error: 'sideways' is not a sort order; use updated, created or title.
             Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
-            """),
-        (["list", "--color=sometimes"], """
+            """
+        ),
+        (
+            ["list", "--color=sometimes"],
+            """
             Error: 'sometimes' is not a colour mode; use auto, always or never.
             Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
-            """),
-        (["frob"], """
+            """
+        ),
+        (
+            ["frob"],
+            """
             Error: Unknown command 'frob'.
             Usage: notes [--vault <dir>] [--config <file>] [--color <when>] <subcommand>
               See 'notes --help' for more information.
 
-            """),
-        (["list", "extra"], """
+            """
+        ),
+        (
+            ["list", "extra"],
+            """
             Error: Unexpected argument 'extra'. To search, use: notes search extra
             Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
-            """),
-        (["list", "-n"], """
+            """
+        ),
+        (
+            ["list", "-n"],
+            """
             Error: Missing value for '-n, --limit <n>'.
             Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
-            """),
-        (["edit", "--json", "x"], """
+            """
+        ),
+        (
+            ["edit", "--json", "x"],
+            """
             Error: Unknown option '--json'. To pass text that starts with '-', put '--' before it.
             Usage: notes edit <id> [<text> ...]
               See 'notes edit --help' for more information.
 
-            """),
-        (["config", "set", "scheme", "purple"], """
+            """
+        ),
+        (
+            ["config", "set", "scheme", "purple"],
+            """
             Error: 'purple' is not a valid value for 'scheme'; valid values: default, blue, orange, yellow, green, indigo
             Usage: notes config set <key> <value>
               See 'notes config set --help' for more information.
 
-            """),
-        (["config", "get"], """
+            """
+        ),
+        (
+            ["config", "get"],
+            """
             Error: Missing the key after 'get'.
             Usage: notes config get <key>
               See 'notes config get --help' for more information.
 
-            """),
-        (["config", "frob"], """
+            """
+        ),
+        (
+            ["config", "frob"],
+            """
             Error: Unknown action 'frob'.
             Usage: notes config <subcommand>
               See 'notes config --help' for more information.
 
-            """),
-        (["config", "set", "editor"], """
+            """
+        ),
+        (
+            ["config", "set", "editor"],
+            """
             Error: Missing the value for 'editor'.
             Usage: notes config set <key> <value>
               See 'notes config set --help' for more information.
 
-            """),
-        (["completions", "tcsh"], """
+            """
+        ),
+        (
+            ["completions", "tcsh"],
+            """
             Error: 'tcsh' is not a shell; use bash, zsh or fish.
             Usage: notes completions <shell>
               See 'notes completions --help' for more information.
 
-            """),
-        (["history"], """
+            """
+        ),
+        (
+            ["history"],
+            """
             Error: Missing the note whose history to show.
             Usage: notes history [--patch] [--json] <id>
               See 'notes history --help' for more information.
 
-            """),
-        (["__complete", "nothing"], """
+            """
+        ),
+        (
+            ["__complete", "nothing"],
+            """
             Error: 'nothing' is not a completion kind; use ids, trashed or folders.
             Usage: notes __complete <what> [<prefix>]
               See 'notes __complete --help' for more information.
 
-            """),
-        (["links"], """
+            """
+        ),
+        (
+            ["links"],
+            """
             Error: Missing the note whose links to list (or --broken).
             Usage: notes links [--broken] [--json] [<id>]
               See 'notes links --help' for more information.
 
-            """),
-        (["move", "a"], """
+            """
+        ),
+        (
+            ["move", "a"],
+            """
             Error: Missing the note's new name.
             Usage: notes move [--dry-run] <id> <new>
               See 'notes move --help' for more information.
 
-            """),
-        (["mv", "a", "b", "c"], """
+            """
+        ),
+        (
+            ["mv", "a", "b", "c"],
+            """
             Error: Give one note and its new name.
             Usage: notes move [--dry-run] <id> <new>
               See 'notes move --help' for more information.
 
-            """),
-        (["list", "--tag"], """
+            """
+        ),
+        (
+            ["list", "--tag"],
+            """
             Error: Missing value for '-t, --tag <tag>'.
             Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
               See 'notes list --help' for more information.
 
-            """),
-        (["backlinks"], """
+            """
+        ),
+        (
+            ["backlinks"],
+            """
             Error: Missing the note whose backlinks to list.
             Usage: notes backlinks [--json] <id>
               See 'notes backlinks --help' for more information.
 
-            """),
+            """
+        ),
     ]
 }

@@ -13,7 +13,10 @@ import Testing
         let r = try s.run(["__man"])
         #expect(r.status == 0 && r.stderr == "", "\(r)")
         let kept = try String(contentsOfFile: Self.path, encoding: .utf8)
-        #expect(kept == r.stdout, "Sources/notes/notes.1 is out of date; regenerate it with: swift run notes __man > Sources/notes/notes.1")
+        #expect(
+            kept == r.stdout,
+            "Sources/notes/notes.1 is out of date; regenerate it with: swift run notes __man > Sources/notes/notes.1"
+        )
         // Every visible command has its section; the hidden ones have none.
         for command in ["init", "add", "list", "sync", "history", "conflicts", "completions", "config set"] {
             #expect(kept.contains(".SS \"notes \(command)"), "\(command)")
@@ -22,7 +25,9 @@ import Testing
         #expect(kept.contains("gitAutoCommit"))
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff"), "groff is not installed"))
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff"), "groff is not installed")
+    )
     func groffReadsItWithoutWarnings() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")

@@ -18,7 +18,8 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         let r = try s.run(["init", s.root.path + "/fresh"], vaultVariable: false)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout == "Initialized an empty vault in \(s.root.path)/fresh\n")
-        #expect(try String(contentsOfFile: s.root.path + "/fresh/.notes/.gitignore", encoding: .utf8) == "*\n")
+        #expect(
+            try String(contentsOfFile: s.root.path + "/fresh/.notes/.gitignore", encoding: .utf8) == "*\n")
         let again = try s.run(["init", s.root.path + "/fresh"], vaultVariable: false)
         #expect(again.status == 0)
         #expect(again.stdout.contains("already a vault"))
@@ -80,7 +81,8 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
     func sandbox() throws -> Sandbox {
         let s = try Sandbox()
         try s.write("b.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# Banana\n\nyellow\n")
-        try s.write("a.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-03-01T00:00:00Z\n---\n# apple\n")
+        try s.write(
+            "a.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: 2026-03-01T00:00:00Z\n---\n# apple\n")
         try s.write("sub/c.md", "---\ncreated: 2026-01-03\n---\nCherry pie\n")
         return s
     }
@@ -89,12 +91,13 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         let s = try sandbox()
         let r = try s.run(["list"])
         #expect(r.status == 0)
-        #expect(r.stdout == """
-            a\t2026-03-01T00:00:00Z\tapple
-            sub/c\t2026-01-03T00:00:00Z\tCherry pie
-            b\t2026-01-02T00:00:00Z\tBanana
+        #expect(
+            r.stdout == """
+                a\t2026-03-01T00:00:00Z\tapple
+                sub/c\t2026-01-03T00:00:00Z\tCherry pie
+                b\t2026-01-02T00:00:00Z\tBanana
 
-            """)
+                """)
         #expect(try s.run(["ls"]).stdout == r.stdout)
     }
 
@@ -110,7 +113,9 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
 
     @Test func tiesAreBrokenByID() throws {
         let s = try Sandbox()
-        for name in ["z", "m", "a"] { try s.write("\(name).md", "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n\(name)\n") }
+        for name in ["z", "m", "a"] {
+            try s.write("\(name).md", "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n\(name)\n")
+        }
         #expect(ids(try s.run(["list"])) == ["a", "m", "z"])
         #expect(ids(try s.run(["list", "--reverse"])) == ["z", "m", "a"])
     }
@@ -120,7 +125,11 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         let r = try s.run(["list", "--json"])
         let items = try jsonArray(r.stdout)
         #expect(items.count == 3)
-        #expect(Set(items[0].keys) == ["id", "path", "title", "createdAt", "updatedAt", "preview", "tags", "conflicted", "conflictCopies"])
+        #expect(
+            Set(items[0].keys) == [
+                "id", "path", "title", "createdAt", "updatedAt", "preview", "tags", "conflicted",
+                "conflictCopies",
+            ])
         #expect(items[0]["tags"] as? [String] == [])
         #expect(items[0]["id"] as? String == "a")
         #expect(items[0]["updatedAt"] as? String == "2026-03-01T00:00:00Z")
@@ -129,8 +138,10 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         #expect(items[1]["path"] as? String == "sub/c.md")
     }
 
-    @Test(arguments: [["list", "--limit", "0"], ["list", "--limit", "x"], ["list", "--sort", "sideways"],
-                      ["list", "--frob"], ["list", "extra"]])
+    @Test(arguments: [
+        ["list", "--limit", "0"], ["list", "--limit", "x"], ["list", "--sort", "sideways"],
+        ["list", "--frob"], ["list", "extra"],
+    ])
     func badArgumentsAreUsageErrors(arguments: [String]) throws {
         let s = try sandbox()
         let r = try s.run(arguments)
@@ -150,7 +161,8 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         // Default scheme, light mode: gray #8E8E93 at 0.3 over white.
         #expect(truecolor.stdout.contains("\u{1B}[48;2;221;221;223m"))
         for line in colored.stdout.split(separator: "\n") {
-            let visible = line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+            let visible = line.replacingOccurrences(
+                of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
             #expect(visible.count <= 60)
         }
         #expect(!(try s.run(["list", "--color", "never"]).stdout.contains("\u{1B}")))
@@ -162,7 +174,8 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         let s = try Sandbox()
         try s.write("long.md", "# " + String(repeating: "word ", count: 60) + "\n")
         let r = try s.run(["list", "--color", "always"], env: ["COLUMNS": "50"])
-        let visible = r.stdout.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        let visible = r.stdout.replacingOccurrences(
+            of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         #expect(visible.split(separator: "\n").count == 1)
         #expect(visible.contains("…"))
         #expect(visible.split(separator: "\n")[0].count <= 50)
@@ -203,7 +216,8 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         try s.write(".hidden.md", "hidden\n")
         try s.write(".obsidian/x.md", "x\n")
         try s.write("readme.txt", "text\n")
-        try FileManager.default.createSymbolicLink(atPath: s.vault + "/link.md", withDestinationPath: s.vault + "/note.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: s.vault + "/link.md", withDestinationPath: s.vault + "/note.md")
         try FileManager.default.createSymbolicLink(atPath: s.vault + "/loop", withDestinationPath: s.vault)
         #expect(Set(ids(try s.run(["list"]))) == ["note", "old.markdown"])
     }
@@ -221,10 +235,12 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
     @Test func showPrintsBodyRawOrJSON() throws {
         let s = try sandbox()
         #expect(try s.run(["show", "work/standup"]).stdout == "# Standup\n\nyesterday\n")
-        #expect(try s.run(["cat", "work/standup", "--raw"]).stdout
-            == "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Standup\n\nyesterday\n")
-        let json = try #require(try JSONSerialization.jsonObject(
-            with: Data(try s.run(["show", "--json", "work/standup"]).stdout.utf8)) as? [String: Any])
+        #expect(
+            try s.run(["cat", "work/standup", "--raw"]).stdout
+                == "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Standup\n\nyesterday\n")
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try s.run(["show", "--json", "work/standup"]).stdout.utf8)) as? [String: Any])
         #expect(json["body"] as? String == "# Standup\n\nyesterday\n")
         #expect(json["title"] as? String == "Standup")
         #expect(json["preview"] as? String == "yesterday")
@@ -248,14 +264,18 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         #expect(missing.stdout == "")
         let ambiguous = try s.run(["show", "work/st"])
         #expect(ambiguous.status == 1)
-        #expect(ambiguous.stderr == "Error: 'work/st' matches 2 notes; give one of their IDs:\n  work/standup\n  work/status\n")
+        #expect(
+            ambiguous.stderr
+                == "Error: 'work/st' matches 2 notes; give one of their IDs:\n  work/standup\n  work/status\n"
+        )
     }
 
     @Test(arguments: ["../../etc/passwd", "/etc/passwd", "../outside.md", "link.md"])
     func pathsLeavingTheVaultAreRefused(argument: String) throws {
         let s = try sandbox()
         try "secret\n".write(toFile: s.root.path + "/outside.md", atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(atPath: s.vault + "/link.md", withDestinationPath: s.root.path + "/outside.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: s.vault + "/link.md", withDestinationPath: s.root.path + "/outside.md")
         for command in [["show"], ["edit"], ["delete", "--yes"]] {
             let r = try s.run(command + [argument] + (command == ["edit"] ? ["new text"] : []), cwd: s.vault)
             #expect(r.status == 1, "\(command) \(argument): \(r)")
@@ -266,13 +286,15 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
 
     @Test func editKeepsEveryOtherByte() throws {
         let s = try Sandbox()
-        let original = "\u{FEFF}---\r\n# a comment\r\ntitle: 'It''s here'\r\ncreated: 2026-01-01 10:00\r\n"
+        let original =
+            "\u{FEFF}---\r\n# a comment\r\ntitle: 'It''s here'\r\ncreated: 2026-01-01 10:00\r\n"
             + "tags: [a, b]\r\nextra:\r\n  nested: map\r\n---\r\nold body\r\n"
         try s.write("n.md", original)
         let r = try s.run(["edit", "n", "new", "body"])
         #expect(r.status == 0, "\(r)")
         let text = String(decoding: try s.bytes("n.md"), as: UTF8.self)
-        let expectedPrefix = "\u{FEFF}---\r\n# a comment\r\ntitle: 'It''s here'\r\ncreated: 2026-01-01 10:00\r\nupdatedAt: "
+        let expectedPrefix =
+            "\u{FEFF}---\r\n# a comment\r\ntitle: 'It''s here'\r\ncreated: 2026-01-01 10:00\r\nupdatedAt: "
         #expect(text.hasPrefix(expectedPrefix))
         #expect(text.hasSuffix("Z\r\ntags: [a, b]\r\nextra:\r\n  nested: map\r\n---\r\nnew body\r\n"))
         // The edited note moves to the top.
@@ -343,7 +365,9 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
     @Test func editorSeesTheBodyOnlyInAPrivateMarkdownFile() throws {
         let s = try Sandbox()
         try s.write("n.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\nkeep: me\n---\nold line\n")
-        let editor = try s.script("ed.sh", #"""
+        let editor = try s.script(
+            "ed.sh",
+            #"""
             case "$1" in *.md) ;; *) exit 3 ;; esac
             grep -q '^old line$' "$1" || exit 4
             grep -q createdAt "$1" && exit 5
@@ -360,10 +384,16 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
     @Test func editorOrderNotesEditorThenSettingThenVisualThenEditor() throws {
         let s = try Sandbox()
         let mark = { (name: String) in try s.script(name, "printf '\(name)\\n' > \"$1\"") }
-        let env = ["NOTES_EDITOR": try mark("notes-editor"), "VISUAL": try mark("visual"), "EDITOR": try mark("editor")]
+        let env = [
+            "NOTES_EDITOR": try mark("notes-editor"), "VISUAL": try mark("visual"),
+            "EDITOR": try mark("editor"),
+        ]
         #expect(try s.run(["add"], env: env, tty: true).stdout == "notes-editor\n")
-        #expect(try s.run(["add"], env: ["VISUAL": env["VISUAL"] ?? "", "EDITOR": env["EDITOR"] ?? ""], tty: true).stdout
-            == "visual\n")
+        #expect(
+            try s.run(
+                ["add"], env: ["VISUAL": env["VISUAL"] ?? "", "EDITOR": env["EDITOR"] ?? ""], tty: true
+            ).stdout
+                == "visual\n")
         #expect(try s.run(["add"], env: ["EDITOR": env["EDITOR"] ?? ""], tty: true).stdout == "editor\n")
         #expect(try s.run(["config", "set", "editor", try mark("setting")]).status == 0)
         #expect(try s.run(["add"], env: ["VISUAL": env["VISUAL"] ?? ""], tty: true).stdout == "setting\n")
@@ -380,7 +410,8 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
 
     @Test func addWithTitleOpensTheEditorWithTheHeading() throws {
         let s = try Sandbox()
-        let editor = try s.script("ed.sh", #"grep -q '^# Groceries$' "$1" || exit 4; printf 'milk\n' >> "$1""#)
+        let editor = try s.script(
+            "ed.sh", #"grep -q '^# Groceries$' "$1" || exit 4; printf 'milk\n' >> "$1""#)
         let r = try s.run(["add", "--title", "Groceries"], env: ["NOTES_EDITOR": editor], tty: true)
         #expect(r.status == 0, "\(r)")
         #expect(try s.read("groceries.md").hasSuffix("---\n# Groceries\n\nmilk\n"))
@@ -402,7 +433,9 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
     @Test func aChangeOnDiskDuringTheEditIsAConflictAndNothingIsLost() throws {
         let s = try Sandbox()
         try s.write("n.md", "original\n")
-        let editor = try s.script("ed.sh", """
+        let editor = try s.script(
+            "ed.sh",
+            """
             printf 'changed elsewhere\\n' > '\(s.vault)/n.md'
             printf 'my edit\\n' > "$1"
             """)
@@ -410,7 +443,9 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         #expect(r.status == 1)
         #expect(r.stderr.contains("changed on disk"))
         #expect(try s.read("n.md") == "changed elsewhere\n")
-        let conflicts = try FileManager.default.contentsOfDirectory(atPath: s.vault).filter { $0.hasPrefix("n.conflict-") }
+        let conflicts = try FileManager.default.contentsOfDirectory(atPath: s.vault).filter {
+            $0.hasPrefix("n.conflict-")
+        }
         #expect(conflicts.count == 1)
         let name = try #require(conflicts.first)
         #expect(name.count == "n.conflict-20261129-123816.md".count && name.hasSuffix(".md"))

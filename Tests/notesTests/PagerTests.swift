@@ -12,7 +12,9 @@ import Testing
     }
 
     /// Runs `notes arguments` on a 80×10 terminal and waits for it.
-    static func run(_ s: Sandbox, _ arguments: [String], env: [String: String], stdout: Bool = true) throws -> TerminalSession {
+    static func run(_ s: Sandbox, _ arguments: [String], env: [String: String], stdout: Bool = true) throws
+        -> TerminalSession
+    {
         let t = try TerminalSession(s, arguments, rows: 10, env: env, stdout: stdout)
         #expect(t.exitStatus() == 0, "\(t.stderr)")
         return t
@@ -46,7 +48,8 @@ import Testing
     ])
     func pagingCanBeTurnedOff(arguments: [String], env: [String: String]) throws {
         let (s, paged) = try Self.vault(30)
-        let t = try Self.run(s, arguments, env: env.mapValues { $0.replacingOccurrences(of: "PAGED", with: paged) })
+        let t = try Self.run(
+            s, arguments, env: env.mapValues { $0.replacingOccurrences(of: "PAGED", with: paged) })
         #expect(!FileManager.default.fileExists(atPath: paged))
         #expect(t.output.contains("Note 29"))
     }

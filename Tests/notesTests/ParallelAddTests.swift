@@ -18,7 +18,9 @@ import Testing
             if Bool.random(using: &random) {
                 racers.append(try race.gated("add\(k)", ["add", "Same title\n\nwriter \(k) line"]))
             } else {
-                racers.append(try race.piped("add\(k)", ["add", "--title", "Same title", "-"], text: "writer \(k) line\n"))
+                racers.append(
+                    try race.piped(
+                        "add\(k)", ["add", "--title", "Same title", "-"], text: "writer \(k) line\n"))
             }
         }
         racers.shuffle(using: &random)

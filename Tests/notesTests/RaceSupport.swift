@@ -1,12 +1,13 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NotesKit
 import TestSupport
 import Testing
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 // Racing `notes` processes against each other: processes, not threads, made to overlap
 // by FIFOs instead of sleeps, and the vault audited after each run.
@@ -21,7 +22,9 @@ enum RaceRuns {
         let count = environment["NOTES_RACE_ITERATIONS"].flatMap { Int($0) } ?? fallback
         guard let text = environment["NOTES_RACE_SEED"] else {
             // Each race its own seeds, fixed, so a failure here is a failure everywhere.
-            let base = race.utf8.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+            let base = race.utf8.reduce(UInt64(0xCBF2_9CE4_8422_2325)) {
+                ($0 ^ UInt64($1)) &* 0x100_0000_01B3
+            }
             return (0..<UInt64(max(count, 1))).map { base &+ $0 }
         }
         let hex = text.hasPrefix("0x")
@@ -56,7 +59,9 @@ final class Race {
         // Held open for reading and writing, so an editor's open for writing never waits.
         events = open(eventsPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard events >= 0 else { throw Race.error("open \(eventsPath)") }
-        editor = try s.script("race-editor.sh", #"""
+        editor = try s.script(
+            "race-editor.sh",
+            #"""
             printf 'ready %s\n' "$RACE_NAME" > "$RACE_EVENTS"
             read go < "$RACE_GATE"
             printf '%s\n' "$RACE_LINE" >> "$1"
@@ -91,13 +96,20 @@ final class Race {
     }
 
     /// Starts `argv` as the racer `name`, its output kept in files of the race folder.
-    func spawn(_ name: String, _ argv: [String], env: [String: String], stdin: ChildStream,
-               gate: String?, line: String?, writer: Int32? = nil) throws -> Racer {
-        let out = folder + "/" + name + ".out", err = folder + "/" + name + ".err"
-        let pid = try spawnChild(argv, environment: env, cwd: sandbox.root.path, streams: [
-            stdin, .open(out, flags: O_WRONLY | O_CREAT | O_TRUNC), .open(err, flags: O_WRONLY | O_CREAT | O_TRUNC),
-        ])
-        let racer = Racer(name: name, pid: pid, outPath: out, errPath: err, gate: gate, line: line, writer: writer)
+    func spawn(
+        _ name: String, _ argv: [String], env: [String: String], stdin: ChildStream,
+        gate: String?, line: String?, writer: Int32? = nil
+    ) throws -> Racer {
+        let out = folder + "/" + name + ".out"
+        let err = folder + "/" + name + ".err"
+        let pid = try spawnChild(
+            argv, environment: env, cwd: sandbox.root.path,
+            streams: [
+                stdin, .open(out, flags: O_WRONLY | O_CREAT | O_TRUNC),
+                .open(err, flags: O_WRONLY | O_CREAT | O_TRUNC),
+            ])
+        let racer = Racer(
+            name: name, pid: pid, outPath: out, errPath: err, gate: gate, line: line, writer: writer)
         racers.append(racer)
         return racer
     }
@@ -108,47 +120,57 @@ final class Race {
         var extra = env
         extra["NOTES_EDITOR"] = editor
         extra["RACE_LINE"] = line
-        return try spawn(name, [Sandbox.binary, "edit", id], env: environment(name, gate: gate, extra: extra),
-                         stdin: .open("/dev/null", flags: O_RDONLY), gate: gate, line: line)
+        return try spawn(
+            name, [Sandbox.binary, "edit", id], env: environment(name, gate: gate, extra: extra),
+            stdin: .open("/dev/null", flags: O_RDONLY), gate: gate, line: line)
     }
 
     /// `notes arguments…`, started once released.
     func gated(_ name: String, _ arguments: [String], env: [String: String] = [:]) throws -> Racer {
         let gate = try gate(name)
-        let argv = ["/bin/sh", "-c", #"read go < "$RACE_GATE" && exec "$@""#, "sh", Sandbox.binary] + arguments
-        return try spawn(name, argv, env: environment(name, gate: gate, extra: env),
-                         stdin: .open("/dev/null", flags: O_RDONLY), gate: gate, line: nil)
+        let argv =
+            ["/bin/sh", "-c", #"read go < "$RACE_GATE" && exec "$@""#, "sh", Sandbox.binary] + arguments
+        return try spawn(
+            name, argv, env: environment(name, gate: gate, extra: env),
+            stdin: .open("/dev/null", flags: O_RDONLY), gate: gate, line: nil)
     }
 
     /// `notes arguments…` started now, with a FIFO as standard input that gets `text` (then its
     /// end) when released.
-    func piped(_ name: String, _ arguments: [String], text: String, line: String? = nil,
-               env: [String: String] = [:]) throws -> Racer {
+    func piped(
+        _ name: String, _ arguments: [String], text: String, line: String? = nil,
+        env: [String: String] = [:]
+    ) throws -> Racer {
         let path = folder + "/stdin-" + name
         guard mkfifo(path, 0o600) == 0 else { throw Race.error("mkfifo \(path)") }
         // Open at both ends here, so the child's open for reading does not wait for a writer.
         let writer = open(path, O_RDWR | O_CLOEXEC)
         guard writer >= 0 else { throw Race.error("open \(path)") }
-        let racer = try spawn(name, [Sandbox.binary] + arguments, env: environment(name, gate: nil, extra: env),
-                              stdin: .open(path, flags: O_RDONLY), gate: nil, line: line, writer: writer)
+        let racer = try spawn(
+            name, [Sandbox.binary] + arguments, env: environment(name, gate: nil, extra: env),
+            stdin: .open(path, flags: O_RDONLY), gate: nil, line: line, writer: writer)
         racer.pendingInput = Array(text.utf8)
         return racer
     }
 
     /// `notes arguments…` started now, with `text` as standard input.
-    func start(_ name: String, _ arguments: [String], stdin text: String = "",
-               env: [String: String] = [:]) throws -> Racer {
+    func start(
+        _ name: String, _ arguments: [String], stdin text: String = "",
+        env: [String: String] = [:]
+    ) throws -> Racer {
         let path = folder + "/stdin-" + name
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return try spawn(name, [Sandbox.binary] + arguments, env: environment(name, gate: nil, extra: env),
-                         stdin: .open(path, flags: O_RDONLY), gate: nil, line: nil)
+        return try spawn(
+            name, [Sandbox.binary] + arguments, env: environment(name, gate: nil, extra: env),
+            stdin: .open(path, flags: O_RDONLY), gate: nil, line: nil)
     }
 
     /// `notes arguments…`, run to its end now.
     func run(_ arguments: [String], env: [String: String] = [:]) throws -> RunResult {
-        let racer = try spawn("run-\(racers.count)", [Sandbox.binary] + arguments,
-                              env: environment("run", gate: nil, extra: env),
-                              stdin: .open("/dev/null", flags: O_RDONLY), gate: nil, line: nil)
+        let racer = try spawn(
+            "run-\(racers.count)", [Sandbox.binary] + arguments,
+            env: environment("run", gate: nil, extra: env),
+            stdin: .open("/dev/null", flags: O_RDONLY), gate: nil, line: nil)
         return racer.finish()
     }
 
@@ -164,8 +186,9 @@ final class Race {
                 return true
             }
             if racer.poll() || Date() > deadline {
-                Issue.record("\(label): \(racer.name) never opened its editor: \(racer.finish())",
-                             sourceLocation: sourceLocation)
+                Issue.record(
+                    "\(label): \(racer.name) never opened its editor: \(racer.finish())",
+                    sourceLocation: sourceLocation)
                 return false
             }
             var fds = [pollfd(fd: events, events: Int16(POLLIN), revents: 0)]
@@ -187,11 +210,11 @@ final class Race {
     /// that cannot be seen (not Linux, or no such file).
     static let readingStandardInput: String? = {
         #if os(Linux) && arch(x86_64)
-        let read: String? = "0 0x0 "
+            let read: String? = "0 0x0 "
         #elseif os(Linux) && arch(arm64)
-        let read: String? = "63 0x0 "
+            let read: String? = "63 0x0 "
         #else
-        let read: String? = nil
+            let read: String? = nil
         #endif
         return FileManager.default.fileExists(atPath: "/proc/self/syscall") ? read : nil
     }()
@@ -206,15 +229,18 @@ final class Race {
             if text.hasPrefix(read) { return }
             usleep(1000)
         }
-        Issue.record("\(label): \(racer.name) never read its standard input: \(racer.finish())",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "\(label): \(racer.name) never read its standard input: \(racer.finish())",
+            sourceLocation: sourceLocation)
     }
 
     /// An edit of the note `id`, whose body is `body`, that adds `line` once released: by the
     /// scripted editor, or with `standardInput` as a script does it, `edit id -` given the whole
     /// new text — the latter only where it can be seen waiting for that text (else the editor).
     /// Returns once the racer has loaded the note.
-    func startEdit(_ name: String, _ id: String, body: String, line: String, standardInput: Bool) throws -> Racer {
+    func startEdit(_ name: String, _ id: String, body: String, line: String, standardInput: Bool) throws
+        -> Racer
+    {
         guard standardInput && Race.readingStandardInput != nil else {
             let racer = try edit(name, id, line: line)
             ready(racer)
@@ -244,8 +270,9 @@ final class Race {
                     break
                 }
                 if racer.poll() || Date() > deadline {
-                    Issue.record("\(label): \(racer.name) never reached its gate: \(racer.finish())",
-                                 sourceLocation: sourceLocation)
+                    Issue.record(
+                        "\(label): \(racer.name) never reached its gate: \(racer.finish())",
+                        sourceLocation: sourceLocation)
                     break
                 }
                 usleep(500)
@@ -283,7 +310,10 @@ final class Racer: CustomStringConvertible {
     var pendingInput: [UInt8] = []
     private var status: Int32?
 
-    init(name: String, pid: pid_t, outPath: String, errPath: String, gate: String?, line: String?, writer: Int32?) {
+    init(
+        name: String, pid: pid_t, outPath: String, errPath: String, gate: String?, line: String?,
+        writer: Int32?
+    ) {
         self.name = name
         self.pid = pid
         self.outPath = outPath
@@ -366,7 +396,8 @@ struct VaultAudit {
             if name.hasPrefix(".notes-tmp-") { leftovers.append(path) }
             var st = stat()
             guard lstat(root + "/" + path, &st) == 0, st.st_mode & S_IFMT == S_IFREG,
-                  name.hasSuffix(".md") || name.hasSuffix(".markdown") else { continue }
+                name.hasSuffix(".md") || name.hasSuffix(".markdown")
+            else { continue }
             let bytes = Array((try? Data(contentsOf: URL(fileURLWithPath: root + "/" + path))) ?? Data())
             let file = File(path: path, bytes: bytes, inode: UInt64(st.st_ino))
             if path.hasPrefix(".notes/trash/") {
@@ -382,8 +413,10 @@ struct VaultAudit {
                 brokenEntries.append(entry)
             }
         }
-        for name in ((try? fm.contentsOfDirectory(atPath: s.root.path)) ?? []) where
-            name.hasPrefix("notes-edit-") || name.hasPrefix("notes-unsaved-") {
+        for name in ((try? fm.contentsOfDirectory(atPath: s.root.path)) ?? [])
+        where
+            name.hasPrefix("notes-edit-") || name.hasPrefix("notes-unsaved-")
+        {
             leftovers.append(name)
         }
     }
@@ -407,8 +440,9 @@ struct VaultAudit {
     func check(_ race: Race, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let label = race.label
         #expect(leftovers.isEmpty, "\(label): left behind: \(leftovers)", sourceLocation: sourceLocation)
-        #expect(brokenEntries.isEmpty, "\(label): broken trash entries: \(brokenEntries)",
-                sourceLocation: sourceLocation)
+        #expect(
+            brokenEntries.isEmpty, "\(label): broken trash entries: \(brokenEntries)",
+            sourceLocation: sourceLocation)
         for file in notes + trashed {
             guard let text = String(validating: file.bytes, as: UTF8.self) else {
                 Issue.record("\(label): \(file.path) is not UTF-8", sourceLocation: sourceLocation)
@@ -417,32 +451,42 @@ struct VaultAudit {
             let document = NoteDocument(parsing: text)
             let warnings = document.warnings + document.dateWarnings()
             // A conflict copy is the edited body alone; a note is front matter, then the body.
-            let whole = text.hasSuffix("\n") && (ConflictCopy(path: file.path) != nil || document.frontMatter != nil)
-            #expect(warnings.isEmpty && whole, "\(label): \(file.path) is not a whole note:\n\(text)",
-                    sourceLocation: sourceLocation)
+            let whole =
+                text.hasSuffix("\n") && (ConflictCopy(path: file.path) != nil || document.frontMatter != nil)
+            #expect(
+                warnings.isEmpty && whole, "\(label): \(file.path) is not a whole note:\n\(text)",
+                sourceLocation: sourceLocation)
         }
         for file in trashed {
             let twin = notes.first { $0.inode == file.inode || $0.bytes == file.bytes }
-            #expect(twin == nil, "\(label): \(file.path) is in the trash and in the vault as \(twin?.path ?? "")",
-                    sourceLocation: sourceLocation)
+            #expect(
+                twin == nil, "\(label): \(file.path) is in the trash and in the vault as \(twin?.path ?? "")",
+                sourceLocation: sourceLocation)
         }
         let list = try race.run(["list", "--json"])
         #expect(list.status == 0 && list.stderr.isEmpty, "\(label): \(list)", sourceLocation: sourceLocation)
-        let listed = (try? JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]) ?? []
-        #expect(listed.compactMap { $0["path"] as? String }.sorted() == notes.map(\.path).sorted(),
-                "\(label): list says \(list.stdout)\nfiles: \(notes.map(\.path))", sourceLocation: sourceLocation)
+        let listed =
+            (try? JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]) ?? []
+        #expect(
+            listed.compactMap { $0["path"] as? String }.sorted() == notes.map(\.path).sorted(),
+            "\(label): list says \(list.stdout)\nfiles: \(notes.map(\.path))", sourceLocation: sourceLocation)
         let trash = try race.run(["trash", "--json"])
-        #expect(trash.status == 0 && trash.stderr.isEmpty, "\(label): \(trash)", sourceLocation: sourceLocation)
-        let inTrash = (try? JSONSerialization.jsonObject(with: Data(trash.stdout.utf8)) as? [[String: Any]]) ?? []
-        #expect(inTrash.count == trashed.count, "\(label): trash says \(trash.stdout)\nfiles: \(trashed.map(\.path))",
-                sourceLocation: sourceLocation)
+        #expect(
+            trash.status == 0 && trash.stderr.isEmpty, "\(label): \(trash)", sourceLocation: sourceLocation)
+        let inTrash =
+            (try? JSONSerialization.jsonObject(with: Data(trash.stdout.utf8)) as? [[String: Any]]) ?? []
+        #expect(
+            inTrash.count == trashed.count,
+            "\(label): trash says \(trash.stdout)\nfiles: \(trashed.map(\.path))",
+            sourceLocation: sourceLocation)
     }
 }
 
 /// The message `edit` ends with when its note changed or went while it was being edited, and
 /// the copy it names, if `result` is that.
 func conflictCopy(in result: RunResult) -> String? {
-    guard result.status == 1, let range = result.stderr.range(of: "while you were editing it; your text was saved to '")
+    guard result.status == 1,
+        let range = result.stderr.range(of: "while you were editing it; your text was saved to '")
     else { return nil }
     let rest = result.stderr[range.upperBound...]
     return rest.firstIndex(of: "'").map { String(rest[..<$0]) }
@@ -466,8 +510,10 @@ func lockIsHeld(_ path: String) -> Bool {
 /// assuming so after a while. False (nothing proven) where `/proc/locks` is missing; an issue is
 /// recorded when the racer ends instead, or a minute passes.
 @discardableResult
-func waitUntilQueued(_ racer: Racer, for path: String, label: String,
-                     sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+func waitUntilQueued(
+    _ racer: Racer, for path: String, label: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
     var st = stat()
     guard FileManager.default.fileExists(atPath: "/proc/locks"), stat(path, &st) == 0 else { return false }
     let inode = ":\(st.st_ino) "
@@ -476,13 +522,16 @@ func waitUntilQueued(_ racer: Racer, for path: String, label: String,
         let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
         let queued = locks.split(separator: "\n").contains { line in
             let fields = line.split(separator: " ")
-            return fields.count > 5 && fields[1] == "->" && fields[2] == "FLOCK" && fields[5] == "\(racer.pid)"
+            return fields.count > 5 && fields[1] == "->" && fields[2] == "FLOCK"
+                && fields[5] == "\(racer.pid)"
                 && (line + " ").contains(inode)
         }
         if queued { return true }
         usleep(1000)
     }
-    Issue.record("\(label): \(racer.name) never waited for the lock: \(racer.finish())", sourceLocation: sourceLocation)
+    Issue.record(
+        "\(label): \(racer.name) never waited for the lock: \(racer.finish())", sourceLocation: sourceLocation
+    )
     return false
 }
 

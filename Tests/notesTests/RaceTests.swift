@@ -1,12 +1,13 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NotesKit
 import TestSupport
 import Testing
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// `.notes/lock`: writers of the vault's state serialise on it, readers never wait for
 /// it, and a holder that is killed blocks nobody. The holder is a real `notes` stopped (by the
@@ -30,8 +31,10 @@ import Testing
     /// Notes a, b, c (with "zebra"), d, z; t in the trash; an index that does not know e yet.
     static func vault() throws -> Sandbox {
         let s = try Sandbox()
-        for (id, title, word) in [("a", "Alpha", "apple"), ("b", "Bravo", "bread"), ("c", "Charlie", "zebra"),
-                                  ("d", "Delta", "dune"), ("z", "Zulu", "zinc"), ("t", "Tango", "tea")] {
+        for (id, title, word) in [
+            ("a", "Alpha", "apple"), ("b", "Bravo", "bread"), ("c", "Charlie", "zebra"),
+            ("d", "Delta", "dune"), ("z", "Zulu", "zinc"), ("t", "Tango", "tea"),
+        ] {
             let day = id == "t" ? 9 : 1
             try s.write(id + ".md", "---\ncreatedAt: 2026-01-0\(day)T00:00:00Z\n---\n# \(title)\n\n\(word)\n")
         }
@@ -47,13 +50,17 @@ import Testing
     static func hold(_ holder: Holder, _ race: Race, lock: String) throws -> Racer {
         let racer: Racer
         switch holder {
-        case .edit: racer = try race.start("holder", ["edit", "a", "-"], stdin: "# Alpha\n\nrewritten\n", env: pause)
+        case .edit:
+            racer = try race.start("holder", ["edit", "a", "-"], stdin: "# Alpha\n\nrewritten\n", env: pause)
         case .delete: racer = try race.start("holder", ["delete", "--yes", "z"], env: pause)
         case .index: racer = try race.start("holder", ["index", "--rebuild"], env: pause)
         case .flockTool:
-            let tools = ["/usr/bin/flock", "/bin/flock"].filter { FileManager.default.isExecutableFile(atPath: $0) }
+            let tools = ["/usr/bin/flock", "/bin/flock"].filter {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
             guard let tool = tools.first else { try Test.cancel("util-linux's flock(1) is not installed") }
-            let script = #"exec 9>>"$RACE_LOCK" && "$RACE_FLOCK" -x 9 || exit 1; "#
+            let script =
+                #"exec 9>>"$RACE_LOCK" && "$RACE_FLOCK" -x 9 || exit 1; "#
                 + #"printf 'ready %s\n' "$RACE_NAME" > "$RACE_EVENTS"; read go < "$RACE_GATE""#
             let gate = try race.gate("holder")
             racer = try race.spawn(
@@ -69,17 +76,22 @@ import Testing
 
     /// The readers and what each must say, as the vault was before the holder started.
     static func readers(_ race: Race) throws -> [([String], RunResult)] {
-        try [["list"], ["search", "zebra"], ["show", "a"], ["show", "e"], ["trash"], ["tags"], ["links", "--broken"]]
-            .map { ($0, try race.run($0)) }
+        try [
+            ["list"], ["search", "zebra"], ["show", "a"], ["show", "e"], ["trash"], ["tags"],
+            ["links", "--broken"],
+        ]
+        .map { ($0, try race.run($0)) }
     }
 
     /// The writers that must wait for the holder, then succeed.
     static func writers(_ race: Race) throws -> [Racer] {
-        [try race.start("delete", ["delete", "--yes", "b"]),
-         try race.start("edit", ["edit", "c", "-"], stdin: "# Charlie\n\nzebra, edited\n"),
-         try race.start("restore", ["restore", "t"]),
-         try race.start("move", ["move", "d", "archive/d"]),
-         try race.start("index", ["index"])]
+        [
+            try race.start("delete", ["delete", "--yes", "b"]),
+            try race.start("edit", ["edit", "c", "-"], stdin: "# Charlie\n\nzebra, edited\n"),
+            try race.start("restore", ["restore", "t"]),
+            try race.start("move", ["move", "d", "archive/d"]),
+            try race.start("index", ["index"]),
+        ]
     }
 
     @Test(arguments: Holder.allCases)
@@ -113,16 +125,20 @@ import Testing
                 // f, written by hand meanwhile, is listed too (newer than every other note).
                 stdout = "f\t2026-01-03T00:00:00Z\tFoxtrot\n" + stdout
             }
-            #expect(answer.status == 0 && answer.stderr == "" && answer.stdout == stdout,
-                    "\(race.label): notes \(arguments.joined(separator: " ")) said \(answer), not \(stdout)")
+            #expect(
+                answer.status == 0 && answer.stderr == "" && answer.stdout == stdout,
+                "\(race.label): notes \(arguments.joined(separator: " ")) said \(answer), not \(stdout)")
         }
-        #expect(lockIsHeld(lock) && !holding.poll(), "\(race.label): the holder let go before the readers finished")
+        #expect(
+            lockIsHeld(lock) && !holding.poll(),
+            "\(race.label): the holder let go before the readers finished")
 
         // Writers queue for the lock (Linux shows them in /proc/locks) and change nothing yet.
         let writers = try Self.writers(race)
         for writer in writers { waitUntilQueued(writer, for: lock, label: race.label) }
-        #expect(lockWaitSnapshot(s) == before,
-                "\(race.label): a writer changed the vault while the lock was held")
+        #expect(
+            lockWaitSnapshot(s) == before,
+            "\(race.label): a writer changed the vault while the lock was held")
         #expect(lockIsHeld(lock) && !holding.poll())
 
         if killed {
@@ -141,9 +157,13 @@ import Testing
         for (name, result) in results {
             #expect(result.status == 0, "\(race.label): \(name): \(result)")
         }
-        #expect(results["delete"]?.stderr.hasPrefix("Moved 'b' to the trash") == true, "\(race.label): \(results)")
+        #expect(
+            results["delete"]?.stderr.hasPrefix("Moved 'b' to the trash") == true, "\(race.label): \(results)"
+        )
         #expect(results["edit"]?.stderr == "Saved 'c'.\n", "\(race.label): \(results)")
-        #expect(results["restore"].map { $0.stdout == "t\n" && $0.stderr == "" } == true, "\(race.label): \(results)")
+        #expect(
+            results["restore"].map { $0.stdout == "t\n" && $0.stderr == "" } == true,
+            "\(race.label): \(results)")
         #expect(results["index"]?.stderr.hasPrefix("Index updated: ") == true, "\(race.label): \(results)")
         #expect(!s.exists("b.md") && !s.exists("d.md") && s.exists("archive/d.md") && s.exists("t.md"))
         #expect(try s.read("c.md").hasSuffix("---\n# Charlie\n\nzebra, edited\n"))
@@ -151,7 +171,9 @@ import Testing
         // The holder's own change: made when it was let go, not at all when it was killed.
         switch holder {
         case .edit:
-            #expect(try s.read("a.md").hasSuffix(killed ? "---\n# Alpha\n\napple\n" : "---\n# Alpha\n\nrewritten\n"))
+            #expect(
+                try s.read("a.md").hasSuffix(
+                    killed ? "---\n# Alpha\n\napple\n" : "---\n# Alpha\n\nrewritten\n"))
         case .delete: #expect(s.exists("z.md") == killed)
         case .index, .flockTool: break
         }
@@ -200,21 +222,29 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
             guard let line = racer.line, let result = results[racer.name] else { continue }
             let places = audit.places(of: line)
             if result.status == 0 {
-                #expect(result.stderr.hasPrefix("Saved '"), "\(race.label): \(racer.name): \(result)",
-                        sourceLocation: sourceLocation)
-                #expect(places.count == 1 && places.allSatisfy { place in notePaths.contains { matches(place, $0) } },
-                        "\(race.label): \(racer.name) saved, but its line is in \(places)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    result.stderr.hasPrefix("Saved '"), "\(race.label): \(racer.name): \(result)",
+                    sourceLocation: sourceLocation)
+                #expect(
+                    places.count == 1
+                        && places.allSatisfy { place in notePaths.contains { matches(place, $0) } },
+                    "\(race.label): \(racer.name) saved, but its line is in \(places)",
+                    sourceLocation: sourceLocation)
             } else if let copy = conflictCopy(in: result) {
                 let relative = String(copy.dropFirst(race.sandbox.vault.count + 1))
-                #expect(places == [relative], "\(race.label): \(racer.name)'s line is in \(places), not in \(relative)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    places == [relative],
+                    "\(race.label): \(racer.name)'s line is in \(places), not in \(relative)",
+                    sourceLocation: sourceLocation)
                 let text = audit.note(relative)?.text ?? ""
-                #expect(baseLines.allSatisfy { text.contains($0 + "\n") }, "\(race.label): \(relative) is\n\(text)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    baseLines.allSatisfy { text.contains($0 + "\n") },
+                    "\(race.label): \(relative) is\n\(text)",
+                    sourceLocation: sourceLocation)
             } else {
-                Issue.record("\(race.label): \(racer.name) neither saved nor kept its text in a copy: \(result)",
-                             sourceLocation: sourceLocation)
+                Issue.record(
+                    "\(race.label): \(racer.name) neither saved nor kept its text in a copy: \(result)",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -222,7 +252,8 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
     /// Whether a file's path is `pattern`, where `*` stands for one trash entry's name.
     static func matches(_ path: String, _ pattern: String) -> Bool {
         guard let star = pattern.firstIndex(of: "*") else { return path == pattern }
-        let head = pattern[..<star], tail = pattern[pattern.index(after: star)...]
+        let head = pattern[..<star]
+        let tail = pattern[pattern.index(after: star)...]
         return path.hasPrefix(head) && path.hasSuffix(tail)
             && !path.dropFirst(head.count).dropLast(tail.count).contains("/")
     }
@@ -235,8 +266,9 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
         let s = try Sandbox()
         try s.write("n.md", Self.base)
         let race = try Race(s, label: "delete-edit, seed \(seed)")
-        let edit = try race.startEdit("edit", "n", body: Self.body, line: "edited while deleted",
-                                      standardInput: Bool.random(using: &random))
+        let edit = try race.startEdit(
+            "edit", "n", body: Self.body, line: "edited while deleted",
+            standardInput: Bool.random(using: &random))
         let delete = try race.gated("delete", ["delete", "--yes", "n"])
         // The whole delete while the editor is open, or both let go at once in either order.
         if Bool.random(using: &random) {
@@ -249,9 +281,13 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
         let results = race.finishAll()
         #expect(results["delete"]?.status == 0, "\(race.label): \(results)")
         let audit = VaultAudit(s)
-        #expect(audit.note("n.md") == nil && audit.trashed.count == 1, "\(race.label): \(audit.notes.map(\.path))")
+        #expect(
+            audit.note("n.md") == nil && audit.trashed.count == 1, "\(race.label): \(audit.notes.map(\.path))"
+        )
         let trashed = audit.trashed.first?.text ?? ""
-        #expect(Self.baseLines.allSatisfy { trashed.contains($0 + "\n") }, "\(race.label): the trash holds\n\(trashed)")
+        #expect(
+            Self.baseLines.allSatisfy { trashed.contains($0 + "\n") },
+            "\(race.label): the trash holds\n\(trashed)")
         Self.expectLinesKept([edit], results, audit: audit, notePaths: [".notes/trash/*/n.md"], race: race)
         try audit.check(race)
     }
@@ -264,10 +300,12 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
         let s = try Sandbox()
         try s.write("n.md", Self.base)
         let race = try Race(s, label: "edit-edit, seed \(seed)")
-        let first = try race.startEdit("first", "n", body: Self.body, line: "the first edit's line",
-                                       standardInput: Bool.random(using: &random))
-        let second = try race.startEdit("second", "n", body: Self.body, line: "the second edit's line",
-                                        standardInput: Bool.random(using: &random))
+        let first = try race.startEdit(
+            "first", "n", body: Self.body, line: "the first edit's line",
+            standardInput: Bool.random(using: &random))
+        let second = try race.startEdit(
+            "second", "n", body: Self.body, line: "the second edit's line",
+            standardInput: Bool.random(using: &random))
         // Both have the note as it was. One after the other (either first), or both at once.
         switch Int.random(in: 0..<3, using: &random) {
         case 0:
@@ -299,14 +337,18 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
         let s = try Sandbox()
         try s.write("n.md", Self.base + "see [other](other.md)\n")
         try s.write("other.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# Other\n")
-        try s.write("links.md", "---\ncreatedAt: 2026-01-03T00:00:00Z\n---\n# N\n\nbase one\nbase two\nto [n](n.md)\n")
+        try s.write(
+            "links.md", "---\ncreatedAt: 2026-01-03T00:00:00Z\n---\n# N\n\nbase one\nbase two\nto [n](n.md)\n"
+        )
         #expect(try s.run(["index"]).status == 0)
         let race = try Race(s, label: "move-edit, seed \(seed)")
-        let edit = try race.startEdit("edit", "n", body: Self.body + "see [other](other.md)\n",
-                                      line: "edited while moved", standardInput: Bool.random(using: &random))
-        let editLinks = try race.startEdit("editLinks", "links", body: Self.body + "to [n](n.md)\n",
-                                           line: "edited while its link was rewritten",
-                                           standardInput: Bool.random(using: &random))
+        let edit = try race.startEdit(
+            "edit", "n", body: Self.body + "see [other](other.md)\n",
+            line: "edited while moved", standardInput: Bool.random(using: &random))
+        let editLinks = try race.startEdit(
+            "editLinks", "links", body: Self.body + "to [n](n.md)\n",
+            line: "edited while its link was rewritten",
+            standardInput: Bool.random(using: &random))
         let move = try race.gated("move", ["move", "n", "archive/n"])
         if Bool.random(using: &random) {
             race.release([move])
@@ -319,17 +361,21 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
         let audit = VaultAudit(s)
         // The note moved whatever else happened; a note that changed under the move keeps its
         // links as they were, and the move says so.
-        #expect(audit.note("n.md") == nil && audit.note("archive/n.md") != nil,
-                "\(race.label): \(audit.notes.map(\.path))")
+        #expect(
+            audit.note("n.md") == nil && audit.note("archive/n.md") != nil,
+            "\(race.label): \(audit.notes.map(\.path))")
         let moveResult = results["move"] ?? RunResult(status: -1, stdout: "", stderr: "")
-        #expect(moveResult.status == 0 || moveResult.stderr.contains("changed on disk during the move, so "),
-                "\(race.label): \(moveResult)")
+        #expect(
+            moveResult.status == 0 || moveResult.stderr.contains("changed on disk during the move, so "),
+            "\(race.label): \(moveResult)")
         let moved = audit.note("archive/n.md")?.text ?? ""
-        #expect(moved.contains("see [other](../other.md)\n") || moveResult.stderr.contains("'archive/n'"),
-                "\(race.label): \(moved)\n\(moveResult)")
+        #expect(
+            moved.contains("see [other](../other.md)\n") || moveResult.stderr.contains("'archive/n'"),
+            "\(race.label): \(moved)\n\(moveResult)")
         let links = audit.note("links.md")?.text ?? ""
-        #expect(links.contains("to [n](archive/n.md)\n") || moveResult.stderr.contains("'links'"),
-                "\(race.label): \(links)\n\(moveResult)")
+        #expect(
+            links.contains("to [n](archive/n.md)\n") || moveResult.stderr.contains("'links'"),
+            "\(race.label): \(links)\n\(moveResult)")
         Self.expectLinesKept([edit], results, audit: audit, notePaths: ["archive/n.md"], race: race)
         Self.expectLinesKept([editLinks], results, audit: audit, notePaths: ["links.md"], race: race)
         try audit.check(race)
@@ -343,7 +389,8 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
         let s = try Sandbox()
         for k in 0..<40 {
             let second = String(format: "%02d", k)
-            try s.write("k\(k).md", "---\ncreatedAt: 2026-01-01T00:00:\(second)Z\n---\n# K\(k)\n\nword\(k)x\n")
+            try s.write(
+                "k\(k).md", "---\ncreatedAt: 2026-01-01T00:00:\(second)Z\n---\n# K\(k)\n\nword\(k)x\n")
         }
         #expect(try s.run(["index"]).status == 0)
         let race = try Race(s, label: "rebuild-add-delete, seed \(seed)")
@@ -359,18 +406,21 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
         // Whatever the index holds now, every command sees the files as they are.
         for k in 0..<3 {
             let found = try race.run(["search", "fresh\(k)y"])
-            #expect(found.stdout.hasPrefix("added-\(k)\t") && found.stdout.split(separator: "\n").count == 1,
-                    "\(race.label): \(found)")
+            #expect(
+                found.stdout.hasPrefix("added-\(k)\t") && found.stdout.split(separator: "\n").count == 1,
+                "\(race.label): \(found)")
         }
         for k in deleted {
             let found = try race.run(["search", "word\(k)x"])
             #expect(found.status == 0 && found.stdout.isEmpty, "\(race.label): \(found)")
         }
         let audit = VaultAudit(s)
-        #expect(audit.notes.count == 40 && audit.trashed.count == 3, "\(race.label): \(audit.notes.map(\.path))")
+        #expect(
+            audit.notes.count == 40 && audit.trashed.count == 3, "\(race.label): \(audit.notes.map(\.path))")
         try audit.check(race)
         let index = try race.run(["index"])
-        #expect(index.stderr.hasPrefix("Index already up to date: 40 notes, 0 read"), "\(race.label): \(index)")
+        #expect(
+            index.stderr.hasPrefix("Index already up to date: 40 notes, 0 read"), "\(race.label): \(index)")
     }
 
     // MARK: restore × add
@@ -405,21 +455,26 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
         let restores = results.filter { $0.key.hasPrefix("restore") }.values
         #expect(restores.filter { $0.status == 0 }.count == 1, "\(race.label): \(results)")
         for result in restores where result.status != 0 {
-            #expect(result.status == 1
+            #expect(
+                result.status == 1
                     && result.stderr == "Error: no note in the trash matches 'plan'; see 'notes trash'\n",
-                    "\(race.label): \(result)")
+                "\(race.label): \(result)")
         }
         for k in 0..<adds { #expect(results["add\(k)"]?.status == 0, "\(race.label): \(results)") }
         let audit = VaultAudit(s)
-        #expect(audit.trashed.isEmpty && audit.notes.count == adds + 1, "\(race.label): \(audit.notes.map(\.path))")
+        #expect(
+            audit.trashed.isEmpty && audit.notes.count == adds + 1,
+            "\(race.label): \(audit.notes.map(\.path))")
         for line in ["the trashed plan"] + (0..<adds).map({ "new plan \($0)" }) {
-            #expect(audit.places(of: line).count == 1, "\(race.label): '\(line)' is in \(audit.places(of: line))")
+            #expect(
+                audit.places(of: line).count == 1, "\(race.label): '\(line)' is in \(audit.places(of: line))")
         }
         // Each says where its note went.
         let restored = restores.first { $0.status == 0 }?.stdout.trimmingCharacters(in: .newlines) ?? ""
         let added = (0..<adds).compactMap { results["add\($0)"]?.stdout.trimmingCharacters(in: .newlines) }
-        #expect(Set(added + [restored]) == Set(audit.notes.map { Note.id(forPath: $0.path) }),
-                "\(race.label): \(results)")
+        #expect(
+            Set(added + [restored]) == Set(audit.notes.map { Note.id(forPath: $0.path) }),
+            "\(race.label): \(results)")
         #expect(audit.note(restored + ".md")?.text.contains("the trashed plan") == true)
         try audit.check(race)
     }
@@ -442,18 +497,24 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
         if browserAction == .delete { scriptAction = Bool.random(using: &random) ? .editor : .standardInput }
         let browserLine = "the browser's line"
         let gate = try race.gate("browser")
-        let t = try TerminalSession(s, columns: 250, rows: 12, env: race.environment("browser", gate: gate, extra: [
-            "NOTES_EDITOR": race.editor, "RACE_LINE": browserLine,
-        ]))
+        let t = try TerminalSession(
+            s, columns: 250, rows: 12,
+            env: race.environment(
+                "browser", gate: gate,
+                extra: [
+                    "NOTES_EDITOR": race.editor, "RACE_LINE": browserLine,
+                ]))
         t.wait(for: ">  N")
-        let browser = Racer(name: "browser", pid: t.pid, outPath: "", errPath: "", gate: gate, line: browserLine,
-                            writer: nil)
+        let browser = Racer(
+            name: "browser", pid: t.pid, outPath: "", errPath: "", gate: gate, line: browserLine,
+            writer: nil)
 
         let script: Racer
         switch scriptAction {
         case .editor, .standardInput:
-            script = try race.startEdit("script", "n", body: Self.body, line: "the script's line",
-                                        standardInput: scriptAction == .standardInput)
+            script = try race.startEdit(
+                "script", "n", body: Self.body, line: "the script's line",
+                standardInput: scriptAction == .standardInput)
         case .delete: script = try race.gated("script", ["delete", "--yes", "n"])
         case .move: script = try race.gated("script", ["move", "n", "moved"])
         }
@@ -476,7 +537,9 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
             default:
                 race.release(Self.shuffled([browser, script], &random))
             }
-            t.wait(for: "the browser's message") { $0.text.contains("Saved 'n'.") || $0.text.contains("Error: ") }
+            t.wait(for: "the browser's message") {
+                $0.text.contains("Saved 'n'.") || $0.text.contains("Error: ")
+            }
             browserMessage = t.screen.text
         case .delete:
             // The script's editor is open on the note when the browser deletes it.
@@ -504,21 +567,27 @@ func lockWaitSnapshot(_ s: Sandbox) -> TreeSnapshot {
                 results["browser"] = RunResult(status: 0, stdout: "", stderr: "Saved 'n'.\n")
             } else if let range = browserMessage.range(of: "your text was saved to '") {
                 let copy = browserMessage[range.upperBound...].prefix { $0 != "'" }
-                results["browser"] = RunResult(status: 1, stdout: "",
-                                               stderr: "while you were editing it; your text was saved to '\(copy)'\n")
+                results["browser"] = RunResult(
+                    status: 1, stdout: "",
+                    stderr: "while you were editing it; your text was saved to '\(copy)'\n")
             } else {
                 Issue.record("\(race.label): the browser says\n\(browserMessage)")
             }
         }
-        let notePaths = scriptAction == .move ? ["moved.md"] : scriptAction == .delete || browserAction == .delete
-            ? [".notes/trash/*/n.md"] : ["n.md"]
+        let notePaths =
+            scriptAction == .move
+            ? ["moved.md"]
+            : scriptAction == .delete || browserAction == .delete
+                ? [".notes/trash/*/n.md"] : ["n.md"]
         var editors = [script]
         if browserAction == .edit { editors.append(browser) }
         if scriptAction == .delete || scriptAction == .move {
             editors.removeFirst()
             // A move that finds the note saved since it planned says its links were left as they were.
-            #expect(scriptResult.status == 0 || scriptResult.stderr.contains("changed on disk during the move, so "),
-                    "\(race.label): \(scriptResult)")
+            #expect(
+                scriptResult.status == 0
+                    || scriptResult.stderr.contains("changed on disk during the move, so "),
+                "\(race.label): \(scriptResult)")
         }
         Self.expectLinesKept(editors, results, audit: audit, notePaths: notePaths, race: race)
         try audit.check(race)

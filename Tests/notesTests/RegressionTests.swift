@@ -10,15 +10,19 @@ import Testing
         let editor = try s.script("ed.sh", "rm '\(s.vault)/n.md'; printf 'typed\\n' > \"$1\"")
         let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": editor], tty: true)
         #expect(r.status == 1)
-        let copies = try FileManager.default.contentsOfDirectory(atPath: s.vault).filter { $0.hasPrefix("n.conflict-") }
+        let copies = try FileManager.default.contentsOfDirectory(atPath: s.vault).filter {
+            $0.hasPrefix("n.conflict-")
+        }
         #expect(copies.count == 1, "\(r)")
         #expect(try copies.first.map { try s.read($0) } == "typed\n")
     }
 
     @Test func aMissingVaultIsReportedBeforeTheEditorOpens() throws {
         let s = try Sandbox()
-        let editor = try s.script("ed.sh", "echo opened > '\(s.root.path)/opened'; printf 'typed\\n' > \"$1\"")
-        let r = try s.run(["add"], env: ["NOTES_EDITOR": editor, "NOTES_VAULT": s.root.path + "/typo"], tty: true)
+        let editor = try s.script(
+            "ed.sh", "echo opened > '\(s.root.path)/opened'; printf 'typed\\n' > \"$1\"")
+        let r = try s.run(
+            ["add"], env: ["NOTES_EDITOR": editor, "NOTES_VAULT": s.root.path + "/typo"], tty: true)
         #expect(r.status == 1)
         #expect(r.stderr.contains("does not exist"))
         #expect(!FileManager.default.fileExists(atPath: s.root.path + "/opened"))
@@ -54,12 +58,16 @@ import Testing
         let s = try Sandbox()
         let dotfiles = s.root.path + "/dotfiles.json"
         try #"{"scheme": "orange"}"#.write(toFile: dotfiles, atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: s.config + "/notes", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: s.config + "/notes/settings.json", withDestinationPath: dotfiles)
+        try FileManager.default.createDirectory(
+            atPath: s.config + "/notes", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: s.config + "/notes/settings.json", withDestinationPath: dotfiles)
         let get = try s.run(["config", "get", "scheme"])
         #expect(get.stdout == "orange\n" && get.stderr == "", "\(get)")
         #expect(try s.run(["config", "set", "sort", "title"]).status == 0)
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: s.config + "/notes/settings.json") == dotfiles)
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: s.config + "/notes/settings.json")
+                == dotfiles)
         #expect(try String(contentsOfFile: dotfiles, encoding: .utf8).contains("\"sort\" : \"title\""))
     }
 
@@ -199,13 +207,16 @@ import Testing
         // 2024-11-29 and 2024-11-30 at 08:09 UTC.
         try s.write("x.md", "x\n", mtime: Date(timeIntervalSince1970: 1_732_867_740))
         try s.write("hi.md", "Hi\n", mtime: Date(timeIntervalSince1970: 1_732_954_140))
-        let r = try s.run(["list", "--color", "always"],
-                          env: ["COLUMNS": "120", "COLORTERM": "", "LC_ALL": "en_GB.UTF-8"])
+        let r = try s.run(
+            ["list", "--color", "always"],
+            env: ["COLUMNS": "120", "COLORTERM": "", "LC_ALL": "en_GB.UTF-8"])
         // Light default theme: tint 253, text 234, date 242; title and ID padded to the widest (2).
-        let start = "\u{1B}[48;5;253m\u{1B}[38;5;234m\u{1B}[1m ", dim = "\u{1B}[22m  \u{1B}[38;5;242m"
+        let start = "\u{1B}[48;5;253m\u{1B}[38;5;234m\u{1B}[1m "
+        let dim = "\u{1B}[22m  \u{1B}[38;5;242m"
         let end = "\u{1B}[38;5;234m  "
-        #expect(r.stdout == start + "Hi" + dim + "30 Nov 2024 at 08:09" + end + "hi \u{1B}[0m\n"
-            + start + "x " + dim + "29 Nov 2024 at 08:09" + end + "x  \u{1B}[0m\n", "\(r)")
+        #expect(
+            r.stdout == start + "Hi" + dim + "30 Nov 2024 at 08:09" + end + "hi \u{1B}[0m\n"
+                + start + "x " + dim + "29 Nov 2024 at 08:09" + end + "x  \u{1B}[0m\n", "\(r)")
     }
 
     @Test func addingANoteThatHasFrontMatterKeepsIt() throws {
@@ -219,7 +230,9 @@ import Testing
         let dated = try s.run(["add"], stdin: "---\ndate: 2015-11-17 16:16:01 -0600\n---\nOld post\n")
         #expect(dated.stdout == "old-post\n")
         #expect(try s.read("old-post.md") == "---\ndate: 2015-11-17 16:16:01 -0600\n---\nOld post\n")
-        #expect(try s.run(["list", "--sort", "created"]).stdout.hasSuffix("old-post\t2015-11-17T22:16:01Z\tOld post\n"))
+        #expect(
+            try s.run(["list", "--sort", "created"]).stdout.hasSuffix(
+                "old-post\t2015-11-17T22:16:01Z\tOld post\n"))
     }
 
     @Test func datesFollowTheLocaleOfTheEnvironment() throws {
@@ -244,7 +257,9 @@ import Testing
         let second = try s.run(["config", "reset"])
         #expect(second.status == 0)
         #expect(second.stderr.contains("holds the defaults"))
-        #expect(try String(contentsOfFile: s.config + "/notes/settings.json.bak", encoding: .utf8).contains("blue"))
+        #expect(
+            try String(contentsOfFile: s.config + "/notes/settings.json.bak", encoding: .utf8).contains(
+                "blue"))
         #expect(try s.run(["config", "set", "scheme", "green"]).status == 0)
         #expect(try s.run(["config", "reset"]).stderr.contains("settings.json.bak.2"))
     }
@@ -256,7 +271,8 @@ import Testing
 
     @Test func aTamperedTrashEntryCannotWriteOutsideTheVault() throws {
         let s = try Sandbox()
-        try s.write(".notes/trash/x/deleted.json", #"{"path": "../escaped.md", "deletedAt": "2026-01-01T00:00:00Z"}"#)
+        try s.write(
+            ".notes/trash/x/deleted.json", #"{"path": "../escaped.md", "deletedAt": "2026-01-01T00:00:00Z"}"#)
         try s.write(".notes/trash/escaped.md", "x\n")  // where "x/../escaped.md" points
         let r = try s.run(["restore", "escaped"])
         #expect(r.status == 1)

@@ -49,16 +49,19 @@ enum Reference {
         guard let found, !found.isEmpty else { return nil }
         // A pyenv or asdf shim can exist without a working interpreter behind it, and costs a
         // shell start per run when there is one: ask for the real executable.
-        let probe = try? execute(found, [
-            "-c", "import sys, unicodedata; assert sys.version_info >= (3, 7); print(sys.executable)",
-        ])
+        let probe = try? execute(
+            found,
+            [
+                "-c", "import sys, unicodedata; assert sys.version_info >= (3, 7); print(sys.executable)",
+            ])
         guard let probe, probe.status == 0 else { return nil }
         let executable = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         return FileManager.default.isExecutableFile(atPath: executable) ? executable : found
     }()
 
     /// Whether a python3 runs and both scripts are there.
-    static let available: Bool = python != nil
+    static let available: Bool =
+        python != nil
         && FileManager.default.fileExists(atPath: makeVault)
         && FileManager.default.fileExists(atPath: refSearch)
 
@@ -81,7 +84,8 @@ enum Reference {
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         process.environment = environment
         let base = NSTemporaryDirectory() + "/notes-ref-" + UUID().uuidString
-        let outPath = base + ".out", errPath = base + ".err"
+        let outPath = base + ".out"
+        let errPath = base + ".err"
         defer { for path in [outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
@@ -112,7 +116,7 @@ extension Reference {
         var description: String {
             switch self {
             case .noPython: "python3 is not on PATH"
-            case let .scriptFailed(name, result): "\(name) failed: \(result)"
+            case .scriptFailed(let name, let result): "\(name) failed: \(result)"
             }
         }
     }
@@ -169,14 +173,18 @@ extension Reference {
 
         /// The answer for a query.
         func ids(_ options: [String], _ query: [String]) throws -> [String] {
-            try #require(ids.first { $0.options == options && $0.query == query },
-                         "no vendored answer for \(options) \(query): regenerate the fixtures").ids
+            try #require(
+                ids.first { $0.options == options && $0.query == query },
+                "no vendored answer for \(options) \(query): regenerate the fixtures"
+            ).ids
         }
 
         /// The `--json` answer for a query.
         func listing(_ options: [String], _ query: [String]) throws -> [ListedNote] {
-            try #require(listings.first { $0.options == options && $0.query == query },
-                         "no vendored answer for --json \(options) \(query): regenerate the fixtures").notes
+            try #require(
+                listings.first { $0.options == options && $0.query == query },
+                "no vendored answer for --json \(options) \(query): regenerate the fixtures"
+            ).notes
         }
     }
 
@@ -256,8 +264,9 @@ extension Reference {
                 let date = try fm.attributesOfItem(atPath: vault + "/" + name)[.modificationDate] as? Date
                 mtimes[name] = Int(try #require(date).timeIntervalSince1970)
             }
-            var answers = Answers(generator: ["make-vault.py"] + arguments, mtimes: mtimes, manifest: manifest,
-                                  ids: [], listings: [])
+            var answers = Answers(
+                generator: ["make-vault.py"] + arguments, mtimes: mtimes, manifest: manifest,
+                ids: [], listings: [])
             let sandbox = try Sandbox(initVault: false)
             try lay(answers, into: sandbox)
             for (options, query) in idQueries {
@@ -277,7 +286,8 @@ extension Reference {
         }
 
         /// What `ref-search.py [options] VAULT QUERY…` prints on `sandbox`'s vault.
-        private static func live(_ sandbox: Sandbox, _ options: [String], _ query: [String]) throws -> String {
+        private static func live(_ sandbox: Sandbox, _ options: [String], _ query: [String]) throws -> String
+        {
             let result = try Reference.python(Reference.refSearch, options + [sandbox.vault] + query)
             guard result.status == 0 else { throw Failure.scriptFailed("ref-search.py", result) }
             return result.stdout
@@ -313,8 +323,9 @@ extension Reference {
             if Reference.available {
                 let live = try reference(options: options, query).split(separator: "\n").map(String.init)
                 let current = live == vendored  // a Bool, so a failure prints the sentence, not two lists
-                #expect(current, "the vendored answer is out of date: regenerate the fixtures",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    current, "the vendored answer is out of date: regenerate the fixtures",
+                    sourceLocation: sourceLocation)
             }
             return vendored
         }
@@ -328,8 +339,9 @@ extension Reference {
                 let printed = try reference(options: ["--json"] + options, query)
                 let live = try JSONDecoder().decode([ListedNote].self, from: Data(printed.utf8))
                 let current = live == vendored  // a Bool, so a failure prints the sentence, not two lists
-                #expect(current, "the vendored answer is out of date: regenerate the fixtures",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    current, "the vendored answer is out of date: regenerate the fixtures",
+                    sourceLocation: sourceLocation)
             }
             return vendored
         }
@@ -355,84 +367,111 @@ extension Reference {
         static func write(into sandbox: Sandbox) throws {
             let files: [(String, String)] = [
                 // Edited long after creation: first in `updated` order, not in `created` order.
-                ("edge/edited.md", """
-                ---
-                createdAt: 2021-03-04T05:06:07Z
-                updatedAt: 2025-06-01T10:00:00Z
-                ---
-                # Edited long after
+                (
+                    "edge/edited.md",
+                    """
+                    ---
+                    createdAt: 2021-03-04T05:06:07Z
+                    updatedAt: 2025-06-01T10:00:00Z
+                    ---
+                    # Edited long after
 
-                Meeting about the Øresund bridge and the database latency.
+                    Meeting about the Øresund bridge and the database latency.
 
-                """),
+                    """
+                ),
                 // Same updatedAt as edited.md: the tie goes by ID.
-                ("edge/a-tie.md", """
-                ---
-                updatedAt: 2025-06-01T10:00:00Z
-                createdAt: 2021-03-04T05:06:07Z
-                ---
-                Same updated time, tie by ID. Øresund again.
+                (
+                    "edge/a-tie.md",
+                    """
+                    ---
+                    updatedAt: 2025-06-01T10:00:00Z
+                    createdAt: 2021-03-04T05:06:07Z
+                    ---
+                    Same updated time, tie by ID. Øresund again.
 
-                """),
+                    """
+                ),
                 // Fractional seconds sort after the whole second (later), and print truncated.
-                ("edge/fraction.md", """
-                ---
-                createdAt: 2024-05-05T10:00:00.900Z
-                ---
-                Fractional seconds, Øresund.
+                (
+                    "edge/fraction.md",
+                    """
+                    ---
+                    createdAt: 2024-05-05T10:00:00.900Z
+                    ---
+                    Fractional seconds, Øresund.
 
-                """),
-                ("edge/whole-second.md", """
-                ---
-                createdAt: 2024-05-05T10:00:00Z
-                ---
-                Whole second, Øresund.
+                    """
+                ),
+                (
+                    "edge/whole-second.md",
+                    """
+                    ---
+                    createdAt: 2024-05-05T10:00:00Z
+                    ---
+                    Whole second, Øresund.
 
-                """),
+                    """
+                ),
                 // `created` in local time (TZ=UTC here), compatibility characters.
-                ("edge/deep/created-key.md", """
-                ---
-                created: 2022-02-02 10:30
-                tags: [x]
-                ---
-                First line title
-                Wide ｆｕｌｌ width and the ﬁle ligature, Kelvin \u{212A} sign.
+                (
+                    "edge/deep/created-key.md",
+                    """
+                    ---
+                    created: 2022-02-02 10:30
+                    tags: [x]
+                    ---
+                    First line title
+                    Wide ｆｕｌｌ width and the ﬁle ligature, Kelvin \u{212A} sign.
 
-                """),
+                    """
+                ),
                 // `date` only, a title in the front matter that the body does not repeat.
-                ("edge/date-key.md", """
-                ---
-                date: 2023-07-07
-                title: "Résumé of \u{01C4}ungla \\u00e9t\\u00e9"
-                ---
-                Body without the title words.
+                (
+                    "edge/date-key.md",
+                    """
+                    ---
+                    date: 2023-07-07
+                    title: "Résumé of \u{01C4}ungla \\u00e9t\\u00e9"
+                    ---
+                    Body without the title words.
 
-                """),
+                    """
+                ),
                 // Single-quoted title with a doubled quote.
-                ("edge/quoted-title.md", """
-                ---
-                createdAt: 2022-08-08T08:08:08Z
-                title: 'It''s Ωmega time'
-                ---
-                Nothing else here.
+                (
+                    "edge/quoted-title.md",
+                    """
+                    ---
+                    createdAt: 2022-08-08T08:08:08Z
+                    title: 'It''s Ωmega time'
+                    ---
+                    Nothing else here.
 
-                """),
+                    """
+                ),
                 // A creation date that does not parse: the mtime is used, with a warning.
-                ("edge/bad-date.md", """
-                ---
-                createdAt: not a date
-                ---
-                Bad date note, Øresund.
+                (
+                    "edge/bad-date.md",
+                    """
+                    ---
+                    createdAt: not a date
+                    ---
+                    Bad date note, Øresund.
 
-                """),
+                    """
+                ),
                 // No closing line: not front matter, so its lines are body text and searchable.
-                ("edge/unclosed.md", """
-                ---
-                title: Unclosedfrontmatter words
+                (
+                    "edge/unclosed.md",
+                    """
+                    ---
+                    title: Unclosedfrontmatter words
 
-                Unclosed front matter, Øresund.
+                    Unclosed front matter, Øresund.
 
-                """),
+                    """
+                ),
                 ("edge/cherokee.md", "ᏣᎳᎩ Cherokee ꮳꮃꭹ, Straße and \u{1E9E}, ǅ digraph.\n"),
                 // Marks that are part of a letter: none of these may be folded away.
                 ("edge/korean.md", "# 등산 계획\n\n주말에 등산을 갑니다.\n"),
@@ -450,15 +489,17 @@ extension Reference {
             ]
             for (path, text) in files { try sandbox.write(path, text, mtime: mtime) }
             // BOM, CRLF, an offset date, decomposed (NFD) accents and upper-case Greek with final sigma.
-            let crlf = "\u{FEFF}---\r\ncreatedAt: 2024-01-01T00:00:00+02:00\r\n---\r\n# CRLF note #\r\n\r\n"
+            let crlf =
+                "\u{FEFF}---\r\ncreatedAt: 2024-01-01T00:00:00+02:00\r\n---\r\n# CRLF note #\r\n\r\n"
                 + "Line with NFD A\u{30A}ngstro\u{308}m and ΣΟΦΟΣ σοφός.\r\n"
             try sandbox.write("edge/crlf.md", crlf, mtime: mtime)
             // Not UTF-8: skipped by both.
             let latin1 = Array("# Latin-1 caf".utf8) + [0xE9] + Array(" Zanzibarlatin\n".utf8)
             try sandbox.writeBytes("edge/latin1.md", latin1, mtime: mtime)
             // A symlink to a note is not a note (else edited.md would show twice).
-            try FileManager.default.createSymbolicLink(atPath: sandbox.vault + "/edge/link.md",
-                                                       withDestinationPath: "edited.md")
+            try FileManager.default.createSymbolicLink(
+                atPath: sandbox.vault + "/edge/link.md",
+                withDestinationPath: "edited.md")
         }
     }
 
@@ -647,7 +688,8 @@ struct SearchReferenceTests {
 
     /// A readable account of how two ID lists differ.
     static func difference(_ ours: [String], _ theirs: [String]) -> String {
-        let onlyOurs = Set(ours).subtracting(theirs), onlyTheirs = Set(theirs).subtracting(ours)
+        let onlyOurs = Set(ours).subtracting(theirs)
+        let onlyTheirs = Set(theirs).subtracting(ours)
         var lines = ["notes: \(ours.count) IDs, reference: \(theirs.count) IDs"]
         if !onlyOurs.isEmpty { lines.append("only notes: \(onlyOurs.sorted())") }
         if !onlyTheirs.isEmpty { lines.append("only reference: \(onlyTheirs.sorted())") }

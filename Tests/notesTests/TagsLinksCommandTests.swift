@@ -1,17 +1,20 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import TestSupport
 import Testing
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// `notes tags`, `list --tag`, `search #tag` and `tags` in JSON notes, end to end.
 @Suite struct TagsCommandTests {
     static func vault() throws -> Sandbox {
         let s = try Sandbox()
-        try s.write("old.md", "---\ncreatedAt: 2020-01-01T00:00:00Z\ntags: [Café, work]\n---\n# Old\n\n#work/meetings\n")
+        try s.write(
+            "old.md",
+            "---\ncreatedAt: 2020-01-01T00:00:00Z\ntags: [Café, work]\n---\n# Old\n\n#work/meetings\n")
         try s.write("new.md", "---\ncreatedAt: 2024-01-01T00:00:00Z\n---\n# New\n\n#cafe #Work and `#code`\n")
         try s.write("plain.md", "---\ncreatedAt: 2022-01-01T00:00:00Z\n---\n# Plain\n\nno tags # here\n")
         return s
@@ -23,32 +26,37 @@ import Testing
         #expect(piped.status == 0 && piped.stderr == "", "\(piped)")
         #expect(piped.stdout == "cafe\t2\nWork\t2\nwork/meetings\t1\n")
         let json = try s.run(["tags", "--json"])
-        #expect(json.stdout == """
-            [
-              {
-                "tag": "cafe",
-                "count": 2
-              },
-              {
-                "tag": "Work",
-                "count": 2
-              },
-              {
-                "tag": "work/meetings",
-                "count": 1
-              }
-            ]
+        #expect(
+            json.stdout == """
+                [
+                  {
+                    "tag": "cafe",
+                    "count": 2
+                  },
+                  {
+                    "tag": "Work",
+                    "count": 2
+                  },
+                  {
+                    "tag": "work/meetings",
+                    "count": 1
+                  }
+                ]
 
-            """)
+                """)
         let human = try s.run(["tags", "--color", "always"], env: ["COLUMNS": "40"])
         #expect(human.stdout.contains("cafe") && human.stdout.contains("work/meetings"), "\(human)")
     }
 
     @Test func listByTagIsAnAndAndAParentMatchesItsNestedTags() throws {
         let s = try Self.vault()
-        #expect(try s.run(["list", "--tag", "work"]).stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] }
+        #expect(
+            try s.run(["list", "--tag", "work"]).stdout.split(separator: "\n").map {
+                $0.split(separator: "\t")[0]
+            }
                 == ["new", "old"])
-        #expect(try s.run(["list", "--tag", "WORK", "--tag", "café"]).stdout.split(separator: "\n").count == 2)
+        #expect(
+            try s.run(["list", "--tag", "WORK", "--tag", "café"]).stdout.split(separator: "\n").count == 2)
         #expect(try s.run(["ls", "-t", "work/meetings"]).stdout.hasPrefix("old\t"))
         #expect(try s.run(["list", "--tag", "work", "--tag", "meetings"]).stdout == "")
         #expect(try s.run(["list", "--tag", "code"]).stdout == "")
@@ -58,13 +66,18 @@ import Testing
         // Quoted, "#café" is text: only the note that says it in its body, not the one whose front
         // matter has the tag.
         #expect(try s.run(["search", "#café"]).stdout.split(separator: "\n").count == 2)
-        #expect(try s.run(["search", "\"#café\""]).stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["new"])
+        #expect(
+            try s.run(["search", "\"#café\""]).stdout.split(separator: "\n").map {
+                $0.split(separator: "\t")[0]
+            } == ["new"])
     }
 
     @Test func jsonNotesCarryTheirOwnSpellings() throws {
         let s = try Self.vault()
         let list = try s.run(["list", "--json", "--tag", "work/meetings"])
-        #expect(list.stdout.contains("\"tags\": [\n      \"Café\",\n      \"work\",\n      \"work/meetings\"\n    ]"), "\(list)")
+        #expect(
+            list.stdout.contains(
+                "\"tags\": [\n      \"Café\",\n      \"work\",\n      \"work/meetings\"\n    ]"), "\(list)")
         let show = try s.run(["show", "new", "--json"])
         #expect(show.stdout.contains("\"tags\": [\n    \"cafe\",\n    \"Work\"\n  ]"), "\(show)")
         #expect(try s.run(["show", "plain", "--json"]).stdout.contains("\"tags\": []"))
@@ -76,7 +89,8 @@ import Testing
         let s = try Self.vault()
         try s.write("linker.md", "# Linker\n\n[[old]]\n")
         #expect(try s.run(["backlinks", "old"]).stdout == "linker\t3\t[[old]]\n")
-        try s.write("linker.md", "# Linker\n\n#fresh [[new]]\n", mtime: Date(timeIntervalSince1970: 1_700_000_000))
+        try s.write(
+            "linker.md", "# Linker\n\n#fresh [[new]]\n", mtime: Date(timeIntervalSince1970: 1_700_000_000))
         #expect(try s.run(["backlinks", "old"]).stdout == "")
         #expect(try s.run(["backlinks", "new"]).stdout == "linker\t3\t[[new]]\n")
         #expect(try s.run(["tags"]).stdout.contains("fresh\t1\n"))
@@ -99,55 +113,63 @@ import Testing
     @Test func aNotesLinksWithWhereEachGoes() throws {
         let s = try Self.vault()
         let piped = try s.run(["links", "hub"])
-        #expect(piped.stdout == "3\twork/plan\t[[work/plan|the plan]]\n3\t\t[[Missing]]\n4\tideas/idea\t[idea](ideas/idea.md#Why)\n",
-                "\(piped)")
+        #expect(
+            piped.stdout
+                == "3\twork/plan\t[[work/plan|the plan]]\n3\t\t[[Missing]]\n4\tideas/idea\t[idea](ideas/idea.md#Why)\n",
+            "\(piped)")
         let json = try s.run(["links", "hub", "--json"])
-        #expect(json.stdout.contains("""
-              {
-                "line": 4,
-                "text": "[idea](ideas/idea.md#Why)",
-                "target": "ideas/idea.md",
-                "heading": "Why",
-                "id": "ideas/idea",
-                "path": "ideas/idea.md",
-                "title": "Big idea",
-                "broken": false
-              }
-            """), "\(json)")
-        #expect(json.stdout.contains("""
-                "target": "Missing",
-                "heading": null,
-                "id": null,
-                "path": null,
-                "title": null,
-                "broken": true
-            """))
+        #expect(
+            json.stdout.contains(
+                """
+                  {
+                    "line": 4,
+                    "text": "[idea](ideas/idea.md#Why)",
+                    "target": "ideas/idea.md",
+                    "heading": "Why",
+                    "id": "ideas/idea",
+                    "path": "ideas/idea.md",
+                    "title": "Big idea",
+                    "broken": false
+                  }
+                """), "\(json)")
+        #expect(
+            json.stdout.contains(
+                """
+                    "target": "Missing",
+                    "heading": null,
+                    "id": null,
+                    "path": null,
+                    "title": null,
+                    "broken": true
+                """))
         #expect(try s.run(["links", "hub", "--broken"]).stdout == "3\t\t[[Missing]]\n")
     }
 
     @Test func backlinksGiveTheLinkingNoteAndLine() throws {
         let s = try Self.vault()
-        #expect(try s.run(["backlinks", "hub"]).stdout == "ideas/idea\t4\t[[Hub#Top]]\nwork/plan\t3\t[[hub]]\n")
+        #expect(
+            try s.run(["backlinks", "hub"]).stdout == "ideas/idea\t4\t[[Hub#Top]]\nwork/plan\t3\t[[hub]]\n")
         let json = try s.run(["backlinks", "work/plan", "--json"])
-        #expect(json.stdout == """
-            [
-              {
-                "id": "hub",
-                "path": "hub.md",
-                "title": "Hub",
-                "line": 3,
-                "text": "[[work/plan|the plan]]"
-              },
-              {
-                "id": "ideas/idea",
-                "path": "ideas/idea.md",
-                "title": "Big idea",
-                "line": 4,
-                "text": "![[plan]]"
-              }
-            ]
+        #expect(
+            json.stdout == """
+                [
+                  {
+                    "id": "hub",
+                    "path": "hub.md",
+                    "title": "Hub",
+                    "line": 3,
+                    "text": "[[work/plan|the plan]]"
+                  },
+                  {
+                    "id": "ideas/idea",
+                    "path": "ideas/idea.md",
+                    "title": "Big idea",
+                    "line": 4,
+                    "text": "![[plan]]"
+                  }
+                ]
 
-            """, "\(json)")
+                """, "\(json)")
         let none = try s.run(["backlinks", "hub", "--color", "always"], env: ["COLUMNS": "60"])
         #expect(none.stdout.contains("ideas/idea:4"))
     }
@@ -164,7 +186,9 @@ import Testing
         let s = try Self.vault()
         let r = try s.run(["links"])
         #expect(r.status == 64)
-        #expect(r.stderr.hasPrefix("Error: Missing the note whose links to list (or --broken).\nUsage: notes links"))
+        #expect(
+            r.stderr.hasPrefix(
+                "Error: Missing the note whose links to list (or --broken).\nUsage: notes links"))
         let missing = try s.run(["backlinks", "nope"])
         #expect(missing.status == 1 && missing.stderr == "Error: no note matches 'nope'\n")
     }
@@ -173,13 +197,16 @@ import Testing
 /// `notes move`, end to end: the file moves inside the vault, every link to it is
 /// rewritten — its target only — and nothing else changes.
 @Suite struct MoveCommandTests {
-    static let plan = "---\ncreatedAt: 2026-01-02T00:00:00Z\nupdatedAt: 2026-01-03T00:00:00Z\ntags: [work]\n---\n# Plan\n\n"
+    static let plan =
+        "---\ncreatedAt: 2026-01-02T00:00:00Z\nupdatedAt: 2026-01-03T00:00:00Z\ntags: [work]\n---\n# Plan\n\n"
         + "Intro line.\nSee [[idea]] and [[idea#Why|the reason]] and ![[idea]].\nAlso [up](../idea.md#Why \"title\").\nEnd.\n"
-    static let deep = "# Deep\n\n| [[idea\\|alias in a table]] | `[[idea]]` |\n\n```\n[[idea]]\n```\n[[Big idea]] [[other]]\n"
+    static let deep =
+        "# Deep\n\n| [[idea\\|alias in a table]] | `[[idea]]` |\n\n```\n[[idea]]\n```\n[[Big idea]] [[other]]\n"
 
     static func vault() throws -> Sandbox {
         let s = try Sandbox()
-        try s.write("idea.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md).\n")
+        try s.write(
+            "idea.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md).\n")
         try s.write("work/plan.md", plan)
         try s.write("far/away/deep.md", deep)
         try s.write("other.md", "# Other\n")
@@ -187,21 +214,26 @@ import Testing
     }
 
     /// Everything in the vault but its state and git's.
-    static func snapshot(_ s: Sandbox) -> TreeSnapshot { TreeSnapshot(s.vault, skipping: [".notes", ".git"]) }
+    static func snapshot(_ s: Sandbox) -> TreeSnapshot {
+        TreeSnapshot(s.vault, skipping: [".notes", ".git"])
+    }
 
     @Test func linksInOtherFoldersFollowWithAliasesAndHeadingsKept() throws {
         let s = try Self.vault()
         let r = try s.run(["move", "idea", "archive/2026/idea"])
         #expect(r.status == 0 && r.stderr == "", "\(r)")
-        #expect(r.stdout == """
-            Moved 'idea' to 'archive/2026/idea'; rewrote 2 links in 2 notes:
-              archive/2026/idea:6  [sib](work/plan.md) → [sib](../../work/plan.md)
-              work/plan:10  [up](../idea.md#Why "title") → [up](../archive/2026/idea.md#Why "title")
+        #expect(
+            r.stdout == """
+                Moved 'idea' to 'archive/2026/idea'; rewrote 2 links in 2 notes:
+                  archive/2026/idea:6  [sib](work/plan.md) → [sib](../../work/plan.md)
+                  work/plan:10  [up](../idea.md#Why "title") → [up](../archive/2026/idea.md#Why "title")
 
-            """)
+                """)
         #expect(!s.exists("idea.md") && s.exists("archive/2026/idea.md"))
         // File-name links still find it; only the relative paths changed; front matter untouched.
-        #expect(try s.read("work/plan.md") == Self.plan.replacingOccurrences(of: "../idea.md", with: "../archive/2026/idea.md"))
+        #expect(
+            try s.read("work/plan.md")
+                == Self.plan.replacingOccurrences(of: "../idea.md", with: "../archive/2026/idea.md"))
         #expect(try s.read("far/away/deep.md") == Self.deep)
         #expect(try s.run(["links", "--broken"]).stdout == "")
         #expect(try s.run(["backlinks", "archive/2026/idea"]).stdout.split(separator: "\n").count == 6)
@@ -212,15 +244,20 @@ import Testing
         let r = try s.run(["mv", "idea", "ideas/concept"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.hasPrefix("Moved 'idea' to 'ideas/concept'; rewrote 6 links in 3 notes:\n"))
-        #expect(try s.read("work/plan.md") == Self.plan
+        #expect(
+            try s.read("work/plan.md")
+                == Self.plan
                 .replacingOccurrences(of: "[[idea", with: "[[concept")
                 .replacingOccurrences(of: "![[idea]]", with: "![[concept]]")
                 .replacingOccurrences(of: "../idea.md", with: "../ideas/concept.md"))
         // In a table the alias keeps its `\|`; code is not a link; a title link still resolves.
-        #expect(try s.read("far/away/deep.md") == Self.deep.replacingOccurrences(of: "[[idea\\|", with: "[[concept\\|"))
+        #expect(
+            try s.read("far/away/deep.md")
+                == Self.deep.replacingOccurrences(of: "[[idea\\|", with: "[[concept\\|"))
         #expect(try s.read("ideas/concept.md").contains("See [sib](../work/plan.md)."))
         let renamed = try s.run(["rename", "ideas/concept", "ideas/"])
-        #expect(renamed.status == 1 && renamed.stderr.contains("'ideas/concept' already exists"), "\(renamed)")
+        #expect(
+            renamed.status == 1 && renamed.stderr.contains("'ideas/concept' already exists"), "\(renamed)")
     }
 
     @Test func aDryRunChangesNothing() throws {
@@ -229,12 +266,13 @@ import Testing
         let before = Self.snapshot(s)
         let r = try s.run(["move", "--dry-run", "idea", "archive/idea"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout == """
-            Would move 'idea' to 'archive/idea' and rewrite 2 links in 2 notes:
-              archive/idea:6  [sib](work/plan.md) → [sib](../work/plan.md)
-              work/plan:10  [up](../idea.md#Why "title") → [up](../archive/idea.md#Why "title")
+        #expect(
+            r.stdout == """
+                Would move 'idea' to 'archive/idea' and rewrite 2 links in 2 notes:
+                  archive/idea:6  [sib](work/plan.md) → [sib](../work/plan.md)
+                  work/plan:10  [up](../idea.md#Why "title") → [up](../archive/idea.md#Why "title")
 
-            """)
+                """)
         #expect(Self.snapshot(s) == before)
         #expect(!s.exists("archive"))
     }
@@ -244,8 +282,10 @@ import Testing
         let s = try Self.vault()
         try s.write(".gitignore", ".notes/\n")
         let git = { (arguments: [String]) throws -> RunResult in
-            try s.run([], cwd: s.vault, shell: "git -c user.name=Test -c user.email=t@example.com "
-                        + arguments.map { "'\($0)'" }.joined(separator: " "))
+            try s.run(
+                [], cwd: s.vault,
+                shell: "git -c user.name=Test -c user.email=t@example.com "
+                    + arguments.map { "'\($0)'" }.joined(separator: " "))
         }
         for step in [["init", "-q"], ["add", "-A"], ["commit", "-qm", "before"]] {
             let r = try git(step)
@@ -254,9 +294,10 @@ import Testing
         #expect(try s.run(["move", "idea", "ideas/concept"]).status == 0)
         _ = try git(["add", "-A"])
         let status = try git(["status", "--porcelain"])
-        #expect(status.stdout.split(separator: "\n").sorted() == [
-            "M  far/away/deep.md", "M  work/plan.md", "R  idea.md -> ideas/concept.md",
-        ], "\(status)")
+        #expect(
+            status.stdout.split(separator: "\n").sorted() == [
+                "M  far/away/deep.md", "M  work/plan.md", "R  idea.md -> ideas/concept.md",
+            ], "\(status)")
         let diff = try git(["diff", "--cached", "-M", "--unified=0", "--no-color"]).stdout
         let changed = diff.split(separator: "\n").filter {
             ($0.hasPrefix("+") || $0.hasPrefix("-")) && !$0.hasPrefix("+++") && !$0.hasPrefix("---")
@@ -265,11 +306,14 @@ import Testing
         #expect(changed.allSatisfy { $0.contains("[[") || $0.contains("](") }, "\(diff)")
         let removed = changed.filter { $0.hasPrefix("-") }.map { $0.dropFirst() }
         let added = changed.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) }
-        #expect(removed.map {
-            $0.replacingOccurrences(of: "[[idea", with: "[[concept").replacingOccurrences(of: "../idea.md", with: "../ideas/concept.md")
+        #expect(
+            removed.map {
+                $0.replacingOccurrences(of: "[[idea", with: "[[concept").replacingOccurrences(
+                    of: "../idea.md", with: "../ideas/concept.md"
+                )
                 .replacingOccurrences(of: "(work/plan.md)", with: "(../work/plan.md)")
                 .replacingOccurrences(of: "`[[concept]]`", with: "`[[idea]]`")  // code is no link
-        } == added, "\(diff)")
+            } == added, "\(diff)")
         #expect(!diff.contains("updatedAt"))
     }
 
@@ -279,7 +323,8 @@ import Testing
     @Test func aNoteThatChangesDuringTheMoveIsLeftAlone() throws {
         let s = try Self.vault()
         #expect(try s.run(["index"]).status == 0)
-        let child = try Child.start(s, ["move", "idea", "ideas/concept"], env: ["NOTES_TEST_PAUSE_BEFORE_RENAME": "1"])
+        let child = try Child.start(
+            s, ["move", "idea", "ideas/concept"], env: ["NOTES_TEST_PAUSE_BEFORE_RENAME": "1"])
         let stopped = child.wait(untraced: true)
         try #require(stopped & 0xFF == 0x7F, "the move should stop before its renames; status \(stopped)")
         let mine = "# Plan\n\nRewritten by hand meanwhile: [[idea]]\n"
@@ -300,11 +345,13 @@ import Testing
 
     /// The guard: the new place must be inside the vault, visible and free; when it is not,
     /// the command fails (exit 1) and nothing changes — and a dry run says so as well.
-    @Test(arguments: [
-        ("../outside", "outside the vault"), ("/tmp/x", "outside the vault"), ("a/../../x", "outside the vault"),
-        (".hidden/x", "hidden folder"), ("a/.dotfile", "hidden file"), ("other", "already exists"),
-        ("work/plan.md", "already exists"), ("odd#name", "cannot hold"),
-    ], [false, true])
+    @Test(
+        arguments: [
+            ("../outside", "outside the vault"), ("/tmp/x", "outside the vault"),
+            ("a/../../x", "outside the vault"),
+            (".hidden/x", "hidden folder"), ("a/.dotfile", "hidden file"), ("other", "already exists"),
+            ("work/plan.md", "already exists"), ("odd#name", "cannot hold"),
+        ], [false, true])
     func aBadNewPlaceChangesNothing(_ target: (path: String, fragment: String), dryRun: Bool) throws {
         let s = try Self.vault()
         let before = Self.snapshot(s)

@@ -32,7 +32,9 @@ import Testing
     /// its parent is that shell and the shell's parent is `notes`.)
     @Test func interruptsWhileTheEditorRunsDoNotKillNotes() throws {
         let s = try Sandbox()
-        let editor = try s.script("ed.sh", #"""
+        let editor = try s.script(
+            "ed.sh",
+            #"""
             notes=$(cut -d' ' -f4 /proc/$PPID/stat)
             kill -INT "$notes"; kill -QUIT "$notes"
             printf '# Survived\n' > "$1"
@@ -65,7 +67,8 @@ import Testing
         let folder = s.root.path + "/notes-edit-\(pid)-\(suffix)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try now.write(toFile: folder + "/n.md", atomically: false, encoding: .utf8)
-        _ = FileManager.default.createFile(atPath: folder + "/.original-" + Hashing.fnv1a(handed.utf8), contents: nil)
+        _ = FileManager.default.createFile(
+            atPath: folder + "/.original-" + Hashing.fnv1a(handed.utf8), contents: nil)
         return folder
     }
 
@@ -74,7 +77,8 @@ import Testing
         let fm = FileManager.default
         let untouched = try session(s, pid: Self.deadPID, suffix: "aaaaaa", handed: "body\n", now: "body\n")
         let typed = try session(s, pid: Self.deadPID, suffix: "bbbbbb", handed: "body\n", now: "typed text\n")
-        let live = try session(s, pid: "\(getpid())", suffix: "cccccc", handed: "body\n", now: "in progress\n")
+        let live = try session(
+            s, pid: "\(getpid())", suffix: "cccccc", handed: "body\n", now: "in progress\n")
         let editor = try s.script("ed.sh", #"printf '# New\n' > "$1""#)
         let r = try s.run(["add"], env: ["NOTES_EDITOR": editor], tty: true)
         #expect(r.status == 0, "\(r)")
@@ -110,10 +114,12 @@ import Testing
         let editor = try s.script("ed.sh", #"printf 'typed\n' > "$1"; exit 3"#)
         let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": editor], tty: true)
         #expect(r.status == 1)
-        let path = try #require(r.stderr.split(separator: "'").last { $0.hasSuffix("/n.md") }.map(String.init))
+        let path = try #require(
+            r.stderr.split(separator: "'").last { $0.hasSuffix("/n.md") }.map(String.init))
         #expect(path.contains("/notes-unsaved-"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "typed\n")
-        let next = try s.run(["edit", "n"], env: ["NOTES_EDITOR": try s.script("ok.sh", #"printf 'x\n' > "$1""#)], tty: true)
+        let next = try s.run(
+            ["edit", "n"], env: ["NOTES_EDITOR": try s.script("ok.sh", #"printf 'x\n' > "$1""#)], tty: true)
         #expect(next.status == 0, "\(next)")
         #expect(FileManager.default.fileExists(atPath: path))
     }

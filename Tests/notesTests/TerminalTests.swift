@@ -1,7 +1,8 @@
-import TestSupport
-@testable import notes
 import Foundation
+import TestSupport
 import Testing
+
+@testable import notes
 
 /// Hangups seen by the handler that was installed before raw mode, to check the chain.
 nonisolated(unsafe) private var hangupsSeen: Int32 = 0
@@ -117,7 +118,7 @@ private func deliver(_ number: Int32) {
     @Test func aResizeWakesAPollingLoop() throws {
         var ends: [Int32] = [-1, -1]
         #expect(pipe(&ends) == 0)
-        defer { ends.forEach { _ = close($0) } }
+        defer { for end in ends { close(end) } }
         _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
         Terminal.watchResize(notify: ends[1])
         deliver(SIGWINCH)
@@ -138,7 +139,8 @@ private func deliver(_ number: Int32) {
         size.ws_col = 132
         size.ws_row = 43
         #expect(ioctl(pty.follower.fileDescriptor, UInt(TIOCSWINSZ), &size) == 0)
-        let tty = Terminal.size(environment: ["COLUMNS": "10", "LINES": "5"], fd: pty.follower.fileDescriptor)
+        let tty = Terminal.size(
+            environment: ["COLUMNS": "10", "LINES": "5"], fd: pty.follower.fileDescriptor)
         #expect(tty.columns == 132 && tty.rows == 43)
         let notATerminal = Terminal.size(environment: ["COLUMNS": "100", "LINES": "30"], fd: -1)
         #expect(notATerminal.columns == 100 && notATerminal.rows == 30)
@@ -147,7 +149,9 @@ private func deliver(_ number: Int32) {
     }
 
     @Test func progressBarDrawsOnlyWhenEnabledAndClearsItsLine() {
-        #expect(ProgressBar.line(label: "Indexing", done: 5, total: 10, width: 10) == "Indexing [#####     ] 5/10")
+        #expect(
+            ProgressBar.line(label: "Indexing", done: 5, total: 10, width: 10) == "Indexing [#####     ] 5/10"
+        )
         #expect(ProgressBar.line(label: "Indexing", done: 0, total: 0, width: 4) == "Indexing [####] 0/0")
         var written: [String] = []
         let bar = ProgressBar(label: "Indexing", width: 4, enabled: true, delay: -1) { written.append($0) }

@@ -1,8 +1,9 @@
-@testable import notes
 import Foundation
 import NotesKit
 import TestSupport
 import Testing
+
+@testable import notes
 
 /// The tint escape of `list` rows without truecolor, for every theme and mode: six different
 /// 256-colour entries per mode. The renderer is tested on its own; one run of the binary checks
@@ -19,8 +20,9 @@ import Testing
     /// The background code of the first row the human renderer draws for `theme`.
     static func tint(_ theme: Theme) -> String? {
         let row = NoteRow(
-            note: Note(id: "a", path: "a.md", title: "alpha", titleIsOutsideBody: false,
-                       createdAt: RenderingTests.now, updatedAt: nil, preview: ""),
+            note: Note(
+                id: "a", path: "a.md", title: "alpha", titleIsOutsideBody: false,
+                createdAt: RenderingTests.now, updatedAt: nil, preview: ""),
             date: RenderingTests.now, snippet: nil)
         let style = OutputStyle(
             width: 80, color: true, trueColor: false, theme: theme,

@@ -5,8 +5,10 @@ import Testing
 /// Where a command looks for the vault, as a stranger found it.
 @Suite struct VaultLocationTests {
     /// `notes --vault "$UNSET" delete --yes x` must not act on another vault.
-    @Test(arguments: [["--vault", "", "path"], ["--vault=", "list"], ["delete", "--yes", "x", "--vault", ""],
-                      ["--config", "", "config"]])
+    @Test(arguments: [
+        ["--vault", "", "path"], ["--vault=", "list"], ["delete", "--yes", "x", "--vault", ""],
+        ["--config", "", "config"],
+    ])
     func anEmptyVaultOrConfigIsAUsageError(arguments: [String]) throws {
         let s = try Sandbox()
         try s.write("x.md", "# X\n")

@@ -1,11 +1,12 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import TestSupport
 import Testing
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 extension Sandbox {
     /// Starts `notes` (through `Child`, so that the test can wait for a stop and signal it).
@@ -55,8 +56,8 @@ struct VaultState {
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: trash)) ?? []).sorted()
         where !name.hasPrefix(".") {
             guard let record = bytes(trash + "/" + name + "/deleted.json"),
-                  let object = try? JSONSerialization.jsonObject(with: Data(record)) as? [String: Any],
-                  let path = object["path"] as? String
+                let object = try? JSONSerialization.jsonObject(with: Data(record)) as? [String: Any],
+                let path = object["path"] as? String
             else { continue }
             if let note = bytes(trash + "/" + name + "/" + path) {
                 state.trash.append(Trashed(path: path, bytes: note))
@@ -81,7 +82,9 @@ struct VaultState {
             out += rest[..<range.upperBound]
             rest = rest[range.upperBound...]
             let stamp = rest.prefix(15)
-            if stamp.count == 15, stamp.enumerated().allSatisfy({ $0.offset == 8 ? $0.element == "-" : $0.element.isNumber }) {
+            if stamp.count == 15,
+                stamp.enumerated().allSatisfy({ $0.offset == 8 ? $0.element == "-" : $0.element.isNumber })
+            {
                 out += "*"
                 rest = rest.dropFirst(15)
             }
@@ -116,8 +119,9 @@ func maskingNow(_ bytes: [UInt8]?) -> [UInt8]? {
     let length = 20  // 2026-01-02T03:04:05Z
     while i + length <= out.count {
         if out[i + 4] == 0x2D, out[i + 10] == 0x54, out[i + length - 1] == 0x5A,
-           let text = String(bytes: out[i..<(i + length)], encoding: .utf8),
-           let date = formatter.date(from: text), abs(date.timeIntervalSince1970 - now) < 3600 {
+            let text = String(bytes: out[i..<(i + length)], encoding: .utf8),
+            let date = formatter.date(from: text), abs(date.timeIntervalSince1970 - now) < 3600
+        {
             out.replaceSubrange(i..<(i + length), with: Array("<<<<<<<<now>>>>>>>>>".utf8))
             i += length
         } else {
@@ -183,20 +187,22 @@ struct Listing: Equatable {
 
     init(_ s: Sandbox, term: String?) throws {
         let list = try s.run(["list", "--json"])
-        let search = try term.map { try s.run(["search", $0]) } ?? RunResult(status: 0, stdout: "", stderr: "")
+        let search =
+            try term.map { try s.run(["search", $0]) } ?? RunResult(status: 0, stdout: "", stderr: "")
         func masked(_ text: String) -> String {
             VaultState.stampless(String(decoding: maskingNow(Array(text.utf8)) ?? [], as: UTF8.self))
         }
         self.list = masked(list.stdout) + (list.status == 0 && list.stderr.isEmpty ? "" : "\n\(list)")
-        self.search = masked(search.stdout) + (search.status == 0 && search.stderr.isEmpty ? "" : "\n\(search)")
+        self.search =
+            masked(search.stdout) + (search.status == 0 && search.stderr.isEmpty ? "" : "\n\(search)")
     }
 }
 
 /// What the next commands say of the vault after a kill, beside what they say once the index is
 /// rebuilt from scratch: they must agree (the index is valid, or was rebuilt). `fresh` keeps the
-/// answers of a fresh index by the notes and settings they were for, since most kills leave the vault as it was
-/// before or as it is after. Also that the trash lists, without a warning, exactly its complete
-/// entries, when the command changes the trash. Returns the problems found.
+/// answers of a fresh index by the notes and settings they were for, since most kills leave the
+/// vault as it was before or as it is after. Also that the trash lists, without a warning, exactly
+/// its complete entries, when the command changes the trash. Returns the problems found.
 func indexAndTrashProblems(
     _ s: Sandbox, scenario: WriteScenario, state: VaultState, fresh: inout [String: Listing]
 ) throws -> [String] {
@@ -206,23 +212,27 @@ func indexAndTrashProblems(
     if scenario.usesTrash {
         let trash = try s.run(["trash", "--json"])
         if trash.status != 0 || trash.stderr != "" { problems.append("trash after the kill: \(trash)") }
-        let listed = (try? JSONSerialization.jsonObject(with: Data(trash.stdout.utf8)) as? [[String: Any]]) ?? []
+        let listed =
+            (try? JSONSerialization.jsonObject(with: Data(trash.stdout.utf8)) as? [[String: Any]]) ?? []
         let trashed = listed.compactMap { $0["path"] as? String }.sorted()
         if trashed != state.trash.map(\.path).sorted() {
             problems.append("trash lists \(trashed), its complete entries are \(state.trash.map(\.path))")
         }
     }
-    let key = state.notes.keys.sorted().map { path in
-        path + ":" + String(decoding: maskingNow(state.notes[path]) ?? [], as: UTF8.self)
-    }.joined(separator: "\u{0}") + "\u{0}settings:" + String(decoding: state.settings ?? [], as: UTF8.self)
+    let key =
+        state.notes.keys.sorted().map { path in
+            path + ":" + String(decoding: maskingNow(state.notes[path]) ?? [], as: UTF8.self)
+        }.joined(separator: "\u{0}") + "\u{0}settings:"
+        + String(decoding: state.settings ?? [], as: UTF8.self)
     if fresh[key] == nil {
         let rebuild = try s.run(["index", "--rebuild"])
         if rebuild.status != 0 { problems.append("index --rebuild: \(rebuild)") }
         fresh[key] = try Listing(s, term: term)
     }
     if let expected = fresh[key], listing != expected {
-        problems.append("list and search differ from a fresh index's:\n\(listing.list)\n\(listing.search)\n"
-            + "fresh:\n\(expected.list)\n\(expected.search)")
+        problems.append(
+            "list and search differ from a fresh index's:\n\(listing.list)\n\(listing.search)\n"
+                + "fresh:\n\(expected.list)\n\(expected.search)")
     }
     return problems
 }
@@ -240,24 +250,31 @@ func leftoverProblems(
     for path in Set(before.notes.keys).union(after.notes.keys).union(now.notes.keys).sorted() {
         let current = maskingNow(now.notes[path])
         if current != maskingNow(before.notes[path]) && current != maskingNow(after.notes[path]) {
-            let shown = now.notes[path].map { "\($0.count) bytes: " + String(decoding: $0.prefix(200), as: UTF8.self) }
+            let shown = now.notes[path].map {
+                "\($0.count) bytes: " + String(decoding: $0.prefix(200), as: UTF8.self)
+            }
             problems.append("note \(path) is neither as before nor as after: \(shown ?? "missing")")
         }
     }
-    let allowedTrash = Set((before.trash + after.trash).map { Trashed(path: $0.path, bytes: maskingNow($0.bytes) ?? []) })
-    for trashed in now.trash where !allowedTrash.contains(Trashed(path: trashed.path, bytes: maskingNow(trashed.bytes) ?? [])) {
-        problems.append("trashed \(trashed.path) is neither as before nor as after (\(trashed.bytes.count) bytes)")
+    let allowedTrash = Set(
+        (before.trash + after.trash).map { Trashed(path: $0.path, bytes: maskingNow($0.bytes) ?? []) })
+    for trashed in now.trash
+    where !allowedTrash.contains(Trashed(path: trashed.path, bytes: maskingNow(trashed.bytes) ?? [])) {
+        problems.append(
+            "trashed \(trashed.path) is neither as before nor as after (\(trashed.bytes.count) bytes)")
     }
     if conserves && now.total != before.total && now.total != after.total {
-        problems.append("\(now.notes.count) notes in the vault and \(now.trash.count) in the trash: "
-            + "\(now.total), where before there were \(before.total) and after \(after.total)")
+        problems.append(
+            "\(now.notes.count) notes in the vault and \(now.trash.count) in the trash: "
+                + "\(now.total), where before there were \(before.total) and after \(after.total)")
     }
     if !conserves && now.trash.count > before.trash.count {
         problems.append("the trash grew from \(before.trash.count) to \(now.trash.count)")
     }
     if now.settings != before.settings && now.settings != after.settings {
-        problems.append("settings neither as before nor as after: "
-            + String(decoding: now.settings ?? Array("missing".utf8), as: UTF8.self))
+        problems.append(
+            "settings neither as before nor as after: "
+                + String(decoding: now.settings ?? Array("missing".utf8), as: UTF8.self))
     }
     let state: Set = ["vault/.notes/index", "vault/.notes/index.delta", "vault/.notes/lock"]
     let ownTemp = ".notes-tmp-\(pid)-"

@@ -31,7 +31,8 @@ import Testing
         let s = try Sandbox()
         try s.write("bad.md", "---\nthis is not a key\n---\nbody\n")
         try "{not json".write(toFile: s.config + "/settings.json", atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: s.config + "/notes", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: s.config + "/notes", withIntermediateDirectories: true)
         try "{not json".write(toFile: s.config + "/notes/settings.json", atomically: true, encoding: .utf8)
         let r = try s.run(arguments)
         #expect(r.status == 0, "\(r)")
@@ -52,12 +53,19 @@ import Testing
                 print("skipped: running as root without /usr/bin/setpriv to drop privileges")
                 return
             }
-            r = try s.run([], shell: "exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups '\(Sandbox.binary)' list")
+            r = try s.run(
+                [],
+                shell:
+                    "exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups '\(Sandbox.binary)' list"
+            )
         } else {
             r = try s.run(["list"])
         }
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.hasPrefix("ok\t"), "\(r)")
-        #expect(r.stderr.contains("warning: \(s.vault)/locked: could not read this folder (Permission denied); its notes are skipped"), "\(r)")
+        #expect(
+            r.stderr.contains(
+                "warning: \(s.vault)/locked: could not read this folder (Permission denied); its notes are skipped"
+            ), "\(r)")
     }
 }

@@ -29,12 +29,14 @@ public struct ConflictCopy: Equatable, Sendable {
     /// The copy a vault-relative note path names, or nil when it is not a conflict copy.
     public init?(path: String) {
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let folder = String(path[..<slash]), name = String(path[slash...])
+        let folder = String(path[..<slash])
+        let name = String(path[slash...])
         let ext = name.hasSuffix(".markdown") ? ".markdown" : name.hasSuffix(".md") ? ".md" : nil
         guard let ext else { return nil }
         let stem = String(name.dropLast(ext.count))
         // A copy of a note with no name (`.sync-conflict-….md`) would be a copy of a hidden file.
-        guard let (original, source) = ConflictCopy.parse(stem: stem, ext: ext), !original.hasPrefix(".") else { return nil }
+        guard let (original, source) = ConflictCopy.parse(stem: stem, ext: ext), !original.hasPrefix(".")
+        else { return nil }
         self.path = path
         self.original = folder + original
         self.source = source
@@ -47,7 +49,8 @@ public struct ConflictCopy: Equatable, Sendable {
             let inner = stem[open.upperBound..<stem.index(before: stem.endIndex)]
             if inner.contains("conflicted copy") {
                 let name = String(stem[..<open.lowerBound]) + ext
-                let nextcloud = inner.hasPrefix("conflicted copy ") && matches(inner.dropFirst(16), "dddd-dd-dd dddddd")
+                let nextcloud =
+                    inner.hasPrefix("conflicted copy ") && matches(inner.dropFirst(16), "dddd-dd-dd dddddd")
                 return (name, nextcloud ? .nextcloud : .dropbox)
             }
         }
@@ -55,7 +58,8 @@ public struct ConflictCopy: Equatable, Sendable {
         if let marker = stem.range(of: ".sync-conflict-", options: .backwards) {
             let tail = stem[marker.upperBound...]
             if matches(tail.prefix(16), "dddddddd-dddddd-"), tail.count > 16,
-               tail.dropFirst(16).allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+                tail.dropFirst(16).allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+            {
                 return (String(stem[..<marker.lowerBound]) + ext, .syncthing)
             }
         }
@@ -64,7 +68,9 @@ public struct ConflictCopy: Equatable, Sendable {
             let tail = stem[marker.upperBound...]
             let extra = tail.dropFirst(15)
             if matches(tail.prefix(15), "dddddddd-dddddd"),
-               extra.isEmpty || (extra.first == "-" && extra.count > 1 && extra.dropFirst().allSatisfy(\.isASCIIDigit)) {
+                extra.isEmpty
+                    || (extra.first == "-" && extra.count > 1 && extra.dropFirst().allSatisfy(\.isASCIIDigit))
+            {
                 let id = String(stem[..<marker.lowerBound])
                 return (id.hasSuffix(".markdown") ? id : id + ".md", .notes)
             }
@@ -88,7 +94,10 @@ public struct ConflictCopy: Equatable, Sendable {
         while start <= bytes.count - 7, let found = memchr(base + start, 0x6F, bytes.count - 6 - start) {
             let at = base.distance(to: UnsafeRawPointer(found))
             if bytes[at + 1] == 0x6E, bytes[at + 2] == 0x66, bytes[at + 3] == 0x6C, bytes[at + 4] == 0x69,
-               bytes[at + 5] == 0x63, bytes[at + 6] == 0x74 { return true }
+                bytes[at + 5] == 0x63, bytes[at + 6] == 0x74
+            {
+                return true
+            }
             start = at + 1
         }
         return false

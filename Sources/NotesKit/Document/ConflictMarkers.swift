@@ -13,10 +13,12 @@ public enum ConflictMarkers {
     public static func present(in parts: [String]) -> Bool {
         // Almost no note has a run of seven '<': look for one anywhere first (from one '<' to
         // the next, with memchr), and only then line by line.
-        guard parts.contains(where: { part in
-            var part = part
-            return part.withUTF8(hasSevenOpenings)
-        }) else { return false }
+        guard
+            parts.contains(where: { part in
+                var part = part
+                return part.withUTF8(hasSevenOpenings)
+            })
+        else { return false }
         var opened = false
         for var part in parts {
             if part.withUTF8({ scan(UnsafeRawBufferPointer($0), opened: &opened) }) { return true }
@@ -28,7 +30,8 @@ public enum ConflictMarkers {
     private static func hasSevenOpenings(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         var i = 0
-        while i + 7 <= bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "<")), bytes.count - 6 - i) {
+        while i + 7 <= bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "<")), bytes.count - 6 - i)
+        {
             i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             var run = 1
             while run < 7 && bytes[i + run] == UInt8(ascii: "<") { run += 1 }
@@ -40,7 +43,9 @@ public enum ConflictMarkers {
 
     /// Scans bytes for the markers, `opened` saying whether a `<<<<<<<` line came before.
     private static func scan(_ bytes: UnsafeRawBufferPointer, opened: inout Bool) -> Bool {
-        let open = UInt8(ascii: "<"), close = UInt8(ascii: ">"), newline = UInt8(ascii: "\n")
+        let open = UInt8(ascii: "<")
+        let close = UInt8(ascii: ">")
+        let newline = UInt8(ascii: "\n")
         var start = 0
         let count = bytes.count
         while start + 7 <= count {
@@ -54,7 +59,8 @@ public enum ConflictMarkers {
                 }
             }
             // On to the next line.
-            guard let base = bytes.baseAddress, let found = memchr(base + start, Int32(newline), count - start)
+            guard let base = bytes.baseAddress,
+                let found = memchr(base + start, Int32(newline), count - start)
             else { return false }
             start = base.distance(to: UnsafeRawPointer(found)) + 1
         }

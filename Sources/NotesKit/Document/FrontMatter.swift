@@ -78,7 +78,9 @@ public struct FrontMatter: Equatable, Sendable {
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty || (trimmed.hasPrefix("#") && line.first == "#") { continue }
             let indented = line.first == " " || line.first == "\t"
-            guard indented || trimmed == "-" || trimmed.hasPrefix("- ") || trimmed.hasPrefix("-\t") else { break }
+            guard indented || trimmed == "-" || trimmed.hasPrefix("- ") || trimmed.hasPrefix("-\t") else {
+                break
+            }
             last = j
         }
         return last
@@ -113,7 +115,9 @@ public struct FrontMatter: Equatable, Sendable {
                 if let owner = listOwner {
                     let item = trimmed.dropFirst().trimmingWhitespace()
                     if case .list(var items) = entries[owner].value {
-                        if let v = parseScalar(item, line: lineNumber, warnings: &warnings) { items.append(v) }
+                        if let v = parseScalar(item, line: lineNumber, warnings: &warnings) {
+                            items.append(v)
+                        }
                         entries[owner].value = .list(items)
                     } else {
                         let v = parseScalar(item, line: lineNumber, warnings: &warnings)
@@ -134,7 +138,8 @@ public struct FrontMatter: Equatable, Sendable {
                     listOwner = nil
                     continue
                 }
-                warnings.append(ParseWarning(line: lineNumber, message: "an indented line outside of any key"))
+                warnings.append(
+                    ParseWarning(line: lineNumber, message: "an indented line outside of any key"))
                 continue
             }
             guard let (key, rest) = splitKey(line) else {
@@ -148,14 +153,16 @@ public struct FrontMatter: Equatable, Sendable {
             // A quoted scalar or flow list that goes on over indented lines is valid YAML the
             // subset does not model: kept, ignored, no warning.
             if warnings.count > known, index + 1 < lines.count,
-               lines[index + 1].first == " " || lines[index + 1].first == "\t" {
+                lines[index + 1].first == " " || lines[index + 1].first == "\t"
+            {
                 warnings.removeSubrange(known...)
                 value = .unmodelled
             }
             entries.append(Entry(key: key, value: value, lineIndex: index))
             hasOwner = true
             if case .scalar("") = value, rest.trimmingWhitespace().first != "\"",
-               rest.trimmingWhitespace().first != "'" {
+                rest.trimmingWhitespace().first != "'"
+            {
                 listOwner = entries.count - 1
             } else {
                 listOwner = nil
@@ -182,7 +189,9 @@ public struct FrontMatter: Equatable, Sendable {
             var colon: Int?
             for i in 0..<end {
                 guard b[i] < 0x80 else { return nil }
-                if colon == nil && b[i] == UInt8(ascii: ":") && (i + 1 == end || b[i + 1] == 0x20 || b[i + 1] == 0x09) {
+                if colon == nil && b[i] == UInt8(ascii: ":")
+                    && (i + 1 == end || b[i + 1] == 0x20 || b[i + 1] == 0x09)
+                {
                     colon = i
                 }
             }
@@ -190,16 +199,19 @@ public struct FrontMatter: Equatable, Sendable {
             func blank(_ i: Int) -> Bool { b[i] == 0x20 || b[i] == 0x09 }
             var keyEnd = colon
             while keyEnd > 0 && blank(keyEnd - 1) { keyEnd -= 1 }
-            var start = colon + 1, valueEnd = end
+            var start = colon + 1
+            var valueEnd = end
             while start < end && blank(start) { start += 1 }
             while valueEnd > start && blank(valueEnd - 1) { valueEnd -= 1 }
             // An empty value may own a list below; the others open a quote, a list, a comment or
             // what the subset does not model.
             guard keyEnd > 0, start < valueEnd, !"#|>{&*![\"'".utf8.contains(b[start]) else { return nil }
             for i in start..<valueEnd where b[i] == UInt8(ascii: "#") && blank(i - 1) { return nil }
-            return Entry(key: String(decoding: UnsafeBufferPointer(rebasing: b[0..<keyEnd]), as: UTF8.self),
-                         value: .scalar(String(decoding: UnsafeBufferPointer(rebasing: b[start..<valueEnd]), as: UTF8.self)),
-                         lineIndex: lineIndex)
+            return Entry(
+                key: String(decoding: UnsafeBufferPointer(rebasing: b[0..<keyEnd]), as: UTF8.self),
+                value: .scalar(
+                    String(decoding: UnsafeBufferPointer(rebasing: b[start..<valueEnd]), as: UTF8.self)),
+                lineIndex: lineIndex)
         }
     }
 
@@ -208,11 +220,13 @@ public struct FrontMatter: Equatable, Sendable {
         // An ASCII line (most are) by bytes: each byte is a Character there.
         let utf8 = line.utf8
         if utf8.allSatisfy({ $0 < 0x80 }) {
-            guard let colon = utf8.indices.first(where: { i in
-                utf8[i] == UInt8(ascii: ":")
-                    && (utf8.index(after: i) == utf8.endIndex || utf8[utf8.index(after: i)] == 0x20
-                        || utf8[utf8.index(after: i)] == 0x09)
-            }) else { return nil }
+            guard
+                let colon = utf8.indices.first(where: { i in
+                    utf8[i] == UInt8(ascii: ":")
+                        && (utf8.index(after: i) == utf8.endIndex || utf8[utf8.index(after: i)] == 0x20
+                            || utf8[utf8.index(after: i)] == 0x09)
+                })
+            else { return nil }
             let key = line[line.startIndex..<colon].trimmingWhitespace()
             guard !key.isEmpty else { return nil }
             return (String(key), line[utf8.index(after: colon)...])
@@ -272,7 +286,11 @@ public struct FrontMatter: Equatable, Sendable {
                     if let v = parseScalar(piece, line: line, warnings: &warnings) { items.append(v) }
                 }
                 itemStart = text.index(after: i)
-                if c == "]" { closed = true; i = text.index(after: i); break }
+                if c == "]" {
+                    closed = true
+                    i = text.index(after: i)
+                    break
+                }
             }
             i = text.index(after: i)
         }
@@ -308,7 +326,8 @@ public struct FrontMatter: Equatable, Sendable {
                 out.append(c)
                 i = text.index(after: i)
             }
-            warnings.append(ParseWarning(line: line, message: "a single-quoted value without its closing quote"))
+            warnings.append(
+                ParseWarning(line: line, message: "a single-quoted value without its closing quote"))
             return nil
         }
         if first == "\"" {
@@ -318,7 +337,8 @@ public struct FrontMatter: Equatable, Sendable {
             while i < scalars.endIndex {
                 let c = scalars[i]
                 if c == "\"" {
-                    checkTrailing(Substring(scalars[scalars.index(after: i)...]), line: line, warnings: &warnings)
+                    checkTrailing(
+                        Substring(scalars[scalars.index(after: i)...]), line: line, warnings: &warnings)
                     return String(out)
                 }
                 if c == "\\" {
@@ -354,7 +374,8 @@ public struct FrontMatter: Equatable, Sendable {
                 out.append(c)
                 i = scalars.index(after: i)
             }
-            warnings.append(ParseWarning(line: line, message: "a double-quoted value without its closing quote"))
+            warnings.append(
+                ParseWarning(line: line, message: "a double-quoted value without its closing quote"))
             return nil
         }
         // Plain scalar: a '#' after a blank starts a comment.
@@ -363,7 +384,9 @@ public struct FrontMatter: Equatable, Sendable {
             // ASCII (most values, dates among them) by bytes: each byte is a Character there.
             var previous: UInt8 = 0x20
             for i in utf8.indices {
-                if utf8[i] == UInt8(ascii: "#") && (previous == 0x20 || previous == 0x09) && i != utf8.startIndex {
+                if utf8[i] == UInt8(ascii: "#") && (previous == 0x20 || previous == 0x09)
+                    && i != utf8.startIndex
+                {
                     return String(text[text.startIndex..<i].trimmingWhitespace())
                 }
                 previous = utf8[i]
@@ -412,7 +435,8 @@ extension StringProtocol {
         // and a space after it). Only there do Characters decide, grapheme by grapheme, below.
         var s = Substring(self)
         let trimmed = s.utf8.withContiguousStorageIfAvailable { b -> Range<Int>? in
-            var start = 0, end = b.count
+            var start = 0
+            var end = b.count
             while start < end && (b[start] == 0x20 || b[start] == 0x09) { start += 1 }
             while end > start && (b[end - 1] == 0x20 || b[end - 1] == 0x09) { end -= 1 }
             if start > 0 && start < end && b[start] >= 0x80 { return nil }

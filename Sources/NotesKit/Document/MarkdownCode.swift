@@ -15,7 +15,8 @@ enum MarkdownCode {
     /// The byte ranges of `body` that are code, in order, not overlapping.
     static func ranges(in body: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         // Many notes have no backtick or tilde at all: nothing to find.
-        guard let base = body.baseAddress, memchr(base, Int32(UInt8(ascii: "`")), body.count) != nil
+        guard let base = body.baseAddress,
+            memchr(base, Int32(UInt8(ascii: "`")), body.count) != nil
                 || memchr(base, Int32(UInt8(ascii: "~")), body.count) != nil
         else { return [] }
         var ranges: [Range<Int>] = []
@@ -24,7 +25,8 @@ enum MarkdownCode {
         var lineStart = 0
         let count = body.count
         while lineStart < count {
-            let lineEnd = memchr(base + lineStart, 0x0A, count - lineStart)
+            let lineEnd =
+                memchr(base + lineStart, 0x0A, count - lineStart)
                 .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
             let next = min(count, lineEnd + 1)
             let line = lineStart..<lineEnd
@@ -56,13 +58,19 @@ enum MarkdownCode {
         _ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>
     ) -> (character: UInt8, length: Int)? {
         var i = line.lowerBound
-        while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09 || body[i] == UInt8(ascii: ">")) { i += 1 }
-        guard i < line.upperBound, body[i] == UInt8(ascii: "`") || body[i] == UInt8(ascii: "~") else { return nil }
+        while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09 || body[i] == UInt8(ascii: ">")) {
+            i += 1
+        }
+        guard i < line.upperBound, body[i] == UInt8(ascii: "`") || body[i] == UInt8(ascii: "~") else {
+            return nil
+        }
         let character = body[i]
         var j = i
         while j < line.upperBound && body[j] == character { j += 1 }
         guard j - i >= 3 else { return nil }
-        if character == UInt8(ascii: "`") && body[j..<line.upperBound].contains(UInt8(ascii: "`")) { return nil }
+        if character == UInt8(ascii: "`") && body[j..<line.upperBound].contains(UInt8(ascii: "`")) {
+            return nil
+        }
         return (character, j - i)
     }
 
@@ -71,7 +79,9 @@ enum MarkdownCode {
         _ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, character: UInt8, length: Int
     ) -> Bool {
         var i = line.lowerBound
-        while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09 || body[i] == UInt8(ascii: ">")) { i += 1 }
+        while i < line.upperBound && (body[i] == 0x20 || body[i] == 0x09 || body[i] == UInt8(ascii: ">")) {
+            i += 1
+        }
         var j = i
         while j < line.upperBound && body[j] == character { j += 1 }
         guard j - i >= length else { return false }
@@ -87,7 +97,8 @@ enum MarkdownCode {
         _ body: UnsafeBufferPointer<UInt8>, _ paragraph: Range<Int>, into ranges: inout [Range<Int>]
     ) {
         guard let base = body.baseAddress,
-              memchr(base + paragraph.lowerBound, Int32(UInt8(ascii: "`")), paragraph.count) != nil else { return }
+            memchr(base + paragraph.lowerBound, Int32(UInt8(ascii: "`")), paragraph.count) != nil
+        else { return }
         var i = paragraph.lowerBound
         let end = paragraph.upperBound
         while i < end {
@@ -183,7 +194,9 @@ struct CodeCursor {
         let ranges = self.ranges
         var k = MarkdownCode.firstEnding(in: ranges, after: range.lowerBound)
         while k < ranges.count && ranges[k].lowerBound < range.upperBound {
-            if ranges[k].lowerBound < range.lowerBound || ranges[k].upperBound > range.upperBound { return true }
+            if ranges[k].lowerBound < range.lowerBound || ranges[k].upperBound > range.upperBound {
+                return true
+            }
             k += 1
         }
         return false
@@ -194,7 +207,8 @@ struct CodeCursor {
 extension MarkdownCode {
     /// The first of `ranges` (in order) that ends after `position`.
     static func firstEnding(in ranges: [Range<Int>], after position: Int) -> Int {
-        var low = 0, high = ranges.count
+        var low = 0
+        var high = ranges.count
         while low < high {
             let middle = (low + high) / 2
             if ranges[middle].upperBound <= position { low = middle + 1 } else { high = middle }

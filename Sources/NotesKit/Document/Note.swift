@@ -82,7 +82,8 @@ public struct Note: Equatable, Sendable {
         }
         preview = firstOther ?? ""
         // The front matter's lines as they are, not joined into one text.
-        conflicted = ConflictMarkers.present(in: document.frontMatter.map { [$0.opening] + $0.lines + [$0.closing, body] } ?? [body])
+        conflicted = ConflictMarkers.present(
+            in: document.frontMatter.map { [$0.opening] + $0.lines + [$0.closing, body] } ?? [body])
         tags = NoteTags.of(document)
     }
 
@@ -142,7 +143,9 @@ public struct Note: Equatable, Sendable {
 
     /// A line trimmed, without ATX heading marks (`# ` … `###### ` and closing `#`s).
     public static func stripHeading(_ line: Substring) -> String {
-        if let ascii = line.utf8.withContiguousStorageIfAvailable(stripASCIIHeading), let ascii { return ascii }
+        if let ascii = line.utf8.withContiguousStorageIfAvailable(stripASCIIHeading), let ascii {
+            return ascii
+        }
         return stripHeadingByCharacters(line)
     }
 
@@ -152,7 +155,9 @@ public struct Note: Equatable, Sendable {
         let hashes = s.utf8.prefix { $0 == UInt8(ascii: "#") }.count
         guard (1...6).contains(hashes) else { return String(s) }
         let afterMarks = s.dropFirst(hashes)
-        guard afterMarks.isEmpty || afterMarks.first == " " || afterMarks.first == "\t" else { return String(s) }
+        guard afterMarks.isEmpty || afterMarks.first == " " || afterMarks.first == "\t" else {
+            return String(s)
+        }
         s = afterMarks.trimmingWhitespace()
         // A closing sequence of #s counts only after a blank (or when it is all that is left).
         var end = s.endIndex
@@ -178,7 +183,9 @@ public struct Note: Equatable, Sendable {
         }
         var s = trimmed(0..<b.count)
         var hashes = 0
-        while s.lowerBound + hashes < s.upperBound && b[s.lowerBound + hashes] == UInt8(ascii: "#") { hashes += 1 }
+        while s.lowerBound + hashes < s.upperBound && b[s.lowerBound + hashes] == UInt8(ascii: "#") {
+            hashes += 1
+        }
         let afterMarks = s.lowerBound + hashes
         if (1...6).contains(hashes) && (afterMarks == s.upperBound || blank(afterMarks)) {
             s = trimmed(afterMarks..<s.upperBound)

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Reads and writes the date forms notes are read in (`2026-11-29T12:38:16Z`, with fractions or an offset, `2026-11-29 12:38[:16]` and `2026-11-29` in local time). Times are seconds since 1970 (UTC).
+/// Reads and writes the date forms notes are read in (`2026-11-29T12:38:16Z`, with fractions or an
+/// offset, `2026-11-29 12:38[:16]` and `2026-11-29` in local time). Times are seconds since 1970
+/// (UTC).
 public enum NoteDate {
     /// Parses `2026-11-29T12:38:16Z`, fractional seconds, offsets (`+02:00`, `+0200`, `+02`),
     /// `2026-11-29 12:38[:16]` and `2026-11-29T12:38[:16]` (local time) and `2026-11-29`
@@ -25,11 +27,14 @@ public enum NoteDate {
             return v
         }
         func take(_ c: UInt8) -> Bool {
-            if i < b.count, b[i] == c { i += 1; return true }
+            if i < b.count, b[i] == c {
+                i += 1
+                return true
+            }
             return false
         }
         guard let year = digits(4), take(0x2D), let month = digits(2), take(0x2D), let day = digits(2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
         if i == b.count {
             return localSeconds(year, month, day, 0, 0, 0, 0, timeZone)
@@ -61,7 +66,9 @@ public enum NoteDate {
         var offset = 0
         // Jekyll writes `2015-11-17 16:16:01 -0600`: one blank may stand before the zone.
         if i + 1 < b.count, b[i] == 0x20,
-           b[i + 1] == UInt8(ascii: "Z") || b[i + 1] == UInt8(ascii: "z") || b[i + 1] == 0x2B || b[i + 1] == 0x2D {
+            b[i + 1] == UInt8(ascii: "Z") || b[i + 1] == UInt8(ascii: "z") || b[i + 1] == 0x2B
+                || b[i + 1] == 0x2D
+        {
             i += 1
         }
         if take(UInt8(ascii: "Z")) || take(UInt8(ascii: "z")) {
@@ -89,7 +96,7 @@ public enum NoteDate {
     }
 
     /// The times the tool shows and stores: years 1 to 9999.
-    public static let representable: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799
+    public static let representable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
     /// `seconds` brought into `representable` (a file's mtime can be anything a filesystem takes,
     /// e.g. `touch -d @9223372036854775807`); not a number becomes 0.
@@ -102,7 +109,10 @@ public enum NoteDate {
         let total = Int(clamped(seconds).rounded(.down))
         var days = total / 86400
         var rest = total % 86400
-        if rest < 0 { rest += 86400; days -= 1 }
+        if rest < 0 {
+            rest += 86400
+            days -= 1
+        }
         let (y, m, d) = civilFromDays(days)
         // Written digit by digit: lists print one of these per row.
         var bytes: [UInt8] = []

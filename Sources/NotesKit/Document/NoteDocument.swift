@@ -56,8 +56,10 @@ public struct NoteDocument: Equatable, Sendable {
             lines.append(String(line))
         }
         body = hasBOM ? String(rest) : text
-        warnings.append(ParseWarning(
-            line: 1, message: "front matter has no closing '---' line; the whole file is read as the body"))
+        warnings.append(
+            ParseWarning(
+                line: 1, message: "front matter has no closing '---' line; the whole file is read as the body"
+            ))
     }
 
     /// The ending of the first line of `text` that has one: CRLF or LF; nil for text with no LF.
@@ -105,9 +107,10 @@ public struct NoteDocument: Equatable, Sendable {
                 continue
             }
             if NoteDate.parse(value) == nil {
-                result.append(ParseWarning(
-                    line: entry.lineIndex + 2,
-                    message: "\(entry.key): '\(value)' is not a date (use e.g. 2026-11-29T12:38:16Z)"))
+                result.append(
+                    ParseWarning(
+                        line: entry.lineIndex + 2,
+                        message: "\(entry.key): '\(value)' is not a date (use e.g. 2026-11-29T12:38:16Z)"))
             }
         }
         return result

@@ -105,7 +105,8 @@ public enum NoteLinks {
                 i = end
                 continue
             }
-            let image = i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
+            let image =
+                i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
             if image || code.overlaps(parsed.destination) {
                 // An image is no link, and nothing in it is one either.
                 i = image ? parsed.end : i + 1
@@ -154,7 +155,8 @@ public enum NoteLinks {
         guard !target.isEmpty else { return nil }
         let name = string(bytes, target)
         guard !isAttachment(name) else { return nil }
-        let embed = i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
+        let embed =
+            i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
         let range = (embed ? i - 1 : i)..<(close + 2)
         let heading = headingRange.map { string(bytes, trimmed(bytes, $0)) }
         return NoteLink(
@@ -173,8 +175,10 @@ public enum NoteLinks {
     static func isAttachment(_ target: String) -> Bool {
         // Most targets have no dot: compared as bytes before any string is made.
         let utf8 = target.utf8
-        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")), !utf8[dot...].contains(UInt8(ascii: "/")) else { return false }
-        return attachmentExtensions.contains(String(decoding: utf8[utf8.index(after: dot)...], as: UTF8.self).lowercased())
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")), !utf8[dot...].contains(UInt8(ascii: "/"))
+        else { return false }
+        return attachmentExtensions.contains(
+            String(decoding: utf8[utf8.index(after: dot)...], as: UTF8.self).lowercased())
     }
 
     // MARK: Markdown links
@@ -216,7 +220,9 @@ public enum NoteLinks {
             }
             j += 1
         }
-        guard let closeText, closeText + 1 < bytes.count, bytes[closeText + 1] == UInt8(ascii: "(") else { return nil }
+        guard let closeText, closeText + 1 < bytes.count, bytes[closeText + 1] == UInt8(ascii: "(") else {
+            return nil
+        }
         var k = closeText + 2
         func skipBlanks() { while k < bytes.count && (bytes[k] == 0x20 || bytes[k] == 0x09) { k += 1 } }
         skipBlanks()
@@ -255,8 +261,12 @@ public enum NoteLinks {
         }
         skipBlanks()
         // An optional title: "…", '…' or (…).
-        if k < bytes.count, let closing = [UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "'"): UInt8(ascii: "'"),
-                                           UInt8(ascii: "("): UInt8(ascii: ")")][bytes[k]], k > destination.upperBound {
+        if k < bytes.count,
+            let closing = [
+                UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "'"): UInt8(ascii: "'"),
+                UInt8(ascii: "("): UInt8(ascii: ")"),
+            ][bytes[k]], k > destination.upperBound
+        {
             k += 1
             while k < bytes.count, bytes[k] != closing {
                 if bytes[k] == 0x0A { return nil }
@@ -278,14 +288,17 @@ public enum NoteLinks {
         guard !destination.isEmpty else { return nil }
         var pathEnd = destination.upperBound
         if let hash = destination.first(where: { bytes[$0] == UInt8(ascii: "#") }) { pathEnd = hash }
-        if let question = (destination.lowerBound..<pathEnd).first(where: { bytes[$0] == UInt8(ascii: "?") }) {
+        if let question = (destination.lowerBound..<pathEnd).first(where: { bytes[$0] == UInt8(ascii: "?") })
+        {
             pathEnd = question
         }
         let pathRange = destination.lowerBound..<pathEnd
         // Most destinations are URLs or other files: told apart by their bytes first.
         guard !pathRange.isEmpty, bytes[pathRange.lowerBound] != UInt8(ascii: "/") else { return nil }
         let last = bytes[pathRange.upperBound - 1]
-        guard last == UInt8(ascii: "d") || last == UInt8(ascii: "n") || bytes[pathRange].contains(UInt8(ascii: "%"))
+        guard
+            last == UInt8(ascii: "d") || last == UInt8(ascii: "n")
+                || bytes[pathRange].contains(UInt8(ascii: "%"))
         else { return nil }
         let path = string(bytes, pathRange)
         guard !hasScheme(path) else { return nil }
@@ -298,7 +311,8 @@ public enum NoteLinks {
         }
         let range = i..<parts.end
         return NoteLink(
-            style: .markdown, isEmbed: false, line: 0, text: string(bytes, range), target: path, heading: heading,
+            style: .markdown, isEmbed: false, line: 0, text: string(bytes, range), target: path,
+            heading: heading,
             range: range, targetRange: pathRange)
     }
 
@@ -306,9 +320,13 @@ public enum NoteLinks {
     static func hasScheme(_ destination: String) -> Bool {
         guard let colon = destination.firstIndex(of: ":") else { return false }
         let scheme = destination[..<colon]
-        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else {
+            return false
+        }
         return scheme.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "+-.".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "+-.".unicodeScalars.contains(scalar))
         }
     }
 
@@ -320,7 +338,8 @@ public enum NoteLinks {
         var i = 0
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]),
-               let low = hexValue(bytes[i + 2]) {
+                let low = hexValue(bytes[i + 2])
+            {
                 out.append(high << 4 | low)
                 i += 3
             } else {
@@ -343,7 +362,8 @@ public enum NoteLinks {
     // MARK: Bytes
 
     private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
-        var low = range.lowerBound, high = range.upperBound
+        var low = range.lowerBound
+        var high = range.upperBound
         while low < high && (bytes[low] == 0x20 || bytes[low] == 0x09) { low += 1 }
         while high > low && (bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09) { high -= 1 }
         return low..<high

@@ -14,7 +14,9 @@ public enum NoteTags {
         // Most notes have no tag, or one in ASCII (which folds to itself, lower-cased, never to
         // nothing): nothing to fold. A tag that folds to nothing (a lone combining mark in the
         // front matter) is no tag, as the index has it.
-        guard spellings.count > 1 || spellings.first?.utf8.contains(where: { $0 >= 0x80 }) == true else { return spellings }
+        guard spellings.count > 1 || spellings.first?.utf8.contains(where: { $0 >= 0x80 }) == true else {
+            return spellings
+        }
         // A text folder with warm caches (a new one folds its first non-ASCII letters slowly).
         var folding = TextFolder.workers.take()
         defer { TextFolder.workers.give(folding) }
@@ -22,7 +24,9 @@ public enum NoteTags {
     }
 
     /// `spellings` without repeats of a folded tag, each with its folded form.
-    public static func unique(_ spellings: [String], folding: inout TextFolder) -> [(spelling: String, folded: [UInt8])] {
+    public static func unique(_ spellings: [String], folding: inout TextFolder) -> [(
+        spelling: String, folded: [UInt8]
+    )] {
         guard !spellings.isEmpty else { return [] }
         var seen: Set<[UInt8]> = []
         var out: [(String, [UInt8])] = []
@@ -68,7 +72,8 @@ public enum NoteTags {
                     i = codeEnd
                     continue
                 }
-                tags.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self))
+                tags.append(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self))
                 i = end
             }
             return tags
@@ -115,7 +120,7 @@ public enum NoteTags {
             switch scalar.properties.generalCategory {
             case .decimalNumber: return .digit
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .nonspacingMark, .spacingMark, .enclosingMark:
+                .nonspacingMark, .spacingMark, .enclosingMark:
                 return .letter
             default: return nil
             }
@@ -127,7 +132,13 @@ public enum NoteTags {
         let b = bytes[i]
         if b < 0x80 { return (Unicode.Scalar(b), 1) }
         var length = 0
-        if b & 0xE0 == 0xC0 { length = 2 } else if b & 0xF0 == 0xE0 { length = 3 } else if b & 0xF8 == 0xF0 { length = 4 }
+        if b & 0xE0 == 0xC0 {
+            length = 2
+        } else if b & 0xF0 == 0xE0 {
+            length = 3
+        } else if b & 0xF8 == 0xF0 {
+            length = 4
+        }
         guard length > 0, i + length <= bytes.count else { return ("\u{FFFD}", 1) }
         var value = UInt32(b) & (0xFF >> (length + 1))
         for k in 1..<length {
@@ -147,8 +158,12 @@ public enum NoteTags {
     /// Whether the note tag `folded` is `wanted` or nested below it (`work/meetings` under `work`),
     /// both folded.
     public static func matches(_ folded: UnsafeRawBufferPointer, _ wanted: [UInt8]) -> Bool {
-        guard folded.count >= wanted.count, !wanted.isEmpty, let base = folded.baseAddress else { return false }
-        let prefixEqual = wanted.withUnsafeBytes { w in w.baseAddress.map { memcmp(base, $0, w.count) == 0 } ?? false }
+        guard folded.count >= wanted.count, !wanted.isEmpty, let base = folded.baseAddress else {
+            return false
+        }
+        let prefixEqual = wanted.withUnsafeBytes { w in
+            w.baseAddress.map { memcmp(base, $0, w.count) == 0 } ?? false
+        }
         return prefixEqual && (folded.count == wanted.count || folded[wanted.count] == UInt8(ascii: "/"))
     }
 }

@@ -55,7 +55,7 @@ public enum Slug {
     static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
         switch s.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
             return true
         default:
             return false
@@ -65,7 +65,7 @@ public enum Slug {
     static func isLatin(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0x00...0x024F, 0x0300...0x036F, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF,
-             0xAB30...0xAB6F, 0xFB00...0xFB06, 0xFF00...0xFF5E:
+            0xAB30...0xAB6F, 0xFB00...0xFB06, 0xFF00...0xFF5E:
             return true
         default:
             return false

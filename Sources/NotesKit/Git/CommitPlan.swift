@@ -22,7 +22,8 @@ public struct CommitPlan: Equatable, Sendable {
             message = "notes: " + verbs[0] + " " + list
             if subjects.count > 3 { message += "\n\n" + subjects.map { "- " + $0 }.joined(separator: "\n") }
         } else {
-            message = "notes: \(changes.count) changes\n\n"
+            message =
+                "notes: \(changes.count) changes\n\n"
                 + zip(verbs, subjects).map { "- " + $0 + " " + $1 }.joined(separator: "\n")
         }
     }

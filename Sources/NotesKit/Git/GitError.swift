@@ -28,7 +28,9 @@ public enum GitError: LocalizedError, Equatable, Sendable {
             return "'\(folder)' is not in a git repository; make it one with: git -C "
                 + Shell.quote(folder) + " init"
         case .failed(let command, let message):
-            let said = message.isEmpty ? "" : ":\n" + message.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+            let said =
+                message.isEmpty
+                ? "" : ":\n" + message.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
             return "'\(command)' failed" + said
         case .noRemote:
             return "the repository has no remote to sync with; add one with: git remote add origin URL"

@@ -18,24 +18,30 @@ public struct GitRepository: Sendable {
 
     /// The repository whose work tree holds `folder`. Throws `notInstalled` without git and
     /// `notARepository` outside a work tree.
-    public static func open(at folder: String, environment: [String: String]) throws(GitError) -> GitRepository {
+    public static func open(at folder: String, environment: [String: String]) throws(GitError)
+        -> GitRepository
+    {
         guard let git = ProcessRunner.find("git", path: environment["PATH"]) else { throw .notInstalled }
         var english = environment
         english["LC_ALL"] = "C"
         let result: ProcessResult
         do {
             result = try ProcessRunner.run(
-                git, ["-C", folder, "rev-parse", "--is-inside-work-tree", "--show-prefix", "--absolute-git-dir"],
+                git,
+                ["-C", folder, "rev-parse", "--is-inside-work-tree", "--show-prefix", "--absolute-git-dir"],
                 environment: english)
         } catch {
             throw .notInstalled
         }
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard result.status == 0, lines.count >= 3, lines[0] == "true" else {
-            if result.status == 0 || result.errorText.contains("not a git repository") { throw .notARepository(folder) }
+            if result.status == 0 || result.errorText.contains("not a git repository") {
+                throw .notARepository(folder)
+            }
             throw .failed(command: "git rev-parse", message: result.errorText)
         }
-        return GitRepository(folder: folder, prefix: lines[1], gitDirectory: lines[2], git: git, environment: environment)
+        return GitRepository(
+            folder: folder, prefix: lines[1], gitDirectory: lines[2], git: git, environment: environment)
     }
 
     /// Runs `git <arguments>` in the vault's folder and returns what it did, whatever its status.
@@ -95,13 +101,16 @@ public struct GitRepository: Sendable {
         if !gone.isEmpty {
             // A removed file that git never tracked is nothing to commit (and an unknown pathspec
             // to it). `ls-files` prints paths relative to where it runs: the vault's folder.
-            let known = Set(try check(["ls-files", "-z", "--"] + gone).stdout.split(separator: 0)
-                .map { String(decoding: $0, as: UTF8.self) })
+            let known = Set(
+                try check(["ls-files", "-z", "--"] + gone).stdout.split(separator: 0)
+                    .map { String(decoding: $0, as: UTF8.self) })
             targets += gone.filter { known.contains($0) }
         }
         guard !targets.isEmpty else { return .nothingToCommit }
         if !existing.isEmpty { try check(["add", "--"] + existing) }
-        if try hasHead(), try run(["diff", "--quiet", "HEAD", "--"] + targets).status == 0 { return .nothingToCommit }
+        if try hasHead(), try run(["diff", "--quiet", "HEAD", "--"] + targets).status == 0 {
+            return .nothingToCommit
+        }
         try check(["commit", "--quiet", "-m", plan.message, "--"] + targets)
         return .committed
     }
@@ -137,8 +146,9 @@ public struct GitRepository: Sendable {
             let fields = header.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 4, let seconds = Double(fields[1]) else { return nil }
             let rest = text.dropFirst(header.count).drop { $0 == "\n" }
-            return Commit(hash: fields[0], date: seconds, author: fields[2], subject: fields[3],
-                          patch: patch ? String(rest) : nil)
+            return Commit(
+                hash: fields[0], date: seconds, author: fields[2], subject: fields[3],
+                patch: patch ? String(rest) : nil)
         }
     }
 }
@@ -174,17 +184,21 @@ public struct GitStatus: Equatable, Sendable {
             let field = fields[i]
             i += 1
             guard field.count > 3 else { continue }
-            let x = field[field.startIndex], y = field[field.startIndex + 1]
+            let x = field[field.startIndex]
+            let y = field[field.startIndex + 1]
             let path = String(decoding: field.dropFirst(3), as: UTF8.self)
             var source: String?
-            if x == UInt8(ascii: "R") || x == UInt8(ascii: "C") || y == UInt8(ascii: "R") || y == UInt8(ascii: "C"),
-               i < fields.count {
+            if x == UInt8(ascii: "R") || x == UInt8(ascii: "C") || y == UInt8(ascii: "R")
+                || y == UInt8(ascii: "C"),
+                i < fields.count
+            {
                 source = String(decoding: fields[i], as: UTF8.self)
                 i += 1
             }
             guard path.hasPrefix(prefix) else { continue }
             let inside = source.flatMap { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
-            entries.append(Entry(index: x, workTree: y, path: String(path.dropFirst(prefix.count)), source: inside))
+            entries.append(
+                Entry(index: x, workTree: y, path: String(path.dropFirst(prefix.count)), source: inside))
         }
     }
 
@@ -206,7 +220,9 @@ public struct GitStatus: Equatable, Sendable {
             guard isNote(entry.path), !entry.isUnmerged else { return nil }
             if let source = entry.source, isNote(source) { return .moved(from: source, to: entry.path) }
             if !exists(entry.path) { return .removed(entry.path) }
-            if entry.index == UInt8(ascii: "?") || entry.index == UInt8(ascii: "A") { return .added(entry.path) }
+            if entry.index == UInt8(ascii: "?") || entry.index == UInt8(ascii: "A") {
+                return .added(entry.path)
+            }
             return .modified(entry.path)
         }
     }

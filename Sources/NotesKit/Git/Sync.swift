@@ -31,7 +31,9 @@ extension GitRepository {
     public func sync(
         title: (String, String) -> String, committed: (CommitPlan) -> Void = { _ in }
     ) throws(GitError) -> SyncReport {
-        for (marker, what) in [("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge")]
+        for (marker, what) in [
+            ("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
+        ]
         where FileSystem.status(gitDirectory + "/" + marker) != nil {
             throw .unfinished(what)
         }
@@ -45,31 +47,39 @@ extension GitRepository {
 
         var report = SyncReport()
         if let plan = CommitPlan(status.noteChanges(exists: { FileSystem.status(folder + "/" + $0) != nil })),
-           try commit(plan) == .committed {
+            try commit(plan) == .committed
+        {
             report.committed = plan
             committed(plan)
         }
         let upstream = try run(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"])
         guard upstream.status == 0 else {
-            let remote = try run(["config", "--get", "branch.\(branch).pushRemote"]).output.trimmingCharacters(in: .newlines)
+            let remote = try run(["config", "--get", "branch.\(branch).pushRemote"]).output
+                .trimmingCharacters(in: .newlines)
             throw .noUpstream(branch: branch, remote: remote.isEmpty ? firstRemote : remote)
         }
         report.upstream = upstream.output.trimmingCharacters(in: .newlines)
-        let before = try hasHead() ? try check(["rev-parse", "HEAD"]).output.trimmingCharacters(in: .newlines) : nil
+        let before =
+            try hasHead() ? try check(["rev-parse", "HEAD"]).output.trimmingCharacters(in: .newlines) : nil
 
         let pull = try run(["pull", "--rebase", "--autostash"])
         guard pull.status == 0 else {
-            let conflicted = try check(["diff", "--name-only", "-z", "--diff-filter=U"]).stdout.split(separator: 0)
-                .map { String(decoding: $0, as: UTF8.self) }
+            let conflicted = try check(["diff", "--name-only", "-z", "--diff-filter=U"]).stdout.split(
+                separator: 0
+            )
+            .map { String(decoding: $0, as: UTF8.self) }
             guard !conflicted.isEmpty else { throw .failed(command: "git pull", message: pull.errorText) }
             let notes = conflicted.compactMap(vaultPath).filter(Vault.isNoteName)
-            throw .rebaseConflict(notes: notes, others: conflicted.filter { vaultPath($0).map { !notes.contains($0) } ?? true })
+            throw .rebaseConflict(
+                notes: notes, others: conflicted.filter { vaultPath($0).map { !notes.contains($0) } ?? true })
         }
         let tip = try check(["rev-parse", "@{upstream}"]).output.trimmingCharacters(in: .newlines)
         report.incoming = try incoming(since: before, to: tip, title: title)
 
-        let ahead = Int(try check(["rev-list", "--count", "@{upstream}..HEAD"]).output
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let ahead =
+            Int(
+                try check(["rev-list", "--count", "@{upstream}..HEAD"]).output
+                    .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         if ahead > 0 {
             let push = try run(["push"])
             guard push.status == 0 else { throw .failed(command: "git push", message: push.errorText) }
@@ -88,7 +98,8 @@ extension GitRepository {
             base = try check(["merge-base", before, tip]).output.trimmingCharacters(in: .newlines)
         } else {
             // The empty tree, in whatever hash the repository uses.
-            base = try check(["hash-object", "-t", "tree", "--stdin"], input: []).output.trimmingCharacters(in: .newlines)
+            base = try check(["hash-object", "-t", "tree", "--stdin"], input: []).output.trimmingCharacters(
+                in: .newlines)
         }
         guard base != tip else { return [] }
         let fields = try check(["diff", "--name-status", "--no-renames", "-z", base, tip, "--", "."]).stdout
@@ -99,7 +110,8 @@ extension GitRepository {
             let (letter, treePath) = (fields[i], fields[i + 1])
             i += 2
             guard let path = vaultPath(treePath), Vault.isNoteName(path),
-                  !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+                !path.split(separator: "/").contains(where: { $0.hasPrefix(".") })
+            else { continue }
             let kind: SyncReport.Incoming.Kind = letter == "A" ? .added : letter == "D" ? .deleted : .changed
             changes.append((kind, path, treePath))
         }
@@ -115,14 +127,18 @@ extension GitRepository {
                 let header = String(decoding: out[cursor..<newline], as: UTF8.self).split(separator: " ")
                 cursor = newline + 1
                 guard header.count == 3, header[1] == "blob", let size = Int(header[2]),
-                      cursor + size <= out.endIndex else { continue }
+                    cursor + size <= out.endIndex
+                else { continue }
                 oldTexts[path] = String(decoding: out[cursor..<(cursor + size)], as: UTF8.self)
                 cursor += size + 1
             }
         }
         return changes.map { kind, path, _ in
-            let text = kind == .deleted ? oldTexts[path] ?? ""
-                : (try? FileSystem.read(folder + "/" + path)).map { String(decoding: $0.0, as: UTF8.self) } ?? ""
+            let text =
+                kind == .deleted
+                ? oldTexts[path] ?? ""
+                : (try? FileSystem.read(folder + "/" + path)).map { String(decoding: $0.0, as: UTF8.self) }
+                    ?? ""
             return SyncReport.Incoming(kind: kind, path: path, title: title(path, text))
         }
     }

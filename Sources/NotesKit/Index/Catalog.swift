@@ -60,7 +60,9 @@ public struct Catalog: Sendable {
 
     /// `matches(_:tags:at:)` of record `number` of `index`: for a loop over many notes, which
     /// takes the index once rather than a copy of it per note.
-    static func matches(_ search: SearchQuery, tags: [[UInt8]], record number: Int, of index: IndexView) -> Bool {
+    static func matches(_ search: SearchQuery, tags: [[UInt8]], record number: Int, of index: IndexView)
+        -> Bool
+    {
         if !search.textTerms.isEmpty && !search.matches(folded: index.textBytes(number)) { return false }
         if search.tagTerms.isEmpty && tags.isEmpty { return true }
         let chunk = index.tagsChunk(number)
@@ -123,7 +125,9 @@ public struct Catalog: Sendable {
             let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c -> [Int] in
                 guard let index else { return [] }
                 let positions = (c * chunk)..<min(count, (c + 1) * chunk)
-                let found = positions.filter { i in Catalog.matches(query.search, tags: tags, record: Int(mapped[i]), of: index) }
+                let found = positions.filter { i in
+                    Catalog.matches(query.search, tags: tags, record: Int(mapped[i]), of: index)
+                }
                 if query.oneOff && readsText { index.releaseText(of: mapped[positions]) }
                 return found
             }
@@ -141,8 +145,11 @@ public struct Catalog: Sendable {
             positions = []
             positions.reserveCapacity(limit + 1)
             for position in 0..<total {
-                guard positions.count < limit || first(position, positions[positions.count - 1]) else { continue }
-                var low = 0, high = positions.count
+                guard positions.count < limit || first(position, positions[positions.count - 1]) else {
+                    continue
+                }
+                var low = 0
+                var high = positions.count
                 while low < high {
                     let middle = (low + high) / 2
                     if first(positions[middle], position) { low = middle + 1 } else { high = middle }
@@ -175,14 +182,17 @@ public struct Catalog: Sendable {
     func ordering(_ order: SortOrder, of hits: [Int]?, readingDatesOnce: Bool) -> (Int, Int) -> Bool {
         let total = hits?.count ?? count
         func hit(_ p: Int) -> Int { hits?[p] ?? p }
-        let dates = readingDatesOnce && order != .title ? (0..<total).map { date(at: hit($0), order: order) } : []
+        let dates =
+            readingDatesOnce && order != .title ? (0..<total).map { date(at: hit($0), order: order) } : []
         let titles = order == .title ? (0..<total).map { note(at: hit($0)).title } : []
         return { a, b in
             if order == .title {
                 let compared = titles[a].localizedStandardCompare(titles[b])
                 if compared != .orderedSame { return compared == .orderedAscending }
             } else {
-                let (x, y) = dates.isEmpty ? (date(at: hit(a), order: order), date(at: hit(b), order: order)) : (dates[a], dates[b])
+                let (x, y) =
+                    dates.isEmpty
+                    ? (date(at: hit(a), order: order), date(at: hit(b), order: order)) : (dates[a], dates[b])
                 if x != y { return x > y }
             }
             return withID(at: hit(a)) { x in withID(at: hit(b)) { y in Catalog.precedes(x, y) } }

@@ -52,19 +52,24 @@ extension Catalog {
                     }
                 } else {
                     byHash[hash, default: []].append(entries.count)
-                    entries.append(Entry(folded: Array(tag), count: 1, position: position, tagNumber: tagNumber))
+                    entries.append(
+                        Entry(folded: Array(tag), count: 1, position: position, tagNumber: tagNumber))
                 }
                 return true
             }
         }
         Trace.mark("tags")
-        entries.sort { $0.count != $1.count ? $0.count > $1.count : $0.folded.lexicographicallyPrecedes($1.folded) }
+        entries.sort {
+            $0.count != $1.count ? $0.count > $1.count : $0.folded.lexicographicallyPrecedes($1.folded)
+        }
         // The spellings of a few notes scattered over the index are read, not mapped (see
         // `MappedIndex.note(at:viaPread:)`); of many, mapped, which is faster.
         let viaPread = entries.count <= 64
         return entries.map { entry in
             let spellings = note(at: entry.position, viaPread: viaPread).tags
-            let tag = entry.tagNumber < spellings.count ? spellings[entry.tagNumber]
+            let tag =
+                entry.tagNumber < spellings.count
+                ? spellings[entry.tagNumber]
                 : String(decoding: entry.folded, as: UTF8.self)
             return TagCount(tag: tag, count: entry.count)
         }
@@ -98,11 +103,13 @@ extension Catalog {
         var sources: [(Int, [Int])] = []
         for position in 0..<count {
             var numbers: [Int] = []
-            linkKeys(at: position).forEach { link in
+            linkKeys(at: position).forEachLink { link in
                 if keys.couldName(link) {
                     let source = withPath(at: position) { Array($0) }
-                    if resolver.resolve(markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
-                                        from: source) == target {
+                    if resolver.resolve(
+                        markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
+                        from: source) == target
+                    {
                         numbers.append(link.number)
                     }
                 }
@@ -121,11 +128,13 @@ extension Catalog {
         for position in 0..<count {
             var source: [UInt8]?
             var broken: [Int] = []
-            linkKeys(at: position).forEach { link in
+            linkKeys(at: position).forEachLink { link in
                 let from = source ?? withPath(at: position) { Array($0) }
                 source = from
-                if resolver.resolve(markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
-                                    from: from) == nil {
+                if resolver.resolve(
+                    markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
+                    from: from) == nil
+                {
                     broken.append(link.number)
                 }
                 return true

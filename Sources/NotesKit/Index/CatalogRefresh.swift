@@ -12,9 +12,13 @@ extension Vault {
     ) -> Catalog {
         let stateFolder = String(indexPath[..<(indexPath.lastIndex(of: "/") ?? indexPath.startIndex)])
         let deltaPath = indexPath + ".delta"
-        let index = rebuild ? nil : mapIndex(indexPath, lockPath: lockPath).flatMap { base in
-            base.kind == .base ? IndexView(base: base, delta: mapIndex(deltaPath, lockPath: lockPath)) : nil
-        }
+        let index =
+            rebuild
+            ? nil
+            : mapIndex(indexPath, lockPath: lockPath).flatMap { base in
+                base.kind == .base
+                    ? IndexView(base: base, delta: mapIndex(deltaPath, lockPath: lockPath)) : nil
+            }
         // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
         FileSystem.sweepStaleTemps(in: stateFolder)
         Trace.mark("map")
@@ -30,15 +34,17 @@ extension Vault {
         // make both files as private (only ever narrowing a mode, so a writer that chose a
         // stricter one is never undone).
         for path in [indexPath, deltaPath] {
-            if let current = FileSystem.status(path), current.kind == .regular, current.mode & ~indexMode != 0 {
+            if let current = FileSystem.status(path), current.kind == .regular, current.mode & ~indexMode != 0
+            {
                 chmod(path, current.mode & indexMode)
             }
         }
         let kept = survey.current
         let changed = !survey.stale.isEmpty || kept.count != (index?.liveCount ?? 0) || rebuild
         guard changed else {
-            return Catalog(index: index, mapped: kept.filter { index?.isNote($0) == true }.map { Int32($0) },
-                           diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil)
+            return Catalog(
+                index: index, mapped: kept.filter { index?.isNote($0) == true }.map { Int32($0) },
+                diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil)
         }
         let plan = planWrite(kept: kept, of: index, reading: survey.stale.map(\.path))
         let path = plan.kind == .base ? indexPath : deltaPath
@@ -52,7 +58,8 @@ extension Vault {
         do {
             lock = try VaultLock(path: lockPath, wait: waitForLock)
             if lock != nil {
-                stream = try IndexStream(path: path, kept: plan.kept, of: index, capacity: kept.count + survey.stale.count)
+                stream = try IndexStream(
+                    path: path, kept: plan.kept, of: index, capacity: kept.count + survey.stale.count)
             }
         } catch {
             indexError = .indexNotWritten(path: indexPath, reason: error.brief)
@@ -63,11 +70,14 @@ extension Vault {
         Trace.mark("read")
         if let stream {
             do {
-                try stream.commit(removed: plan.removed, titleSource: titleSource, kind: plan.kind,
-                                  generation: plan.generation, mode: indexMode)
+                try stream.commit(
+                    removed: plan.removed, titleSource: titleSource, kind: plan.kind,
+                    generation: plan.generation, mode: indexMode)
                 // The base is written before the old delta goes, and a delta of another generation
                 // is never read, so a crash between the two loses nothing.
-                if plan.kind == .base, FileSystem.status(deltaPath) != nil { try? FileSystem.remove(deltaPath) }
+                if plan.kind == .base, FileSystem.status(deltaPath) != nil {
+                    try? FileSystem.remove(deltaPath)
+                }
                 // Read back while the lock is held, so it is the file just written.
                 view = plan.view(of: index, written: mapIndex(path, lockPath: lockPath))
             } catch {
@@ -80,14 +90,17 @@ extension Vault {
             // Not written (another process is writing it, or it cannot be): the same records,
             // encoded in memory. Texts handed to a stream that then failed are read again.
             if stream != nil { read = readRecords(survey.stale, into: nil, progress: nil).0 }
-            let bytes = NoteIndexFile.encode(kept: plan.kept, of: index, read: read, removed: plan.removed,
-                                             titleSource: titleSource, kind: plan.kind, generation: plan.generation)
-            view = plan.view(of: index, written: NoteIndexFile.map(TextStorage(bytes), titleSource: titleSource))
+            let bytes = NoteIndexFile.encode(
+                kept: plan.kept, of: index, read: read, removed: plan.removed,
+                titleSource: titleSource, kind: plan.kind, generation: plan.generation)
+            view = plan.view(
+                of: index, written: NoteIndexFile.map(TextStorage(bytes), titleSource: titleSource))
         }
         Trace.mark("write")
         let live = view.map { view in plan.live(in: view).filter { view.isNote($0) }.map { Int32($0) } } ?? []
-        return Catalog(index: view, mapped: live, diagnostics: survey.diagnostics + readDiagnostics,
-                       filesRead: survey.stale.count, indexWritten: written, indexError: indexError)
+        return Catalog(
+            index: view, mapped: live, diagnostics: survey.diagnostics + readDiagnostics,
+            filesRead: survey.stale.count, indexWritten: written, indexError: indexError)
     }
 
     /// The index file at `path`, mapped; nil when there is none or it is not usable. A record of
@@ -100,11 +113,13 @@ extension Vault {
     private func mapIndex(_ path: String, lockPath: String) -> MappedIndex? {
         guard let storage = TextStorage(mapping: path) else { return nil }
         let inode = storage.inode
-        let repair = IndexRepair(reread: { [self] in reread($0) }, discard: {
-            guard let inode, let lock = try? VaultLock(path: lockPath, wait: false) else { return }
-            defer { lock.release() }
-            if FileSystem.status(path)?.inode == inode { try? FileSystem.remove(path) }
-        })
+        let repair = IndexRepair(
+            reread: { [self] in reread($0) },
+            discard: {
+                guard let inode, let lock = try? VaultLock(path: lockPath, wait: false) else { return }
+                defer { lock.release() }
+                if FileSystem.status(path)?.inode == inode { try? FileSystem.remove(path) }
+            })
         return NoteIndexFile.map(storage, titleSource: titleSource, repair: repair)
     }
 
@@ -116,8 +131,9 @@ extension Vault {
         var folding = TextFolder()
         _ = encode(path, walked: nil, relativeTo: nil, into: &table, mode: &mode, folding: &folding)
         guard table.count == 1 else { return nil }
-        let bytes = NoteIndexFile.encode(kept: [], of: nil, read: [table], removed: [], titleSource: titleSource,
-                                         kind: .base, generation: 0)
+        let bytes = NoteIndexFile.encode(
+            kept: [], of: nil, read: [table], removed: [], titleSource: titleSource,
+            kind: .base, generation: 0)
         return NoteIndexFile.map(TextStorage(bytes), titleSource: titleSource)
     }
 
@@ -141,12 +157,14 @@ extension Vault {
             let removed = (0..<baseCount).filter { !keptInBase[$0] }.map(index.base.path(at:))
                 .filter { !covered.contains(Array($0.utf8)) }
             if keptInDelta.count + readCount + removed.count <= max(256, baseCount / 8) {
-                return IndexWritePlan(kind: .delta, generation: index.base.generation, kept: keptInDelta,
-                                      removed: removed, keptInBase: kept.filter { $0 < baseCount })
+                return IndexWritePlan(
+                    kind: .delta, generation: index.base.generation, kept: keptInDelta,
+                    removed: removed, keptInBase: kept.filter { $0 < baseCount })
             }
         }
-        return IndexWritePlan(kind: .base, generation: UInt64.random(in: 1...UInt64.max), kept: kept, removed: [],
-                              keptInBase: [])
+        return IndexWritePlan(
+            kind: .base, generation: UInt64.random(in: 1...UInt64.max), kept: kept, removed: [],
+            keptInBase: [])
     }
 
     /// Reads and folds files, on all cores, in batches so progress can be reported between them.
@@ -155,12 +173,14 @@ extension Vault {
     /// Also returns the group and other permission bits that every file read grants (with the
     /// owner's read and write), for the index's mode.
     private func readRecords(
-        _ files: [(path: String, status: FileStatus?)], into stream: IndexStream?, progress: ((Int, Int) -> Void)?
+        _ files: [(path: String, status: FileStatus?)], into stream: IndexStream?,
+        progress: ((Int, Int) -> Void)?
     ) -> ([IndexTable], [Diagnostic], mode_t) {
         var tables: [IndexTable] = []
         var diagnostics: [Diagnostic] = []
         var mode: mode_t = 0o666
-        let batch = 2048, chunk = 32
+        let batch = 2048
+        let chunk = 32
         // Files are opened relative to the vault folder, open, sparing the kernel the walk above it.
         let rootFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if rootFD >= 0 { close(rootFD) } }
@@ -168,16 +188,20 @@ extension Vault {
         var start = 0
         while start < files.count {
             let (first, end) = (start, min(files.count, start + batch))
-            let chunks = Parallel.map(count: (end - start + chunk - 1) / chunk, chunk: 1, states: TextFolder.workers) { c, folding in
+            let chunks = Parallel.map(
+                count: (end - start + chunk - 1) / chunk, chunk: 1, states: TextFolder.workers
+            ) { c, folding in
                 let files = files[(first + c * chunk)..<min(end, first + (c + 1) * chunk)]
                 var table = IndexTable(capacity: files.count)
                 // Folded text is about as long as the file: one buffer for the chunk, no regrowth.
-                table.texts.reserveCapacity(files.reduce(0) { $0 + Int(max(0, $1.status?.size ?? 2048)) } + 64)
+                table.texts.reserveCapacity(
+                    files.reduce(0) { $0 + Int(max(0, $1.status?.size ?? 2048)) } + 64)
                 var diagnostics: [Diagnostic] = []
                 var mode: mode_t = 0o666
                 for file in files {
-                    diagnostics += encode(file.path, walked: file.status, relativeTo: relativeTo, into: &table,
-                                          mode: &mode, folding: &folding)
+                    diagnostics += encode(
+                        file.path, walked: file.status, relativeTo: relativeTo, into: &table,
+                        mode: &mode, folding: &folding)
                 }
                 return (table, diagnostics, mode)
             }
@@ -213,10 +237,14 @@ extension Vault {
                 table.texts.append(0x0A)
             }
             folding.appendFolded(loaded.document.body, to: &table.texts)
-            table.add(path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
-                      note: loaded.note, warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
-                      refs: Vault.refs(of: loaded, folding: &folding), textFrom: start)
-            return loaded.diagnostics.map { Diagnostic(path: $0.path, line: ($0.line ?? 0) > 0 ? $0.line : nil, message: $0.message) }
+            table.add(
+                path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
+                note: loaded.note,
+                warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
+                refs: Vault.refs(of: loaded, folding: &folding), textFrom: start)
+            return loaded.diagnostics.map {
+                Diagnostic(path: $0.path, line: ($0.line ?? 0) > 0 ? $0.line : nil, message: $0.message)
+            }
         } catch {
             let message = error.brief + "; skipped"
             // A file deleted since the walk (by another process, now) is simply gone: nothing to say.
@@ -225,9 +253,10 @@ extension Vault {
             // it changes (a file gone is remembered as no note, standing in for an older record).
             if let status = walked ?? now {
                 mode &= status.mode
-                table.add(path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: nil,
-                          warnings: now == nil ? [] : [ParseWarning(line: 0, message: message)],
-                          refs: NoteRefs.Encoded(), textFrom: start)
+                table.add(
+                    path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: nil,
+                    warnings: now == nil ? [] : [ParseWarning(line: 0, message: message)],
+                    refs: NoteRefs.Encoded(), textFrom: start)
             }
             return now == nil ? [] : [Diagnostic(path: fullPath(path), line: nil, message: message)]
         }

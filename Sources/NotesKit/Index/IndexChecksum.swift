@@ -30,8 +30,10 @@ enum IndexChecksum {
 
     /// The checksum of `bytes`, with `seed` (to chain several runs of bytes into one sum).
     static func of(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
-        var a = seed ^ 0x243F_6A88_85A3_08D3, b = seed ^ 0x1319_8A2E_0370_7344
-        var c = seed ^ 0xA409_3822_299F_31D0, d = seed ^ 0x082E_FA98_EC4E_6C89
+        var a = seed ^ 0x243F_6A88_85A3_08D3
+        var b = seed ^ 0x1319_8A2E_0370_7344
+        var c = seed ^ 0xA409_3822_299F_31D0
+        var d = seed ^ 0x082E_FA98_EC4E_6C89
         let n = bytes.count
         var i = 0
         @inline(__always) func word(_ at: Int) -> UInt64 {
@@ -44,9 +46,18 @@ enum IndexChecksum {
             d = round(d, word(i + 24))
             i += 32
         }
-        if i + 8 <= n { a = round(a, word(i)); i += 8 }
-        if i + 8 <= n { b = round(b, word(i)); i += 8 }
-        if i + 8 <= n { c = round(c, word(i)); i += 8 }
+        if i + 8 <= n {
+            a = round(a, word(i))
+            i += 8
+        }
+        if i + 8 <= n {
+            b = round(b, word(i))
+            i += 8
+        }
+        if i + 8 <= n {
+            c = round(c, word(i))
+            i += 8
+        }
         var last: UInt64 = 0
         var shift: UInt64 = 0
         while i < n {

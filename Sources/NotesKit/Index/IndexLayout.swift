@@ -11,18 +11,18 @@ enum IndexKind: UInt8 {
 }
 
 /// The layout of an index file (version 10: checksums, a flag for names that may be conflict
-/// copies, and aliases in the folded texts), all little-endian. Everything a command needs to
-/// check the index against the files and to sort sits in fixed-width columns read in place; the
-/// strings a command shows, the folded texts a search reads, and what tags and links commands
-/// compare sit in regions of their own, so that a `list` pages in the record table, the path
-/// table and the paths, and nothing else; `tags` and `list --tag` page in the tags region besides
-/// (a few bytes per note), `backlinks` the links region. The texts come first, so a writer can stream them out while it is still reading files,
-/// and write the tables and then the header last.
+/// copies, and aliases in the folded texts), all little-endian. Everything a command needs to check
+/// the index against the files and to sort sits in fixed-width columns read in place; the strings a
+/// command shows, the folded texts a search reads, and what tags and links commands compare sit in
+/// regions of their own, so that a `list` pages in the record table, the path table and the paths,
+/// and nothing else; `tags` and `list --tag` page in the tags region besides (a few bytes per
+/// note), `backlinks` the links region. The texts come first, so a writer can stream them out while
+/// it is still reading files, and write the tables and then the header last.
 ///
 /// Nothing read from the file is trusted unchecked (`IndexChecksum`): the header's checksum covers
 /// the header and the tables, and is checked when the file is opened; each record keeps one for
-/// each of its text, strings, tags and links, checked when that part is read. A part that fails
-/// its check is read again from the note's file (`IndexRepair`), never taken as it is.
+/// each of its text, strings, tags and links, checked when that part is read. A part that fails its
+/// check is read again from the note's file (`IndexRepair`), never taken as it is.
 ///
 ///     header   80 bytes: magic, version, title source, kind, generation, count, slot count,
 ///              the lengths of the text, paths and strings regions (u64 each), and of the tags
@@ -51,7 +51,8 @@ enum IndexLayout {
     enum Column {
         static let size = 0, mtime = 8, inode = 16, createdAt = 24, updatedAt = 32
         static let textOffset = 40, textLength = 48, pathOffset = 52, stringsOffset = 56
-        static let pathLength = 60, flags = 62, tagsOffset = 64, tagsLength = 68, linksOffset = 72, linksLength = 76
+        static let pathLength = 60, flags = 62, tagsOffset = 64, tagsLength = 68, linksOffset = 72,
+            linksLength = 76
         /// The 32-bit checksums (`IndexChecksum.short`) of the record's text, strings, tags and links.
         static let textCheck = 80, stringsCheck = 84, tagsCheck = 88, linksCheck = 92
     }
@@ -59,7 +60,8 @@ enum IndexLayout {
     /// Flags: a readable note; its title is not a body line; it has `updatedAt`; its body holds
     /// conflict markers; its name may be that of a conflict copy (`ConflictCopy.mayBeCopy`); (in a
     /// delta) its file is gone.
-    static let isNote: UInt8 = 1, titleIsOutsideBody: UInt8 = 2, hasUpdatedAt: UInt8 = 4, conflicted: UInt8 = 8
+    static let isNote: UInt8 = 1, titleIsOutsideBody: UInt8 = 2, hasUpdatedAt: UInt8 = 4,
+        conflicted: UInt8 = 8
     static let mayBeConflictCopy: UInt8 = 0x10
     static let removed: UInt8 = 0x80
 }
@@ -80,8 +82,9 @@ enum NoteIndexFile {
     ) -> [UInt8] {
         var table = IndexTable()
         for record in read { table.add(record) }
-        return encode(kept: kept, of: index, read: [table], removed: removed, titleSource: titleSource, kind: kind,
-                      generation: generation)
+        return encode(
+            kept: kept, of: index, read: [table], removed: removed, titleSource: titleSource, kind: kind,
+            generation: generation)
     }
 
     /// `encode` of records already in tables (as the workers that read files make them).
@@ -90,8 +93,10 @@ enum NoteIndexFile {
         titleSource: TitleSource, kind: IndexKind, generation: UInt64
     ) -> [UInt8] {
         var out: [UInt8] = []
-        write(kept: kept, of: index, read: read, removed: removed, titleSource: titleSource, kind: kind,
-              generation: generation) { out.append(contentsOf: $0) }
+        write(
+            kept: kept, of: index, read: read, removed: removed, titleSource: titleSource, kind: kind,
+            generation: generation
+        ) { out.append(contentsOf: $0) }
         return out
     }
 
@@ -108,7 +113,8 @@ enum NoteIndexFile {
         for chunk in read { table.appendRecords(of: chunk) }
         table.addRemoved(removed)
         let slots = table.slots()
-        header(of: table, slots: slots, titleSource: titleSource, kind: kind, generation: generation).withUnsafeBytes(emit)
+        header(of: table, slots: slots, titleSource: titleSource, kind: kind, generation: generation)
+            .withUnsafeBytes(emit)
         keptTexts.forEach(emit)
         for chunk in read { chunk.texts.withUnsafeBytes(emit) }
         table.emitTables(slots: slots, emit)
@@ -147,7 +153,9 @@ enum NoteIndexFile {
     /// The index in `storage`, read in place; nil when it is damaged, of another version, or made
     /// with another title source. A record whose part fails its check later is read again through
     /// `repair`.
-    static func map(_ storage: TextStorage, titleSource: TitleSource = .content, repair: IndexRepair? = nil) -> MappedIndex? {
+    static func map(_ storage: TextStorage, titleSource: TitleSource = .content, repair: IndexRepair? = nil)
+        -> MappedIndex?
+    {
         MappedIndex.open(storage, titleSource: titleSource, repair: repair)
     }
 

@@ -38,14 +38,18 @@ final class IndexStream: @unchecked Sendable {
     }
 
     /// Writes the tables (with the tombstones `removed`) and the header, and puts the file in place.
-    func commit(removed: [String], titleSource: TitleSource, kind: IndexKind, generation: UInt64, mode: mode_t) throws(VaultError) {
+    func commit(
+        removed: [String], titleSource: TitleSource, kind: IndexKind, generation: UInt64, mode: mode_t
+    ) throws(VaultError) {
         queue.sync {}
         for chunk in chunks { table.appendRecords(of: chunk) }
         table.addRemoved(removed)
         let slots = table.slots()
         table.emitTables(slots: slots, file.append)
-        NoteIndexFile.header(of: table, slots: slots, titleSource: titleSource, kind: kind, generation: generation)
-            .withUnsafeBytes { file.write($0, at: 0) }
+        NoteIndexFile.header(
+            of: table, slots: slots, titleSource: titleSource, kind: kind, generation: generation
+        )
+        .withUnsafeBytes { file.write($0, at: 0) }
         do {
             try file.commit(mode: mode)
         } catch {

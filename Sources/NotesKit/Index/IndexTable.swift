@@ -38,14 +38,17 @@ struct IndexTable {
     /// `tags` and `links` are its chunks of those regions.
     mutating func add(
         path: UnsafeRawBufferPointer, size: Int64, mtime: Double, inode: UInt64, createdAt: Double,
-        updatedAt: Double?, flags: UInt8, textLength length: Int, textCheck: UInt32, tags tagsChunk: UnsafeRawBufferPointer,
+        updatedAt: Double?, flags: UInt8, textLength length: Int, textCheck: UInt32,
+        tags tagsChunk: UnsafeRawBufferPointer,
         links linksChunk: UnsafeRawBufferPointer, strings write: (inout [UInt8]) -> Void
     ) {
         let start = records.count
         let (stringsOffset, tagsOffset, linksOffset) = (stringsLength, tagsLength, linksLength)
         let stringsStart = strings.count
         write(&strings)
-        let stringsCheck = strings.withUnsafeBytes { IndexChecksum.short(UnsafeRawBufferPointer(rebasing: $0[stringsStart...])) }
+        let stringsCheck = strings.withUnsafeBytes {
+            IndexChecksum.short(UnsafeRawBufferPointer(rebasing: $0[stringsStart...]))
+        }
         let flags = flags | (ConflictCopy.mayBeCopy(path) ? IndexLayout.mayBeConflictCopy : 0)
         records.append(contentsOf: repeatElement(0, count: IndexLayout.recordSize))
         records.withUnsafeMutableBytes { bytes in
@@ -83,7 +86,8 @@ struct IndexTable {
     mutating func add(_ r: IndexRecord) {
         let start = texts.count
         r.folded.withUnsafeBytes { texts.append(contentsOf: $0) }
-        add(path: r.path, size: r.size, mtime: r.mtime, inode: r.inode, note: r.note, warnings: r.warnings,
+        add(
+            path: r.path, size: r.size, mtime: r.mtime, inode: r.inode, note: r.note, warnings: r.warnings,
             refs: r.refs, textFrom: start)
     }
 
@@ -99,17 +103,23 @@ struct IndexTable {
             texts.removeSubrange(textStart...)
             return
         }
-        let flags: UInt8 = note.map { note in
-            IndexLayout.isNote | (note.titleIsOutsideBody ? IndexLayout.titleIsOutsideBody : 0)
-                | (note.conflicted ? IndexLayout.conflicted : 0)
-        } ?? 0
+        let flags: UInt8 =
+            note.map { note in
+                IndexLayout.isNote | (note.titleIsOutsideBody ? IndexLayout.titleIsOutsideBody : 0)
+                    | (note.conflicted ? IndexLayout.conflicted : 0)
+            } ?? 0
         path.withUTF8 { path in
             refs.tags.withUnsafeBytes { tagsChunk in
                 refs.links.withUnsafeBytes { linksChunk in
-                    let textCheck = texts.withUnsafeBytes { IndexChecksum.short(UnsafeRawBufferPointer(rebasing: $0[textStart...])) }
-                    add(path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,
+                    let textCheck = texts.withUnsafeBytes {
+                        IndexChecksum.short(UnsafeRawBufferPointer(rebasing: $0[textStart...]))
+                    }
+                    add(
+                        path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,
                         createdAt: note?.createdAt ?? 0, updatedAt: note?.updatedAt, flags: flags,
-                        textLength: texts.count - textStart, textCheck: textCheck, tags: tagsChunk, links: linksChunk) { strings in
+                        textLength: texts.count - textStart, textCheck: textCheck, tags: tagsChunk,
+                        links: linksChunk
+                    ) { strings in
                         NoteIndexFile.append(note?.title ?? "", to: &strings)
                         NoteIndexFile.append(note?.preview ?? "", to: &strings)
                         NoteIndexFile.append(UInt32(warnings.count), to: &strings)
@@ -134,8 +144,10 @@ struct IndexTable {
         records.withUnsafeMutableBytes { bytes in
             for record in stride(from: start, to: bytes.count, by: IndexLayout.recordSize) {
                 func shift<T: FixedWidthInteger>(_ column: Int, by amount: T, as: T.Type) {
-                    let value = T(littleEndian: bytes.loadUnaligned(fromByteOffset: record + column, as: T.self))
-                    bytes.storeBytes(of: (value + amount).littleEndian, toByteOffset: record + column, as: T.self)
+                    let value = T(
+                        littleEndian: bytes.loadUnaligned(fromByteOffset: record + column, as: T.self))
+                    bytes.storeBytes(
+                        of: (value + amount).littleEndian, toByteOffset: record + column, as: T.self)
                 }
                 shift(IndexLayout.Column.pathOffset, by: pathBase, as: UInt32.self)
                 shift(IndexLayout.Column.stringsOffset, by: stringsBase, as: UInt32.self)
@@ -165,12 +177,17 @@ struct IndexTable {
         var texts: [UnsafeRawBufferPointer] = []
         for (file, numbers) in index?.split(kept) ?? [] {
             for number in numbers {
-                guard let (source, n) = file.sound(number), let strings = source.rawStrings(n) else { continue }
+                guard let (source, n) = file.sound(number), let strings = source.rawStrings(n) else {
+                    continue
+                }
                 let text = source.rawText(n)
-                add(path: source.pathBytes(n), size: source.size(n), mtime: source.mtime(n), inode: source.inode(n),
+                add(
+                    path: source.pathBytes(n), size: source.size(n), mtime: source.mtime(n),
+                    inode: source.inode(n),
                     createdAt: source.createdAt(n), updatedAt: source.updatedAt(n), flags: source.flags(n),
                     textLength: text.count, textCheck: source.textCheck(n),
-                    tags: source.rawTags(n), links: source.rawLinks(n)) {
+                    tags: source.rawTags(n), links: source.rawLinks(n)
+                ) {
                     $0.append(contentsOf: strings)
                 }
                 texts.append(text)
@@ -184,10 +201,13 @@ struct IndexTable {
         for path in removed {
             var path = path
             path.withUTF8 { path in
-                add(path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0, updatedAt: nil,
+                add(
+                    path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0,
+                    updatedAt: nil,
                     flags: IndexLayout.removed, textLength: 0, textCheck: IndexChecksum.short([]),
                     tags: UnsafeRawBufferPointer(start: nil, count: 0),
-                    links: UnsafeRawBufferPointer(start: nil, count: 0)) { strings in
+                    links: UnsafeRawBufferPointer(start: nil, count: 0)
+                ) { strings in
                     // No title, preview or warnings; no tags, no links.
                     strings.append(contentsOf: [UInt8](repeating: 0, count: 20))
                 }
@@ -213,8 +233,14 @@ struct IndexTable {
         records.withUnsafeBytes { bytes in
             paths.withUnsafeBytes { paths in
                 for record in stride(from: 0, to: bytes.count, by: IndexLayout.recordSize) {
-                    let offset = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: record + IndexLayout.Column.pathOffset, as: UInt32.self)))
-                    let length = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: record + IndexLayout.Column.pathLength, as: UInt16.self)))
+                    let offset = Int(
+                        UInt32(
+                            littleEndian: bytes.loadUnaligned(
+                                fromByteOffset: record + IndexLayout.Column.pathOffset, as: UInt32.self)))
+                    let length = Int(
+                        UInt16(
+                            littleEndian: bytes.loadUnaligned(
+                                fromByteOffset: record + IndexLayout.Column.pathLength, as: UInt16.self)))
                     body(UnsafeRawBufferPointer(rebasing: paths[offset..<(offset + length)]))
                 }
             }

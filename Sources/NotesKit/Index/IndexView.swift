@@ -17,7 +17,9 @@ final class IndexView: @unchecked Sendable {
         var live = base.count
         if let delta {
             for number in 0..<delta.count {
-                if base.find(delta.pathBytes(number), UnsafeRawBufferPointer(start: nil, count: 0)) != nil { live -= 1 }
+                if base.find(delta.pathBytes(number), UnsafeRawBufferPointer(start: nil, count: 0)) != nil {
+                    live -= 1
+                }
                 if !delta.isRemoved(number) { live += 1 }
             }
         }
@@ -34,18 +36,23 @@ final class IndexView: @unchecked Sendable {
     /// and costs a comparison of bytes next to the last ones instead of a hash and a lookup in a
     /// table far away in memory. (A base has one record per path, so a record with the path is
     /// the one `find` would give.)
-    func find(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer, after previous: Int?) -> Int? {
+    func find(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer, after previous: Int?) -> Int?
+    {
         if let delta, let number = delta.find(prefix, name) {
             return delta.isRemoved(number) ? nil : base.count + number
         }
-        if let previous, previous + 1 < base.count, base.has(prefix, name, at: previous + 1) { return previous + 1 }
+        if let previous, previous + 1 < base.count, base.has(prefix, name, at: previous + 1) {
+            return previous + 1
+        }
         return base.find(prefix, name)
     }
 
     /// The number of the record of `path`, if the view has a live one.
     func find(_ path: String) -> Int? {
         var path = path
-        return path.withUTF8 { find(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return path.withUTF8 {
+            find(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(start: nil, count: 0))
+        }
     }
 
     /// The file and its own record number for a view-wide number.
@@ -56,7 +63,8 @@ final class IndexView: @unchecked Sendable {
 
     /// Numbers grouped by the file they belong to, in order.
     func split(_ numbers: [Int]) -> [(MappedIndex, [Int])] {
-        var inBase: [Int] = [], inDelta: [Int] = []
+        var inBase: [Int] = []
+        var inDelta: [Int] = []
         for number in numbers {
             if number < base.count { inBase.append(number) } else { inDelta.append(number - base.count) }
         }
@@ -75,30 +83,58 @@ final class IndexView: @unchecked Sendable {
             guard file.storage.isMapped else { continue }
             let text = file.rawText(n)
             guard let start = text.baseAddress else { continue }
-            let low = Int(bitPattern: start), high = low + text.count
+            let low = Int(bitPattern: start)
+            let high = low + text.count
             if let i = spans.firstIndex(where: { $0.file === file }) {
-                spans[i] = (file, min(spans[i].low, low), max(spans[i].high, high), spans[i].bytes + text.count)
+                spans[i] = (
+                    file, min(spans[i].low, low), max(spans[i].high, high), spans[i].bytes + text.count
+                )
             } else {
                 spans.append((file, low, high, text.count))
             }
         }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         for span in spans where span.high - span.low <= 2 * span.bytes {
-            let first = (span.low + page - 1) / page * page, last = span.high / page * page
+            let first = (span.low + page - 1) / page * page
+            let last = span.high / page * page
             if last > first, let start = UnsafeMutableRawPointer(bitPattern: first) {
                 madvise(start, last - first, MADV_DONTNEED)
             }
         }
     }
 
-    func isCurrent(_ number: Int, _ status: FileStatus) -> Bool { let (file, n) = locate(number); return file.isCurrent(n, status) }
-    func isNote(_ number: Int) -> Bool { let (file, n) = locate(number); return file.isNote(n) }
-    func flags(_ number: Int) -> UInt8 { let (file, n) = locate(number); return file.flags(n) }
-    func path(at number: Int) -> String { let (file, n) = locate(number); return file.path(at: n) }
-    func note(at number: Int, viaPread: Bool = false) -> Note { let (file, n) = locate(number); return file.note(at: n, viaPread: viaPread) }
-    func textBytes(_ number: Int) -> UnsafeRawBufferPointer { let (file, n) = locate(number); return file.textBytes(n) }
-    func tagsChunk(_ number: Int) -> TagsChunk { let (file, n) = locate(number); return file.tagsChunk(n) }
-    func linksChunk(_ number: Int) -> LinkKeysChunk { let (file, n) = locate(number); return file.linksChunk(n) }
+    func isCurrent(_ number: Int, _ status: FileStatus) -> Bool {
+        let (file, n) = locate(number)
+        return file.isCurrent(n, status)
+    }
+    func isNote(_ number: Int) -> Bool {
+        let (file, n) = locate(number)
+        return file.isNote(n)
+    }
+    func flags(_ number: Int) -> UInt8 {
+        let (file, n) = locate(number)
+        return file.flags(n)
+    }
+    func path(at number: Int) -> String {
+        let (file, n) = locate(number)
+        return file.path(at: n)
+    }
+    func note(at number: Int, viaPread: Bool = false) -> Note {
+        let (file, n) = locate(number)
+        return file.note(at: n, viaPread: viaPread)
+    }
+    func textBytes(_ number: Int) -> UnsafeRawBufferPointer {
+        let (file, n) = locate(number)
+        return file.textBytes(n)
+    }
+    func tagsChunk(_ number: Int) -> TagsChunk {
+        let (file, n) = locate(number)
+        return file.tagsChunk(n)
+    }
+    func linksChunk(_ number: Int) -> LinkKeysChunk {
+        let (file, n) = locate(number)
+        return file.linksChunk(n)
+    }
     func links(at number: Int, viaPread: Bool = false) -> [IndexedLink] {
         let (file, n) = locate(number)
         return file.links(at: n, viaPread: viaPread)

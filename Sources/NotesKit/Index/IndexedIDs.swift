@@ -14,16 +14,24 @@ extension NoteStore {
     /// `indexedIDs` as UTF-8 lines, each ended by a line feed, made without a string per note: at
     /// 100,000 notes and an empty prefix, the strings and their sort would cost more than the rest.
     public func indexedIDLines(prefix: String) -> [UInt8]? {
-        guard let base = TextStorage(mapping: indexPath).flatMap({ NoteIndexFile.map($0, titleSource: vault.titleSource) }),
-              base.kind == .base else { return nil }
-        let view = IndexView(base: base, delta: TextStorage(mapping: indexPath + ".delta")
-            .flatMap { NoteIndexFile.map($0, titleSource: vault.titleSource) })
+        guard
+            let base = TextStorage(mapping: indexPath).flatMap({
+                NoteIndexFile.map($0, titleSource: vault.titleSource)
+            }),
+            base.kind == .base
+        else { return nil }
+        let view = IndexView(
+            base: base,
+            delta: TextStorage(mapping: indexPath + ".delta")
+                .flatMap { NoteIndexFile.map($0, titleSource: vault.titleSource) })
         let wanted = Array(prefix.utf8)
         var text: [UInt8] = []
         var spans: [(start: Int, count: Int)] = []
         func take(_ number: Int) {
             view.withID(at: number) { id in
-                guard id.count >= wanted.count, wanted.indices.allSatisfy({ id[$0] == wanted[$0] }) else { return }
+                guard id.count >= wanted.count, wanted.indices.allSatisfy({ id[$0] == wanted[$0] }) else {
+                    return
+                }
                 spans.append((text.count, id.count))
                 text.append(contentsOf: id)
             }
@@ -41,8 +49,9 @@ extension NoteStore {
         }
         return text.withUnsafeBytes { bytes in
             spans.sort { a, b in
-                Catalog.precedes(UnsafeRawBufferPointer(rebasing: bytes[a.start..<(a.start + a.count)]),
-                                 UnsafeRawBufferPointer(rebasing: bytes[b.start..<(b.start + b.count)]))
+                Catalog.precedes(
+                    UnsafeRawBufferPointer(rebasing: bytes[a.start..<(a.start + a.count)]),
+                    UnsafeRawBufferPointer(rebasing: bytes[b.start..<(b.start + b.count)]))
             }
             var lines: [UInt8] = []
             lines.reserveCapacity(text.count + spans.count)

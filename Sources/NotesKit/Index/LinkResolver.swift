@@ -64,7 +64,8 @@ final class LinkResolver {
         init(catalog: Catalog) {
             self.catalog = catalog
             let index = catalog.index
-            var positions = [Int32](repeating: -1, count: (index?.base.count ?? 0) + (index?.delta?.count ?? 0))
+            var positions = [Int32](
+                repeating: -1, count: (index?.base.count ?? 0) + (index?.delta?.count ?? 0))
             for (position, record) in catalog.mapped.enumerated() { positions[Int(record)] = Int32(position) }
             self.positions = positions
         }
@@ -81,7 +82,9 @@ final class LinkResolver {
     /// The note at a vault path, if there is one.
     func position(ofPath path: [UInt8]) -> Int? {
         if let moving, path == moving.path { return moving.position }
-        guard let index, let record = path.withUnsafeBytes({ index.find($0, UnsafeRawBufferPointer(start: nil, count: 0)) })
+        guard let index,
+            let record = path.withUnsafeBytes({ index.find($0, UnsafeRawBufferPointer(start: nil, count: 0)) }
+            )
         else { return nil }
         let position = Int(tables.positions[record])
         if position < 0 || position == moving?.position { return nil }
@@ -97,9 +100,12 @@ final class LinkResolver {
 
     /// The positions `table` files under the hash of `key` whose `matches` says they are it, and
     /// the moving note if it will be.
-    private func lookUp(_ table: HashTable, _ key: UnsafeRawBufferPointer, _ matches: (Int) -> Bool) -> [Int] {
+    private func lookUp(_ table: HashTable, _ key: UnsafeRawBufferPointer, _ matches: (Int) -> Bool) -> [Int]
+    {
         var found = table.positions(for: MappedIndex.hash(key)).map(Int.init).filter(matches)
-        if let moving, !found.contains(moving.position), matches(moving.position) { found.append(moving.position) }
+        if let moving, !found.contains(moving.position), matches(moving.position) {
+            found.append(moving.position)
+        }
         return found
     }
 
@@ -156,9 +162,12 @@ final class LinkResolver {
         let name = UnsafeRawBufferPointer(rebasing: target[(slash.map { $0 + 1 } ?? 0)...])
         guard !name.isEmpty else { return [] }
         var folding = TextFolder()
-        let named = folded
+        let named =
+            folded
             ? lookUp(tables.byFoldedName, name) { position in
-                let folded = withName(of: position) { folding.foldedBytes(utf8: $0.assumingMemoryBound(to: UInt8.self)) }
+                let folded = withName(of: position) {
+                    folding.foldedBytes(utf8: $0.assumingMemoryBound(to: UInt8.self))
+                }
                 return folded.withUnsafeBytes { LinkResolver.equal($0, name) }
             }
             : positions(named: name)
@@ -173,14 +182,18 @@ final class LinkResolver {
 
     /// The notes whose folded title is `title`.
     func positions(titled title: UnsafeRawBufferPointer) -> [Int] {
-        lookUp(tables.byTitle, title) { position in withFoldedTitle(of: position) { LinkResolver.equal($0, title) } ?? false }
+        lookUp(tables.byTitle, title) { position in
+            withFoldedTitle(of: position) { LinkResolver.equal($0, title) } ?? false
+        }
     }
 
     // MARK: Resolving
 
     /// Where a link with `keys` in the note at vault path `source` goes; nil when it is broken.
-    func resolve(markdown: Bool, key: UnsafeRawBufferPointer, alternative: UnsafeRawBufferPointer,
-                 from source: [UInt8]) -> Int? {
+    func resolve(
+        markdown: Bool, key: UnsafeRawBufferPointer, alternative: UnsafeRawBufferPointer,
+        from source: [UInt8]
+    ) -> Int? {
         if markdown {
             if !key.isEmpty, let found = position(ofPath: Array(key)) { return found }
             if !alternative.isEmpty, let found = position(ofPath: Array(alternative)) { return found }
@@ -197,13 +210,16 @@ final class LinkResolver {
 
     /// A folded target without a `.md` ending (as the key of a wiki link is made).
     static func withoutMD(_ target: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        hasSuffix(target, ".md") && target.count > 3 ? UnsafeRawBufferPointer(rebasing: target[..<(target.count - 3)]) : target
+        hasSuffix(target, ".md") && target.count > 3
+            ? UnsafeRawBufferPointer(rebasing: target[..<(target.count - 3)]) : target
     }
 
     /// `resolve` of keys held in arrays.
     func resolve(_ keys: LinkKeys, markdown: Bool, from source: [UInt8]) -> Int? {
         keys.key.withUnsafeBytes { key in
-            keys.alternative.withUnsafeBytes { resolve(markdown: markdown, key: key, alternative: $0, from: source) }
+            keys.alternative.withUnsafeBytes {
+                resolve(markdown: markdown, key: key, alternative: $0, from: source)
+            }
         }
     }
 
@@ -212,7 +228,9 @@ final class LinkResolver {
     func nearest(_ candidates: [Int], to source: [UInt8]) -> Int {
         guard candidates.count > 1 else { return candidates[0] }
         let from = LinkResolver.folders(of: source)
-        var best = candidates[0], bestSteps = Int.max, bestID: [UInt8] = []
+        var best = candidates[0]
+        var bestSteps = Int.max
+        var bestID: [UInt8] = []
         for candidate in candidates {
             let path = path(candidate)
             let to = LinkResolver.folders(of: path)
@@ -254,7 +272,9 @@ struct NamingKeys {
     /// Whether `link` could resolve to the note (it does if it resolves to nothing nearer).
     func couldName(_ link: LinkKeysChunk.Link) -> Bool {
         if link.isMarkdown { return link.key.elementsEqual(path) || link.alternative.elementsEqual(path) }
-        if link.key.elementsEqual(id) || link.key.elementsEqual(name) || NamingKeys.ends(id, with: link.key) { return true }
+        if link.key.elementsEqual(id) || link.key.elementsEqual(name) || NamingKeys.ends(id, with: link.key) {
+            return true
+        }
         if let foldedTitle, link.alternative.elementsEqual(foldedTitle) { return true }
         let folded = LinkResolver.withoutMD(link.alternative)
         return folded.elementsEqual(foldedName) || NamingKeys.ends(foldedID, with: folded)
@@ -263,7 +283,8 @@ struct NamingKeys {
     /// Whether `id` ends with `/` and `target`, when `target` has folders.
     static func ends(_ id: [UInt8], with target: UnsafeRawBufferPointer) -> Bool {
         guard target.contains(UInt8(ascii: "/")), id.count > target.count,
-              id[id.count - target.count - 1] == UInt8(ascii: "/") else { return false }
+            id[id.count - target.count - 1] == UInt8(ascii: "/")
+        else { return false }
         return id.suffix(target.count).elementsEqual(target)
     }
 }
@@ -291,7 +312,8 @@ struct HashTable {
 
     /// The positions filed under `hash`.
     func positions(for hash: UInt64) -> ArraySlice<Int32> {
-        var low = 0, high = hashes.count
+        var low = 0
+        var high = hashes.count
         while low < high {
             let middle = (low + high) / 2
             if hashes[middle] < hash { low = middle + 1 } else { high = middle }

@@ -13,7 +13,8 @@ final class MappedIndex: @unchecked Sendable {
     private let bytes: UnsafeRawBufferPointer
     private let slotCount: Int
     private let textStart = IndexLayout.headerSize
-    private let recordsStart: Int, slotsStart: Int, pathsStart: Int, stringsStart: Int, tagsStart: Int, linksStart: Int
+    private let recordsStart: Int, slotsStart: Int, pathsStart: Int, stringsStart: Int, tagsStart: Int,
+        linksStart: Int
     private let stringsLength: Int
     /// Where a record whose part fails its check is read again from; without one, such a part
     /// reads as nothing (no text, strings, tags or links).
@@ -22,9 +23,11 @@ final class MappedIndex: @unchecked Sendable {
     /// bounds checks, which must hold even for damage a checksum misses).
     private let verifying: Bool
 
-    private init(storage: TextStorage, kind: IndexKind, generation: UInt64, count: Int, slotCount: Int,
-                 textLength: Int, pathsLength: Int, stringsLength: Int, tagsLength: Int, repair: IndexRepair?,
-                 verifying: Bool) {
+    private init(
+        storage: TextStorage, kind: IndexKind, generation: UInt64, count: Int, slotCount: Int,
+        textLength: Int, pathsLength: Int, stringsLength: Int, tagsLength: Int, repair: IndexRepair?,
+        verifying: Bool
+    ) {
         self.storage = storage
         self.repair = repair
         self.verifying = verifying
@@ -53,48 +56,66 @@ final class MappedIndex: @unchecked Sendable {
         let bytes = storage.bytes
         var reader = ByteReader(bytes: bytes)
         guard bytes.count >= IndexLayout.headerSize,
-              reader.take(NoteIndexFile.magic.count).map(Array.init) == NoteIndexFile.magic,
-              reader.u32() == NoteIndexFile.version, reader.byte() == (titleSource == .filename ? 1 : 0),
-              let kindByte = reader.byte(), let kind = IndexKind(rawValue: kindByte),
-              let generation = reader.u64(), let count = reader.u32().map(Int.init),
-              let slotCount = reader.u32().map(Int.init),
-              let textLength = reader.u64(), let pathsLength = reader.u64(), let stringsLength = reader.u64(),
-              let tagsLength = reader.u32().map(UInt64.init), let linksLength = reader.u32().map(UInt64.init),
-              slotCount > count, slotCount & (slotCount - 1) == 0,
-              pathsLength < UInt64(UInt32.max), stringsLength < UInt64(UInt32.max), textLength < UInt64(Int.max / 2)
+            reader.take(NoteIndexFile.magic.count).map(Array.init) == NoteIndexFile.magic,
+            reader.u32() == NoteIndexFile.version, reader.byte() == (titleSource == .filename ? 1 : 0),
+            let kindByte = reader.byte(), let kind = IndexKind(rawValue: kindByte),
+            let generation = reader.u64(), let count = reader.u32().map(Int.init),
+            let slotCount = reader.u32().map(Int.init),
+            let textLength = reader.u64(), let pathsLength = reader.u64(), let stringsLength = reader.u64(),
+            let tagsLength = reader.u32().map(UInt64.init), let linksLength = reader.u32().map(UInt64.init),
+            slotCount > count, slotCount & (slotCount - 1) == 0,
+            pathsLength < UInt64(UInt32.max), stringsLength < UInt64(UInt32.max),
+            textLength < UInt64(Int.max / 2)
         else { return nil }
         let fixed = IndexLayout.headerSize + count * IndexLayout.recordSize + slotCount * 4
-        guard UInt64(bytes.count) == UInt64(fixed) + textLength + pathsLength + stringsLength + tagsLength + linksLength,
-              reader.u32() == 0, let checksum = reader.u64()
+        guard
+            UInt64(bytes.count) == UInt64(fixed) + textLength + pathsLength + stringsLength + tagsLength
+                + linksLength,
+            reader.u32() == 0, let checksum = reader.u64()
         else { return nil }
         let recordsAt = IndexLayout.headerSize + Int(textLength)
-        let slotsAt = recordsAt + count * IndexLayout.recordSize, pathsAt = slotsAt + slotCount * 4
-        guard !verifying || checksum == IndexChecksum.ofTables(
-            header: UnsafeRawBufferPointer(rebasing: bytes[..<IndexLayout.checksumOffset]),
-            records: UnsafeRawBufferPointer(rebasing: bytes[recordsAt..<slotsAt]),
-            slots: UnsafeRawBufferPointer(rebasing: bytes[slotsAt..<pathsAt]),
-            paths: UnsafeRawBufferPointer(rebasing: bytes[pathsAt..<(pathsAt + Int(pathsLength))]))
+        let slotsAt = recordsAt + count * IndexLayout.recordSize
+        let pathsAt = slotsAt + slotCount * 4
+        guard
+            !verifying
+                || checksum
+                    == IndexChecksum.ofTables(
+                        header: UnsafeRawBufferPointer(rebasing: bytes[..<IndexLayout.checksumOffset]),
+                        records: UnsafeRawBufferPointer(rebasing: bytes[recordsAt..<slotsAt]),
+                        slots: UnsafeRawBufferPointer(rebasing: bytes[slotsAt..<pathsAt]),
+                        paths: UnsafeRawBufferPointer(rebasing: bytes[pathsAt..<(pathsAt + Int(pathsLength))])
+                    )
         else { return nil }
-        let index = MappedIndex(storage: storage, kind: kind, generation: generation, count: count, slotCount: slotCount,
-                                textLength: Int(textLength), pathsLength: Int(pathsLength), stringsLength: Int(stringsLength),
-                                tagsLength: Int(tagsLength), repair: repair, verifying: verifying)
-        let text = UInt64(textLength), paths = UInt64(pathsLength), strings = UInt64(stringsLength)
+        let index = MappedIndex(
+            storage: storage, kind: kind, generation: generation, count: count, slotCount: slotCount,
+            textLength: Int(textLength), pathsLength: Int(pathsLength), stringsLength: Int(stringsLength),
+            tagsLength: Int(tagsLength), repair: repair, verifying: verifying)
+        let text = UInt64(textLength)
+        let paths = UInt64(pathsLength)
+        let strings = UInt64(stringsLength)
         for number in 0..<count {
             let flags = index.flags(number)
-            let pathEnd = UInt64(index.u32(number, IndexLayout.Column.pathOffset)) + UInt64(index.u16(number, IndexLayout.Column.pathLength))
-            let textEnd = index.u64(number, IndexLayout.Column.textOffset) &+ UInt64(index.u32(number, IndexLayout.Column.textLength))
-            let tagsEnd = UInt64(index.u32(number, IndexLayout.Column.tagsOffset))
+            let pathEnd =
+                UInt64(index.u32(number, IndexLayout.Column.pathOffset))
+                + UInt64(index.u16(number, IndexLayout.Column.pathLength))
+            let textEnd =
+                index.u64(number, IndexLayout.Column.textOffset)
+                &+ UInt64(index.u32(number, IndexLayout.Column.textLength))
+            let tagsEnd =
+                UInt64(index.u32(number, IndexLayout.Column.tagsOffset))
                 + UInt64(index.u32(number, IndexLayout.Column.tagsLength))
-            let linksEnd = UInt64(index.u32(number, IndexLayout.Column.linksOffset))
+            let linksEnd =
+                UInt64(index.u32(number, IndexLayout.Column.linksOffset))
                 + UInt64(index.u32(number, IndexLayout.Column.linksLength))
-            guard pathEnd <= paths, textEnd <= text, textEnd >= index.u64(number, IndexLayout.Column.textOffset),
-                  UInt64(index.u32(number, IndexLayout.Column.stringsOffset)) < strings, tagsEnd <= tagsLength,
-                  linksEnd <= linksLength
+            guard pathEnd <= paths, textEnd <= text,
+                textEnd >= index.u64(number, IndexLayout.Column.textOffset),
+                UInt64(index.u32(number, IndexLayout.Column.stringsOffset)) < strings, tagsEnd <= tagsLength,
+                linksEnd <= linksLength
             else { return nil }
             // Damage that still parses must not reach the date code: it means a rebuild.
             if flags & IndexLayout.isNote != 0 {
                 guard NoteDate.representable.contains(index.double(number, IndexLayout.Column.createdAt)),
-                      flags & IndexLayout.hasUpdatedAt == 0
+                    flags & IndexLayout.hasUpdatedAt == 0
                         || NoteDate.representable.contains(index.double(number, IndexLayout.Column.updatedAt))
                 else { return nil }
             }
@@ -105,20 +126,28 @@ final class MappedIndex: @unchecked Sendable {
     // MARK: Columns
 
     private func u64(_ number: Int, _ column: Int) -> UInt64 {
-        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: recordsStart + number * IndexLayout.recordSize + column, as: UInt64.self))
+        UInt64(
+            littleEndian: bytes.loadUnaligned(
+                fromByteOffset: recordsStart + number * IndexLayout.recordSize + column, as: UInt64.self))
     }
 
     private func u32(_ number: Int, _ column: Int) -> UInt32 {
-        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: recordsStart + number * IndexLayout.recordSize + column, as: UInt32.self))
+        UInt32(
+            littleEndian: bytes.loadUnaligned(
+                fromByteOffset: recordsStart + number * IndexLayout.recordSize + column, as: UInt32.self))
     }
 
     private func u16(_ number: Int, _ column: Int) -> UInt16 {
-        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: recordsStart + number * IndexLayout.recordSize + column, as: UInt16.self))
+        UInt16(
+            littleEndian: bytes.loadUnaligned(
+                fromByteOffset: recordsStart + number * IndexLayout.recordSize + column, as: UInt16.self))
     }
 
     private func double(_ number: Int, _ column: Int) -> Double { Double(bitPattern: u64(number, column)) }
 
-    func flags(_ number: Int) -> UInt8 { bytes[recordsStart + number * IndexLayout.recordSize + IndexLayout.Column.flags] }
+    func flags(_ number: Int) -> UInt8 {
+        bytes[recordsStart + number * IndexLayout.recordSize + IndexLayout.Column.flags]
+    }
     func isNote(_ number: Int) -> Bool { flags(number) & IndexLayout.isNote != 0 }
     func isRemoved(_ number: Int) -> Bool { flags(number) & IndexLayout.removed != 0 }
     func size(_ number: Int) -> Int64 { Int64(bitPattern: u64(number, IndexLayout.Column.size)) }
@@ -131,13 +160,15 @@ final class MappedIndex: @unchecked Sendable {
 
     /// Whether record `number` describes the file with `status` as it is now.
     func isCurrent(_ number: Int, _ status: FileStatus) -> Bool {
-        !isRemoved(number) && size(number) == status.size && mtime(number) == status.mtime && inode(number) == status.inode
+        !isRemoved(number) && size(number) == status.size && mtime(number) == status.mtime
+            && inode(number) == status.inode
     }
 
     /// The bytes of record `number`'s path (checked to lie within the paths region when opened).
     func pathBytes(_ number: Int) -> UnsafeRawBufferPointer {
         let start = pathsStart + Int(u32(number, IndexLayout.Column.pathOffset))
-        return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(u16(number, IndexLayout.Column.pathLength)))])
+        return UnsafeRawBufferPointer(
+            rebasing: bytes[start..<(start + Int(u16(number, IndexLayout.Column.pathLength)))])
     }
 
     /// The bytes of record `number`'s folded text, checked (read again from the note's file when
@@ -195,7 +226,8 @@ final class MappedIndex: @unchecked Sendable {
     /// opened; checked against their checksum, and parsed with bounds checks, when read).
     func tagsChunk(_ number: Int) -> TagsChunk {
         let chunk = rawTags(number)
-        return TagsChunk(bytes: holds(chunk, number, IndexLayout.Column.tagsCheck) ? chunk : repairedTags(number))
+        return TagsChunk(
+            bytes: holds(chunk, number, IndexLayout.Column.tagsCheck) ? chunk : repairedTags(number))
     }
 
     @inline(never) private func repairedTags(_ number: Int) -> UnsafeRawBufferPointer {
@@ -205,7 +237,8 @@ final class MappedIndex: @unchecked Sendable {
     /// Record `number`'s links' keys (likewise).
     func linksChunk(_ number: Int) -> LinkKeysChunk {
         let chunk = rawLinks(number)
-        return LinkKeysChunk(bytes: holds(chunk, number, IndexLayout.Column.linksCheck) ? chunk : repairedLinks(number))
+        return LinkKeysChunk(
+            bytes: holds(chunk, number, IndexLayout.Column.linksCheck) ? chunk : repairedLinks(number))
     }
 
     @inline(never) private func repairedLinks(_ number: Int) -> UnsafeRawBufferPointer {
@@ -213,8 +246,12 @@ final class MappedIndex: @unchecked Sendable {
     }
 
     /// The bytes of record `number`'s chunk of the tags or links region, unchecked.
-    func rawTags(_ number: Int) -> UnsafeRawBufferPointer { rawChunk(number, IndexLayout.Column.tagsOffset, tagsStart) }
-    func rawLinks(_ number: Int) -> UnsafeRawBufferPointer { rawChunk(number, IndexLayout.Column.linksOffset, linksStart) }
+    func rawTags(_ number: Int) -> UnsafeRawBufferPointer {
+        rawChunk(number, IndexLayout.Column.tagsOffset, tagsStart)
+    }
+    func rawLinks(_ number: Int) -> UnsafeRawBufferPointer {
+        rawChunk(number, IndexLayout.Column.linksOffset, linksStart)
+    }
 
     /// The bytes of a chunk whose offset is in `column` and length in the column after.
     private func rawChunk(_ number: Int, _ column: Int, _ region: Int) -> UnsafeRawBufferPointer {
@@ -239,7 +276,8 @@ final class MappedIndex: @unchecked Sendable {
     /// What `parse` makes of record `number`'s strings (checked), in place or (`viaPread`) read
     /// with `pread`, a few kilobytes at first and more until they are all there; nil when it makes
     /// nothing of them.
-    private func withStrings<R>(_ number: Int, viaPread: Bool, _ parse: (UnsafeRawBufferPointer) -> R?) -> R? {
+    private func withStrings<R>(_ number: Int, viaPread: Bool, _ parse: (UnsafeRawBufferPointer) -> R?) -> R?
+    {
         guard viaPread else { return stringsBytes(number).flatMap(parse) }
         let start = stringsStart + Int(u32(number, IndexLayout.Column.stringsOffset))
         let end = stringsStart + stringsLength
@@ -249,7 +287,8 @@ final class MappedIndex: @unchecked Sendable {
             if let length = chunk.withUnsafeBytes(MappedIndex.stringsLength(in:)) {
                 let (sound, parsed) = chunk.withUnsafeBytes { bytes -> (Bool, R?) in
                     let strings = UnsafeRawBufferPointer(rebasing: bytes[..<length])
-                    return holds(strings, number, IndexLayout.Column.stringsCheck) ? (true, parse(strings)) : (false, nil)
+                    return holds(strings, number, IndexLayout.Column.stringsCheck)
+                        ? (true, parse(strings)) : (false, nil)
                 }
                 if sound { return parsed }
                 break
@@ -271,7 +310,8 @@ final class MappedIndex: @unchecked Sendable {
     /// Moves `reader` past a title, a preview and the warnings.
     private static func skipToShown(_ reader: inout ByteReader) -> Bool {
         guard reader.range() != nil, reader.range() != nil, let warnings = reader.u32(),
-              UInt64(warnings) * 8 <= UInt64(reader.bytes.count - reader.offset) else { return false }
+            UInt64(warnings) * 8 <= UInt64(reader.bytes.count - reader.offset)
+        else { return false }
         for _ in 0..<warnings {
             guard reader.u32() != nil, reader.range() != nil else { return false }
         }
@@ -282,7 +322,9 @@ final class MappedIndex: @unchecked Sendable {
     /// again from the note's file when they fail their check or do not parse (damage: the record
     /// is not trusted); nil when that cannot be done.
     func stringsBytes(_ number: Int) -> UnsafeRawBufferPointer? {
-        if let stored = rawStrings(number), holds(stored, number, IndexLayout.Column.stringsCheck) { return stored }
+        if let stored = rawStrings(number), holds(stored, number, IndexLayout.Column.stringsCheck) {
+            return stored
+        }
         return repaired(number)?.stringsBytes(0)
     }
 
@@ -297,7 +339,10 @@ final class MappedIndex: @unchecked Sendable {
 
     /// The FNV-1a hash of the bytes of `prefix` followed by those of `name`: a path is hashed in
     /// two parts, a folder and a file name, without joining them.
-    static func hash(_ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) -> UInt64 {
+    static func hash(
+        _ prefix: UnsafeRawBufferPointer,
+        _ name: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
+    ) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in prefix { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         for byte in name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
@@ -310,7 +355,10 @@ final class MappedIndex: @unchecked Sendable {
         var slot = Int(truncatingIfNeeded: MappedIndex.hash(prefix, name)) & mask
         // At most one pass over the table, whatever a damaged table holds.
         for _ in 0..<slotCount {
-            let entry = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: slotsStart + slot * 4, as: UInt32.self)))
+            let entry = Int(
+                UInt32(
+                    littleEndian: bytes.loadUnaligned(fromByteOffset: slotsStart + slot * 4, as: UInt32.self))
+            )
             if entry == 0 { return nil }
             if entry <= count, MappedIndex.equal(pathBytes(entry - 1), prefix, name) { return entry - 1 }
             slot = (slot + 1) & mask
@@ -326,15 +374,21 @@ final class MappedIndex: @unchecked Sendable {
     /// The number of the record of `path`, if there is one.
     func find(_ path: String) -> Int? {
         var path = path
-        return path.withUTF8 { find(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return path.withUTF8 {
+            find(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(start: nil, count: 0))
+        }
     }
 
     /// Whether `stored` is the bytes of `prefix` followed by those of `name`.
-    private static func equal(_ stored: UnsafeRawBufferPointer, _ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer) -> Bool {
+    private static func equal(
+        _ stored: UnsafeRawBufferPointer, _ prefix: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer
+    ) -> Bool {
         guard stored.count == prefix.count + name.count else { return false }
         if let s = stored.baseAddress {
             if prefix.count > 0, let p = prefix.baseAddress, memcmp(s, p, prefix.count) != 0 { return false }
-            if name.count > 0, let n = name.baseAddress, memcmp(s + prefix.count, n, name.count) != 0 { return false }
+            if name.count > 0, let n = name.baseAddress, memcmp(s + prefix.count, n, name.count) != 0 {
+                return false
+            }
         }
         return true
     }
@@ -349,12 +403,15 @@ final class MappedIndex: @unchecked Sendable {
     /// than from the mapping: for a few notes of a one-off command, whose memory stays smaller.
     func note(at number: Int, viaPread: Bool = false) -> Note {
         let path = path(at: number)
-        var title = "", preview = ""
+        var title = ""
+        var preview = ""
         var tags: [String] = []
         /// The title, preview and tags at the start of `strings`, if they are all there.
         func parse(_ strings: UnsafeRawBufferPointer) -> (String, String, [String])? {
             var reader = ByteReader(bytes: strings)
-            guard let title = reader.repairedString(), let preview = reader.repairedString() else { return nil }
+            guard let title = reader.repairedString(), let preview = reader.repairedString() else {
+                return nil
+            }
             var shown = ByteReader(bytes: strings)
             guard MappedIndex.skipToShown(&shown), let tags = ShownRefs.tags(&shown) else { return nil }
             return (title, preview, tags)
@@ -362,8 +419,10 @@ final class MappedIndex: @unchecked Sendable {
         if let parsed = withStrings(number, viaPread: viaPread, parse) { (title, preview, tags) = parsed }
         return Note(
             id: Note.id(forPath: path), path: path, title: title,
-            titleIsOutsideBody: flags(number) & IndexLayout.titleIsOutsideBody != 0, createdAt: createdAt(number),
-            updatedAt: updatedAt(number), preview: preview, conflicted: flags(number) & IndexLayout.conflicted != 0,
+            titleIsOutsideBody: flags(number) & IndexLayout.titleIsOutsideBody != 0,
+            createdAt: createdAt(number),
+            updatedAt: updatedAt(number), preview: preview,
+            conflicted: flags(number) & IndexLayout.conflicted != 0,
             tags: tags)
     }
 
@@ -377,7 +436,9 @@ final class MappedIndex: @unchecked Sendable {
         let path = pathBytes(number)
         // Compared in place: this runs for every note of a listing (and in every sort comparison).
         let n = path.count
-        if n > 3, path[n - 3] == UInt8(ascii: "."), path[n - 2] == UInt8(ascii: "m"), path[n - 1] == UInt8(ascii: "d") {
+        if n > 3, path[n - 3] == UInt8(ascii: "."), path[n - 2] == UInt8(ascii: "m"),
+            path[n - 1] == UInt8(ascii: "d")
+        {
             return body(UnsafeRawBufferPointer(rebasing: path[..<(path.count - 3)]))
         }
         return body(path)
@@ -386,7 +447,9 @@ final class MappedIndex: @unchecked Sendable {
     /// The folded text of record `number` (checked).
     func folded(at number: Int) -> FoldedText {
         let text = textBytes(number)
-        if text.baseAddress == rawText(number).baseAddress { return FoldedText(storage: storage, range: textRange(number)) }
+        if text.baseAddress == rawText(number).baseAddress {
+            return FoldedText(storage: storage, range: textRange(number))
+        }
         return FoldedText(Array(text))
     }
 
@@ -411,14 +474,16 @@ final class MappedIndex: @unchecked Sendable {
             var reader = ByteReader(bytes: strings)
             if MappedIndex.skipToShown(&reader) { shown = Array(strings[reader.offset...]) }
         }
-        return NoteRefs.Encoded(tags: Array(tagsChunk(number).bytes), links: Array(linksChunk(number).bytes), shown: shown)
+        return NoteRefs.Encoded(
+            tags: Array(tagsChunk(number).bytes), links: Array(linksChunk(number).bytes), shown: shown)
     }
 
     /// Record `number` with its strings made, as a record read from a file would be.
     func record(at number: Int) -> IndexRecord {
         IndexRecord(
             path: path(at: number), size: size(number), mtime: mtime(number), inode: inode(number),
-            note: isNote(number) ? note(at: number) : nil, warnings: warnings(at: number), folded: folded(at: number),
+            note: isNote(number) ? note(at: number) : nil, warnings: warnings(at: number),
+            folded: folded(at: number),
             refs: refs(at: number), removed: isRemoved(number))
     }
 }

@@ -17,7 +17,9 @@ struct LinkKeys: Equatable {
     }
 
     /// The keys of a link of `style` whose target is written `target`, in the note at `source`.
-    static func make(style: NoteLink.Style, target: String, from source: String, folding: inout TextFolder) -> LinkKeys {
+    static func make(style: NoteLink.Style, target: String, from source: String, folding: inout TextFolder)
+        -> LinkKeys
+    {
         switch style {
         case .wiki:
             var key = Array(target.utf8)
@@ -36,7 +38,9 @@ struct LinkKeys: Equatable {
     static func needsNormalising(_ path: String.UTF8View) -> Bool {
         var previous: UInt8 = 0
         for byte in path {
-            if previous == UInt8(ascii: "/") && (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")) { return true }
+            if previous == UInt8(ascii: "/") && (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")) {
+                return true
+            }
             previous = byte
         }
         return previous == UInt8(ascii: "/")
@@ -52,11 +56,15 @@ struct LinkKeys: Equatable {
     static func join(_ folder: String, _ path: String) -> String? {
         // Most paths have no `.` or `..` component and no empty one: nothing to normalise.
         let utf8 = path.utf8
-        if let first = utf8.first, first != UInt8(ascii: "."), first != UInt8(ascii: "/"), !LinkKeys.needsNormalising(utf8) {
+        if let first = utf8.first, first != UInt8(ascii: "."), first != UInt8(ascii: "/"),
+            !LinkKeys.needsNormalising(utf8)
+        {
             return folder.isEmpty ? path : folder + "/" + path
         }
         let joined = Vault.normalized(folder.isEmpty ? path : folder + "/" + path)
-        guard !joined.isEmpty, !joined.hasPrefix("/"), joined != "..", !joined.hasPrefix("../") else { return nil }
+        guard !joined.isEmpty, !joined.hasPrefix("/"), joined != "..", !joined.hasPrefix("../") else {
+            return nil
+        }
         return joined
     }
 }
@@ -98,9 +106,12 @@ enum NoteRefs {
     /// The parts of a note: its folded title, its tags (as spelled and folded, each once), its
     /// links with their keys. A tag or link too long for the layout (hundreds of bytes,
     /// thousands) is left out.
-    static func encode(foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
-                       links: [(link: NoteLink, keys: LinkKeys)]) -> Encoded {
-        let tags = tags.filter { $0.folded.count <= 255 && $0.spelling.utf8.count <= 255 }.prefix(Int(UInt16.max))
+    static func encode(
+        foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
+        links: [(link: NoteLink, keys: LinkKeys)]
+    ) -> Encoded {
+        let tags = tags.filter { $0.folded.count <= 255 && $0.spelling.utf8.count <= 255 }.prefix(
+            Int(UInt16.max))
         let links = links.filter { link, keys in
             link.text.utf8.count <= Int(UInt16.max) && keys.key.count <= Int(UInt16.max)
                 && keys.alternative.count <= Int(UInt16.max)
@@ -108,8 +119,11 @@ enum NoteRefs {
         var encoded = Encoded()
         // Each part in one allocation: its size is known before it is written.
         encoded.tags.reserveCapacity(4 + foldedTitle.count + tags.reduce(0) { $0 + 1 + $1.folded.count })
-        encoded.links.reserveCapacity(2 + links.reduce(0) { $0 + 5 + $1.keys.key.count + $1.keys.alternative.count })
-        func u16(_ value: Int, _ out: inout [UInt8]) { NoteIndexFile.append(UInt16(truncatingIfNeeded: value), to: &out) }
+        encoded.links.reserveCapacity(
+            2 + links.reduce(0) { $0 + 5 + $1.keys.key.count + $1.keys.alternative.count })
+        func u16(_ value: Int, _ out: inout [UInt8]) {
+            NoteIndexFile.append(UInt16(truncatingIfNeeded: value), to: &out)
+        }
         func bytes16<C: Collection>(_ bytes: C, _ out: inout [UInt8]) where C.Element == UInt8 {
             u16(bytes.count, &out)
             out.append(contentsOf: bytes)
@@ -122,8 +136,9 @@ enum NoteRefs {
         }
         u16(links.count, &encoded.links)
         var shown: [UInt8] = []
-        shown.reserveCapacity(8 + tags.reduce(0) { $0 + 4 + $1.spelling.utf8.count }
-            + links.reduce(0) { $0 + 17 + $1.link.text.utf8.count + ($1.link.heading?.utf8.count ?? 0) })
+        shown.reserveCapacity(
+            8 + tags.reduce(0) { $0 + 4 + $1.spelling.utf8.count }
+                + links.reduce(0) { $0 + 17 + $1.link.text.utf8.count + ($1.link.heading?.utf8.count ?? 0) })
         NoteIndexFile.append(UInt32(tags.count), to: &shown)
         for tag in tags { NoteIndexFile.append(tag.spelling, to: &shown) }
         NoteIndexFile.append(UInt32(links.count), to: &shown)
@@ -197,12 +212,15 @@ struct LinkKeysChunk {
     }
 
     /// Calls `body` with each link, in order; stops when it returns false.
-    func forEach(_ body: (Link) -> Bool) {
+    func forEachLink(_ body: (Link) -> Bool) {
         var reader = ByteReader(bytes: bytes)
         guard let count = reader.u16() else { return }
         for number in 0..<Int(count) {
             guard let flags = reader.byte(), let key = reader.bytes16(), let alternative = reader.bytes16(),
-                  body(Link(number: number, isMarkdown: flags & NoteRefs.markdown != 0, key: key, alternative: alternative))
+                body(
+                    Link(
+                        number: number, isMarkdown: flags & NoteRefs.markdown != 0, key: key,
+                        alternative: alternative))
             else { return }
         }
     }
@@ -220,21 +238,27 @@ enum ShownRefs {
 
     /// Reads past the shown tags and links; false when they do not parse.
     static func skip(_ reader: inout ByteReader) -> Bool {
-        guard let tags = reader.u32(), UInt64(tags) * 4 <= UInt64(reader.bytes.count - reader.offset) else { return false }
+        guard let tags = reader.u32(), UInt64(tags) * 4 <= UInt64(reader.bytes.count - reader.offset) else {
+            return false
+        }
         for _ in 0..<tags {
             guard reader.range() != nil else { return false }
         }
-        guard let links = reader.u32(), UInt64(links) * 17 <= UInt64(reader.bytes.count - reader.offset) else { return false }
+        guard let links = reader.u32(), UInt64(links) * 17 <= UInt64(reader.bytes.count - reader.offset)
+        else { return false }
         for _ in 0..<links {
             guard reader.u32() != nil, reader.byte() != nil, reader.range() != nil, reader.u16() != nil,
-                  reader.u16() != nil, reader.range() != nil else { return false }
+                reader.u16() != nil, reader.range() != nil
+            else { return false }
         }
         return true
     }
 
     /// The tags as spelled; nil when they do not parse.
     static func tags(_ reader: inout ByteReader) -> [String]? {
-        guard let count = reader.u32(), UInt64(count) * 4 <= UInt64(reader.bytes.count - reader.offset) else { return nil }
+        guard let count = reader.u32(), UInt64(count) * 4 <= UInt64(reader.bytes.count - reader.offset) else {
+            return nil
+        }
         var tags: [String] = []
         for _ in 0..<count {
             guard let tag = reader.repairedString() else { return nil }
@@ -247,24 +271,31 @@ enum ShownRefs {
     static func links(_ reader: inout ByteReader, keys: LinkKeysChunk) -> [IndexedLink] {
         guard tags(&reader) != nil else { return [] }
         var allKeys: [LinkKeys] = []
-        keys.forEach { link in
+        keys.forEachLink { link in
             allKeys.append(LinkKeys(key: Array(link.key), alternative: Array(link.alternative)))
             return true
         }
         guard let count = reader.u32() else { return [] }
         var links: [IndexedLink] = []
         for number in 0..<min(Int(count), allKeys.count) {
-            guard let line = reader.u32(), let flags = reader.byte(), let text = reader.range(), let start = reader.u16(),
-                  let end = reader.u16(), let heading = reader.range() else { break }
+            guard let line = reader.u32(), let flags = reader.byte(), let text = reader.range(),
+                let start = reader.u16(),
+                let end = reader.u16(), let heading = reader.range()
+            else { break }
             let textBytes = UnsafeRawBufferPointer(rebasing: reader.bytes[text])
             let target = start <= end && Int(end) <= textBytes.count ? Int(start)..<Int(end) : 0..<0
-            links.append(IndexedLink(
-                style: flags & NoteRefs.markdown != 0 ? .markdown : .wiki, isEmbed: flags & NoteRefs.embed != 0,
-                line: Int(line), text: String(decoding: textBytes, as: UTF8.self),
-                target: String(decoding: UnsafeRawBufferPointer(rebasing: textBytes[target]), as: UTF8.self),
-                heading: flags & NoteRefs.hasHeading != 0
-                    ? String(decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[heading]), as: UTF8.self) : nil,
-                targetRange: target, keys: allKeys[number]))
+            links.append(
+                IndexedLink(
+                    style: flags & NoteRefs.markdown != 0 ? .markdown : .wiki,
+                    isEmbed: flags & NoteRefs.embed != 0,
+                    line: Int(line), text: String(decoding: textBytes, as: UTF8.self),
+                    target: String(
+                        decoding: UnsafeRawBufferPointer(rebasing: textBytes[target]), as: UTF8.self),
+                    heading: flags & NoteRefs.hasHeading != 0
+                        ? String(
+                            decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[heading]), as: UTF8.self)
+                        : nil,
+                    targetRange: target, keys: allKeys[number]))
         }
         return links
     }

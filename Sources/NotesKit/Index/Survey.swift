@@ -38,7 +38,8 @@ extension Vault {
         survey.sharedMode = (FileSystem.status(canonicalRoot)?.mode ?? 0) & 0o066
         survey.diagnostics = work.diagnostics.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         let batches = work.batches.sorted { a, b in
-            a.folder.relative == b.folder.relative ? a.sequence < b.sequence
+            a.folder.relative == b.folder.relative
+                ? a.sequence < b.sequence
                 : a.folder.relative.utf8.lexicographicallyPrecedes(b.folder.relative.utf8)
         }
         for batch in batches {
@@ -54,9 +55,13 @@ extension Vault {
                     // (a note the user wrote must not vanish from every list without a word).
                     guard let name = String(validating: batch.name(i), as: UTF8.self) else {
                         let shown = String(decoding: batch.name(i), as: UTF8.self)
-                        survey.diagnostics.append(Diagnostic(
-                            path: fullPath(directory.isEmpty ? shown : directory + "/" + shown), line: nil,
-                            message: "its name is not UTF-8, so it is not read as a note; rename it to read it"))
+                        survey.diagnostics.append(
+                            Diagnostic(
+                                path: fullPath(directory.isEmpty ? shown : directory + "/" + shown),
+                                line: nil,
+                                message:
+                                    "its name is not UTF-8, so it is not read as a note; rename it to read it"
+                            ))
                         continue
                     }
                     if let status { survey.sharedMode &= status.mode }
@@ -71,7 +76,8 @@ extension Vault {
     static func isNoteName(_ name: UnsafeRawBufferPointer) -> Bool {
         func hasSuffix(_ suffix: StaticString) -> Bool {
             guard name.count >= suffix.utf8CodeUnitCount, let base = name.baseAddress else { return false }
-            return memcmp(base + name.count - suffix.utf8CodeUnitCount, suffix.utf8Start, suffix.utf8CodeUnitCount) == 0
+            return memcmp(
+                base + name.count - suffix.utf8CodeUnitCount, suffix.utf8Start, suffix.utf8CodeUnitCount) == 0
         }
         return hasSuffix(".md") || hasSuffix(".markdown")
     }
@@ -135,7 +141,8 @@ private final class NameBatch: @unchecked Sendable {
             checked = Array(repeating: .stale(nil), count: starts.count)
             return
         }
-        let prefix = folder.prefix, fd = folder.fd
+        let prefix = folder.prefix
+        let fd = folder.fd
         // Every name is statted first, then every name looked up: each system call leaves the
         // caches cold, so a lookup right after one waits on memory, while lookups one after the
         // other run through the index's tables in order.
@@ -143,7 +150,9 @@ private final class NameBatch: @unchecked Sendable {
             starts.map { start -> FileStatus? in
                 guard let base = names.baseAddress else { return nil }
                 var st = stat()
-                guard fstatat(fd, (base + start).assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW) == 0
+                guard
+                    fstatat(fd, (base + start).assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW)
+                        == 0
                 else { return nil }
                 let status = FileSystem.makeStatus(st)
                 // Gone or replaced by another kind of file since the folder was read: not a note now.
@@ -157,9 +166,12 @@ private final class NameBatch: @unchecked Sendable {
                     guard let status = statuses[i] else { return .gone }
                     let end = i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1
                     let name = UnsafeRawBufferPointer(rebasing: names[starts[i]..<end])
-                    guard let index, let number = index.find(prefix, name, after: previous) else { return .stale(status) }
+                    guard let index, let number = index.find(prefix, name, after: previous) else {
+                        return .stale(status)
+                    }
                     previous = number
-                    return index.isCurrent(number, status) ? .current(number, mode: status.mode) : .stale(status)
+                    return index.isCurrent(number, status)
+                        ? .current(number, mode: status.mode) : .stale(status)
                 }
             }
         }
@@ -240,8 +252,10 @@ private final class SurveyWork: @unchecked Sendable {
             if fd >= 0 { close(fd) }
             if own >= 0 { close(own) }
             condition.lock()
-            diagnostics.append(Diagnostic(
-                path: full, line: nil, message: "could not read this folder (\(reason)); its notes are skipped"))
+            diagnostics.append(
+                Diagnostic(
+                    path: full, line: nil,
+                    message: "could not read this folder (\(reason)); its notes are skipped"))
             condition.unlock()
             return
         }
@@ -260,8 +274,11 @@ private final class SurveyWork: @unchecked Sendable {
                         name.baseAddress.map { fstatat(fd, $0, &st, AT_SYMLINK_NOFOLLOW) } ?? -1
                     }
                     let format = st.st_mode & S_IFMT
-                    kind = found != 0 ? Int32(DT_UNKNOWN)
-                        : format == S_IFDIR ? Int32(DT_DIR) : format == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
+                    kind =
+                        found != 0
+                        ? Int32(DT_UNKNOWN)
+                        : format == S_IFDIR
+                            ? Int32(DT_DIR) : format == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
                 }
                 if kind == Int32(DT_DIR) {
                     let name = String(decoding: name, as: UTF8.self)

@@ -1,9 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 extension FileSystem {
     // MARK: Writing
@@ -120,7 +121,8 @@ extension FileSystem {
     /// `isCurrent(i)` is asked just before file `i` is renamed (holding whatever lock the caller
     /// holds): when it says no, the file is left as it is and its temp removed.
     public static func commit(
-        batch files: [(path: String, bytes: [UInt8], mode: mode_t)], prepared: PreparedBatch, isCurrent: (Int) -> Bool
+        batch files: [(path: String, bytes: [UInt8], mode: mode_t)], prepared: PreparedBatch,
+        isCurrent: (Int) -> Bool
     ) -> [BatchOutcome] {
         pauseIfTesting()
         var outcomes = [BatchOutcome](repeating: .written, count: files.count)
@@ -161,7 +163,8 @@ extension FileSystem {
         defer { results.deallocate() }
         let threads = min(8, files.count)
         let done = DispatchGroup()
-        let shared = UnsafeSendable(results), work = UnsafeSendable(files)
+        let shared = UnsafeSendable(results)
+        let work = UnsafeSendable(files)
         for t in 0..<threads {
             done.enter()
             Thread.detachNewThread {

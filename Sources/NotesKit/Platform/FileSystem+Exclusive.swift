@@ -1,9 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 extension FileSystem {
     /// Moves a file (or folder) to a new name that must be free, so that a file appearing at the new
@@ -27,13 +28,13 @@ extension FileSystem {
     static func renameExclusively(_ from: String, _ to: String) -> Int32 {
         WriteStep.take(.rename)
         #if canImport(Darwin)
-        if renamex_np(from, to, UInt32(RENAME_EXCL)) == 0 { return 0 }
+            if renamex_np(from, to, UInt32(RENAME_EXCL)) == 0 { return 0 }
         #else
-        if let renameat2 = renameat2 {
-            if renameat2(AT_FDCWD, from, AT_FDCWD, to, 1) == 0 { return 0 }  // RENAME_NOREPLACE
-        } else {
-            errno = ENOSYS
-        }
+            if let renameat2 = renameat2 {
+                if renameat2(AT_FDCWD, from, AT_FDCWD, to, 1) == 0 { return 0 }  // RENAME_NOREPLACE
+            } else {
+                errno = ENOSYS
+            }
         #endif
         let failure = errno
         guard failure == EINVAL || failure == ENOSYS || failure == ENOTSUP || failure == EOPNOTSUPP else {
@@ -50,18 +51,25 @@ extension FileSystem {
             return 0
         }
         let linkFailure = errno
-        guard linkFailure == EPERM || linkFailure == EOPNOTSUPP || linkFailure == ENOSYS else { return linkFailure }
+        guard linkFailure == EPERM || linkFailure == EOPNOTSUPP || linkFailure == ENOSYS else {
+            return linkFailure
+        }
         if status(to) != nil { return EEXIST }
         return rename(from, to) == 0 ? 0 : errno
     }
 
     #if os(Linux)
-    /// glibc's `renameat2` (2.28 and later), which its headers declare only under `_GNU_SOURCE`.
-    private static let renameat2: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "renameat2") else { return nil }
-        return unsafeBitCast(
-            symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
-    }()
+        /// glibc's `renameat2` (2.28 and later), which its headers declare only under `_GNU_SOURCE`.
+        private static let renameat2:
+            (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
+                guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "renameat2") else {
+                    return nil
+                }
+                return unsafeBitCast(
+                    symbol,
+                    to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) ->
+                        Int32).self)
+            }()
     #endif
 
     /// Creates the first free one of the files `candidate(1)`, `candidate(2)`, … (all in one

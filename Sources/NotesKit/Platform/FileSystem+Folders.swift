@@ -1,9 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 extension FileSystem {
     /// Creates a new private (0700) directory from a `mkdtemp` template ending in `XXXXXX`.
@@ -82,7 +83,9 @@ extension FileSystem {
         var result: [(String, FileStatus.Kind)] = []
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
-                ptr.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                ptr.withMemoryRebound(
+                    to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)
+                ) {
                     String(cString: $0)
                 }
             }

@@ -1,9 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 extension FileSystem {
     /// Reads a whole regular file; also returns its status. Notes are read without following a
@@ -33,7 +34,9 @@ extension FileSystem {
             let attempt = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 count = 0
                 while count < buffer.count {
-                    let n = LibC.read(fd, buffer.baseAddress.map { UnsafeMutableRawPointer($0 + count) }, buffer.count - count)
+                    let n = LibC.read(
+                        fd, buffer.baseAddress.map { UnsafeMutableRawPointer($0 + count) },
+                        buffer.count - count)
                     if n < 0 {
                         if errno == EINTR { continue }
                         failure = errno
@@ -65,7 +68,7 @@ extension FileSystem {
         guard fd >= 0 else { return nil }
         var st = stat()
         guard fstat(fd, &st) == 0, makeStatus(st).kind == .regular, st.st_size > 0,
-              let base = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED
+            let base = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED
         else {
             close(fd)
             return nil

@@ -1,9 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 extension FileSystem {
     /// The start of every temp file's name; the full name is `.notes-tmp-<pid>-XXXXXX`.
@@ -70,11 +71,13 @@ extension FileSystem {
     static func tempOwner(_ name: String) -> pid_t? {
         guard name.hasPrefix(tempPrefix) else { return nil }
         let rest = name.utf8.dropFirst(tempPrefix.utf8.count)
-        guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), rest.distance(from: dash, to: rest.endIndex) == 7
+        guard let dash = rest.firstIndex(of: UInt8(ascii: "-")),
+            rest.distance(from: dash, to: rest.endIndex) == 7
         else { return nil }
         let digits = rest[..<dash]
         guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let pid = pid_t(String(decoding: digits, as: UTF8.self)), pid > 0 else { return nil }
+            let pid = pid_t(String(decoding: digits, as: UTF8.self)), pid > 0
+        else { return nil }
         return pid
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// What `lstat` says of a path, in the few fields the tool uses.
 public struct FileStatus: Equatable, Sendable {
@@ -41,12 +42,13 @@ public enum FileSystem {
         default: kind = .other
         }
         #if canImport(Darwin)
-        let mtime = Double(st.st_mtimespec.tv_sec) + Double(st.st_mtimespec.tv_nsec) * 1e-9
+            let mtime = Double(st.st_mtimespec.tv_sec) + Double(st.st_mtimespec.tv_nsec) * 1e-9
         #else
-        let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) * 1e-9
+            let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) * 1e-9
         #endif
         return FileStatus(
-            kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino), mode: st.st_mode & 0o7777)
+            kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino),
+            mode: st.st_mode & 0o7777)
     }
 
     // MARK: Permissions

@@ -1,7 +1,7 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The C library's `read` and `close`, by their module's name: where a type has a method
@@ -9,17 +9,17 @@ import Glibc
 enum LibC {
     static func read(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Darwin)
-        Darwin.read(fd, buf, count)
+            Darwin.read(fd, buf, count)
         #else
-        Glibc.read(fd, buf, count)
+            Glibc.read(fd, buf, count)
         #endif
     }
 
     static func close(_ fd: Int32) -> Int32 {
         #if canImport(Darwin)
-        Darwin.close(fd)
+            Darwin.close(fd)
         #else
-        Glibc.close(fd)
+            Glibc.close(fd)
         #endif
     }
 }

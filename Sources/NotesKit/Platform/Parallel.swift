@@ -16,7 +16,8 @@ enum Parallel {
     /// shared between threads, such as a cache) and given back after it, so the next chunk
     /// starts with what this one built up.
     static func map<T, State>(
-        count: Int, chunk: Int = 64, states: WorkerStates<State>, _ transform: @Sendable (Int, inout State) -> T
+        count: Int, chunk: Int = 64, states: WorkerStates<State>,
+        _ transform: @Sendable (Int, inout State) -> T
     ) -> [T] {
         [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             let out = UnsafeSendable(buffer)
@@ -24,7 +25,9 @@ enum Parallel {
                 var state = states.take()
                 defer { states.give(state) }
                 guard let base = out.value.baseAddress else { return }
-                for i in (c * chunk)..<min(count, (c + 1) * chunk) { (base + i).initialize(to: transform(i, &state)) }
+                for i in (c * chunk)..<min(count, (c + 1) * chunk) {
+                    (base + i).initialize(to: transform(i, &state))
+                }
             }
             initialized = count
         }

@@ -1,9 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// A temp file beside `path`, written in pieces — appended, or at an offset — then closed (fsync)
 /// and put in place, or removed. Registered so that a signal removes it; errors name `path`, the
@@ -32,7 +33,8 @@ final class PendingFile: @unchecked Sendable {
         WriteStep.take(.create)
         // A short fixed name, so a long note name never makes the temp name too long; the pid
         // says whose it is, so a sweep never takes the temp of a process still writing it.
-        switch TemporaryFiles.shared.makeTemp(directory + "/" + FileSystem.tempPrefix + "\(getpid())-XXXXXX") {
+        switch TemporaryFiles.shared.makeTemp(directory + "/" + FileSystem.tempPrefix + "\(getpid())-XXXXXX")
+        {
         case .success(let made): (fd, temp) = made
         case .failure(let error): throw .writeFailed(path: path, reason: error.description)
         }
@@ -93,16 +95,18 @@ final class PendingFile: @unchecked Sendable {
     func startWriteback() {
         flush()
         #if os(Linux)
-        _ = PendingFile.syncFileRange?(fd, 0, 0, 2)  // SYNC_FILE_RANGE_WRITE
+            _ = PendingFile.syncFileRange?(fd, 0, 0, 2)  // SYNC_FILE_RANGE_WRITE
         #endif
     }
 
     #if os(Linux)
-    /// glibc's `sync_file_range`, which its headers declare only under `_GNU_SOURCE`.
-    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "sync_file_range") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
-    }()
+        /// glibc's `sync_file_range`, which its headers declare only under `_GNU_SOURCE`.
+        private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
+            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "sync_file_range") else {
+                return nil
+            }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+        }()
     #endif
 
     /// Gives the file `mode`, writes it to the disk and closes it; the temp is returned for the

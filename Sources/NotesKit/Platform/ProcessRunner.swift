@@ -1,13 +1,15 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-
-// Glibc's module map, as NotesKit sees it, leaves out this GNU extension (glibc 2.34 and later).
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-private func closeFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+
+    // Glibc's module map, as NotesKit sees it, leaves out this GNU extension (glibc 2.34 and later).
+    @_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+    private func closeFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32)
+        -> Int32
+#endif
 
 /// What a finished program left: its exit status and everything it wrote.
 public struct ProcessResult: Equatable, Sendable {
@@ -44,7 +46,9 @@ public enum ProcessRunner {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
         for folder in (path ?? "/usr/bin:/bin").split(separator: ":") where !folder.isEmpty {
             let candidate = folder + "/" + name
-            if access(candidate, X_OK) == 0, FileSystem.status(candidate)?.kind != .directory { return candidate }
+            if access(candidate, X_OK) == 0, FileSystem.status(candidate)?.kind != .directory {
+                return candidate
+            }
         }
         return nil
     }
@@ -54,7 +58,9 @@ public enum ProcessRunner {
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], input: [UInt8]? = nil
     ) throws(ProcessError) -> ProcessResult {
-        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
+        var outPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1]
+        var inPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0, input == nil || pipe(&inPipe) == 0 else {
             let reason = String(cString: strerror(errno))
             for fd in outPipe + errPipe + inPipe where fd >= 0 { close(fd) }
@@ -62,9 +68,13 @@ public enum ProcessRunner {
         }
         let spawned: Result<pid_t, SpawnFailure>
         do throws(SpawnFailure) {
-            spawned = .success(try ProcessRunner.spawn(executable, argv: [executable] + arguments, environment: environment, streams: [
-                0: input == nil ? .null : .descriptor(inPipe[0]), 1: .descriptor(outPipe[1]), 2: .descriptor(errPipe[1]),
-            ]))
+            spawned = .success(
+                try ProcessRunner.spawn(
+                    executable, argv: [executable] + arguments, environment: environment,
+                    streams: [
+                        0: input == nil ? .null : .descriptor(inPipe[0]), 1: .descriptor(outPipe[1]),
+                        2: .descriptor(errPipe[1]),
+                    ]))
         } catch {
             spawned = .failure(error)
         }
@@ -79,13 +89,16 @@ public enum ProcessRunner {
             close(outPipe[0])
             close(errPipe[0])
             if input != nil { close(inPipe[1]) }
-            throw failure.code == ENOENT ? .notFound(executable) : .failed(executable, reason: failure.description)
+            throw failure.code == ENOENT
+                ? .notFound(executable) : .failed(executable, reason: failure.description)
         }
-        let (stdout, stderr) = pump(out: outPipe[0], err: errPipe[0], inFD: input == nil ? -1 : inPipe[1], input: input ?? [])
+        let (stdout, stderr) = pump(
+            out: outPipe[0], err: errPipe[0], inFD: input == nil ? -1 : inPipe[1], input: input ?? [])
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7f
-        return ProcessResult(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, stdout: stdout, stderr: stderr)
+        return ProcessResult(
+            status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, stdout: stdout, stderr: stderr)
     }
 
     /// One of a child's standard streams: a descriptor of ours, or `/dev/null`.
@@ -106,15 +119,16 @@ public enum ProcessRunner {
     /// mapping, the vault lock), the default action of `defaultSignals` (nil: of every signal) and
     /// an empty signal mask; it stays in our process group.
     public static func spawn(
-        _ executable: String, argv: [String], environment: [String: String], streams: [Int32: ChildStream] = [:],
+        _ executable: String, argv: [String], environment: [String: String],
+        streams: [Int32: ChildStream] = [:],
         defaultSignals: [Int32]? = nil
     ) throws(SpawnFailure) -> pid_t {
         #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        var attributes: posix_spawnattr_t?
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
         #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
         #endif
         posix_spawn_file_actions_init(&actions)
         posix_spawnattr_init(&attributes)
@@ -125,15 +139,16 @@ public enum ProcessRunner {
         for (fd, stream) in streams.sorted(by: { $0.key < $1.key }) {
             switch stream {
             case .descriptor(let ours): posix_spawn_file_actions_adddup2(&actions, ours, fd)
-            case .null: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .null:
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
             }
         }
         #if canImport(Darwin)
-        for fd: Int32 in 0...2 { posix_spawn_file_actions_addinherit_np(&actions, fd) }
-        let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+            for fd: Int32 in 0...2 { posix_spawn_file_actions_addinherit_np(&actions, fd) }
+            let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
         #else
-        _ = closeFrom(&actions, 3)
-        let closeOthers: Int32 = 0
+            _ = closeFrom(&actions, 3)
+            let closeOthers: Int32 = 0
         #endif
         var defaults = sigset_t()
         if let defaultSignals {
@@ -146,10 +161,11 @@ public enum ProcessRunner {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers))
         let argv = argv.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let started = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard started == 0 else { throw SpawnFailure(code: started) }
@@ -158,7 +174,8 @@ public enum ProcessRunner {
 
     /// Writes `input` to `inFD` and reads `out` and `err` until both end, with `poll`, then closes them.
     private static func pump(out: Int32, err: Int32, inFD: Int32, input: [UInt8]) -> ([UInt8], [UInt8]) {
-        var stdout: [UInt8] = [], stderr: [UInt8] = []
+        var stdout: [UInt8] = []
+        var stderr: [UInt8] = []
         var open = [out, err]
         var writeFD = inFD
         var written = 0
@@ -179,7 +196,9 @@ public enum ProcessRunner {
             }
             for entry in fds where entry.revents != 0 {
                 if entry.fd == writeFD {
-                    let n = input[written...].withUnsafeBytes { write(writeFD, $0.baseAddress, min($0.count, 65536)) }
+                    let n = input[written...].withUnsafeBytes {
+                        write(writeFD, $0.baseAddress, min($0.count, 65536))
+                    }
                     if n > 0 { written += n }
                     if n < 0 && errno == EINTR { continue }
                     if n <= 0 || written == input.count {

@@ -1,9 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// The temp files this process is writing, kept where a signal handler can reach them:
 /// on SIGINT, SIGTERM or SIGHUP they are unlinked before the process dies, so an interrupted
@@ -77,8 +78,10 @@ public final class TemporaryFiles: @unchecked Sendable {
             if let slot { release(slot) }
             return .failure(Errno(error))
         }
-        let path = slot.map { String(cString: slots + $0 * Self.slotSize) }
-            ?? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
+        let path =
+            slot.map { String(cString: slots + $0 * Self.slotSize) }
+            ?? String(
+                decoding: buffer.prefix { $0 != 0 }.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
         return .success((fd, Entry(path: path, slot: slot)))
     }
 

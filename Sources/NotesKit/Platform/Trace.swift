@@ -18,7 +18,9 @@ public enum Trace {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let memory = status.split(separator: "\n").filter { $0.hasPrefix("VmHWM") || $0.hasPrefix("VmRSS") }
             .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-        let line = "\(phase): \(String(format: "%.1f", elapsed)) ms" + (memory.isEmpty ? "" : "; " + memory.joined(separator: ", "))
+        let line =
+            "\(phase): \(String(format: "%.1f", elapsed)) ms"
+            + (memory.isEmpty ? "" : "; " + memory.joined(separator: ", "))
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

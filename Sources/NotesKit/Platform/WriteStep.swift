@@ -1,13 +1,15 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// Test seams of the file layer (listed in `Sources/README.md`): every step the library takes to
 /// change a file — creating a file or folder, writing, syncing, renaming, linking, removing — first
-/// passes through `WriteStep.take(_:)` (or `mayWrite()`, for a write of data), numbered from 1 in the order the process takes them.
+/// passes through `WriteStep.take(_:)` (or `mayWrite()`, for a write of data), numbered from 1 in
+/// the order the process takes them.
 ///
 /// * `NOTES_TEST_CRASH_AT=N`: the process kills itself with SIGKILL just before its N-th step, so a
 ///   test can run a command with N = 1, 2, 3, … until it finishes, and see what every step leaves

@@ -80,7 +80,9 @@ public struct SearchQuery: Equatable, Sendable {
         var found: String?
         Note.forEachLine(of: text) { _, line in
             let folded = folding.foldedBytes(String(line))
-            guard foldedTerms.contains(where: { !$0.isEmpty && TextFolding.contains(folded, $0) }) else { return true }
+            guard foldedTerms.contains(where: { !$0.isEmpty && TextFolding.contains(folded, $0) }) else {
+                return true
+            }
             found = line.trimmingCharacters(in: .whitespaces)
             return false
         }
@@ -102,7 +104,8 @@ public struct SearchQuery: Equatable, Sendable {
         for term in foldedTerms where !term.isEmpty {
             var start = 0
             while start + term.count <= folded.count,
-                  let hit = TextFolding.firstIndex(of: term, in: Array(folded[start...])) {
+                let hit = TextFolding.firstIndex(of: term, in: Array(folded[start...]))
+            {
                 let from = owners[start + hit]
                 let lastOwner = owners[start + hit + term.count - 1]
                 ranges.append(from..<line.index(after: lastOwner))

@@ -53,8 +53,10 @@ public struct SearchHits: Sendable {
         return id.withUTF8 { wanted -> Int? in
             let key = UnsafeRawBufferPointer(wanted)
             return positions.firstIndex { position in
-                catalog.withID(at: Int(position)) { $0.count == key.count && !Catalog.precedes($0, key)
-                    && !Catalog.precedes(key, $0) }
+                catalog.withID(at: Int(position)) {
+                    $0.count == key.count && !Catalog.precedes($0, key)
+                        && !Catalog.precedes(key, $0)
+                }
             }
         }
     }
@@ -82,7 +84,8 @@ public struct SearchHits: Sendable {
     /// its candidates are the hits found so far and the candidates not checked yet, in order.
     func narrowed(to narrower: SearchQuery) -> SearchHits {
         let left = isComplete ? positions : positions + candidates[scanned...]
-        return SearchHits(catalog: catalog, search: narrower, order: order, ordered: ordered, candidates: left)
+        return SearchHits(
+            catalog: catalog, search: narrower, order: order, ordered: ordered, candidates: left)
     }
 
     /// These hits, counted as found without reading anything (a query taken up again).
@@ -98,7 +101,9 @@ extension Catalog {
     /// Every note in `order`, sorted as `run` sorts (see `ordering`): the hits of the empty search,
     /// from which any search of this catalog filters.
     public func hits(order: SortOrder) -> SearchHits {
-        let ordered = (0..<count).sorted(by: ordering(order, of: nil, readingDatesOnce: true)).map { Int32($0) }
+        let ordered = (0..<count).sorted(by: ordering(order, of: nil, readingDatesOnce: true)).map {
+            Int32($0)
+        }
         return SearchHits(
             catalog: self, search: SearchQuery(""), order: order, ordered: ordered, candidates: ordered)
     }

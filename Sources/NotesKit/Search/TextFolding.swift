@@ -123,8 +123,12 @@ public struct TextFolder: Sendable {
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
             while end &+ 8 <= bytes.count {
-                let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)) & 0x8080_8080_8080_8080
-                if high != 0 { return appendLowercased(bytes, i..<(end &+ high.trailingZeroBitCount / 8), to: &out) }
+                let high =
+                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self))
+                    & 0x8080_8080_8080_8080
+                if high != 0 {
+                    return appendLowercased(bytes, i..<(end &+ high.trailingZeroBitCount / 8), to: &out)
+                }
                 end &+= 8
             }
         }
@@ -133,7 +137,9 @@ public struct TextFolder: Sendable {
     }
 
     /// Appends `bytes[run]` (ASCII) lower-cased; returns the run's end.
-    private static func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ run: Range<Int>, to out: inout [UInt8]) -> Int {
+    private static func appendLowercased(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ run: Range<Int>, to out: inout [UInt8]
+    ) -> Int {
         // A short run (a word between two accented letters) byte by byte; a long one in bulk.
         if run.count < 16 {
             for k in run {
@@ -174,8 +180,10 @@ public struct TextFolder: Sendable {
         // Decomposed first, then composed as `fold` does (`TextFolder.composed`): Foundation's NFC
         // leaves a precomposed Hangul LV syllable and a final consonant apart (사 + ᆨ), although
         // NFC joins them (삭).
-        let composed = TextFolder.composed(Array(String(pair).decomposedStringWithCanonicalMapping.unicodeScalars))
-            .map(\.value)
+        let composed = TextFolder.composed(
+            Array(String(pair).decomposedStringWithCanonicalMapping.unicodeScalars)
+        )
+        .map(\.value)
         let result = composed != [first, second]
         pairs[key] = result
         return result
@@ -252,11 +260,15 @@ public struct TextFolder: Sendable {
         } else if b & 0xE0 == 0xC0, i + 1 < n {
             return (UInt32(b & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F), 2)
         } else if b & 0xF0 == 0xE0, i + 2 < n {
-            return (UInt32(b & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6
-                | UInt32(bytes[i + 2] & 0x3F), 3)
+            return (
+                UInt32(b & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6
+                    | UInt32(bytes[i + 2] & 0x3F), 3
+            )
         } else if b & 0xF8 == 0xF0, i + 3 < n {
-            return (UInt32(b & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12
-                | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F), 4)
+            return (
+                UInt32(b & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12
+                    | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F), 4
+            )
         }
         return (0xFFFD, 1)
     }
@@ -303,8 +315,9 @@ public struct TextFolder: Sendable {
     static func fold(
         _ text: String
     ) -> (bytes: [UInt8], decomposed: [Unicode.Scalar], composed: [Unicode.Scalar]) {
-        let decomposed = Array(caseFold(text).decomposedStringWithCompatibilityMapping.unicodeScalars
-            .filter { !isDiacritic($0) })
+        let decomposed = Array(
+            caseFold(text).decomposedStringWithCompatibilityMapping.unicodeScalars
+                .filter { !isDiacritic($0) })
         let composed = String(String.UnicodeScalarView(TextFolder.composed(decomposed)))
         var lettered = String.UnicodeScalarView()
         for s in composed.unicodeScalars {
@@ -338,12 +351,16 @@ public struct TextFolder: Sendable {
                 flush()
                 if let last = out.last?.value {
                     if (0x1100...0x1112).contains(last), (0x1161...0x1175).contains(s.value),
-                       let syllable = Unicode.Scalar(0xAC00 + ((last - 0x1100) * 21 + (s.value - 0x1161)) * 28) {
+                        let syllable = Unicode.Scalar(
+                            0xAC00 + ((last - 0x1100) * 21 + (s.value - 0x1161)) * 28)
+                    {
                         out[out.count - 1] = syllable
                         continue
                     }
-                    if (0xAC00...0xD7A3).contains(last), (last - 0xAC00) % 28 == 0, (0x11A8...0x11C2).contains(s.value),
-                       let syllable = Unicode.Scalar(last + (s.value - 0x11A7)) {
+                    if (0xAC00...0xD7A3).contains(last), (last - 0xAC00) % 28 == 0,
+                        (0x11A8...0x11C2).contains(s.value),
+                        let syllable = Unicode.Scalar(last + (s.value - 0x11A7))
+                    {
                         out[out.count - 1] = syllable
                         continue
                     }
@@ -363,7 +380,7 @@ public struct TextFolder: Sendable {
     static func isDiacritic(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F,
-             0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F, 0x0670, 0x06D6...0x06ED:
+            0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F, 0x0670, 0x06D6...0x06ED:
             return s.properties.generalCategory == .nonspacingMark
         default:
             return false
@@ -376,9 +393,9 @@ public struct TextFolder: Sendable {
     static func mayComposeWithPrevious(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0x1161...0x1175, 0x11A8...0x11C2,  // Hangul vowels and final consonants
-             0x093C, 0x09BE, 0x09D7, 0x0B3E, 0x0B56, 0x0B57, 0x0BBE, 0x0BD7, 0x0C56, 0x0CC2,
-             0x0CD5, 0x0CD6, 0x0D3E, 0x0D57, 0x0DCA, 0x0DCF, 0x0DDF, 0x102E, 0x1B35,
-             0x3099, 0x309A:  // the kana voiced marks
+            0x093C, 0x09BE, 0x09D7, 0x0B3E, 0x0B56, 0x0B57, 0x0BBE, 0x0BD7, 0x0C56, 0x0CC2,
+            0x0CD5, 0x0CD6, 0x0D3E, 0x0D57, 0x0DCA, 0x0DCF, 0x0DDF, 0x102E, 0x1B35,
+            0x3099, 0x309A:  // the kana voiced marks
             return true
         case 0x10000...:
             switch s.properties.generalCategory {
@@ -417,7 +434,9 @@ public struct TextFolder: Sendable {
                 let lower = s.properties.lowercaseMapping
                 var upper = ""
                 for l in lower.unicodeScalars { upper += l.properties.uppercaseMapping }
-                for u in upper.unicodeScalars { out.append(contentsOf: u.properties.lowercaseMapping.unicodeScalars) }
+                for u in upper.unicodeScalars {
+                    out.append(contentsOf: u.properties.lowercaseMapping.unicodeScalars)
+                }
             }
         }
         return String(out)
@@ -451,9 +470,15 @@ public enum TextFolding {
         guard n <= h.count, let hBase = h.baseAddress else { return nil }
         return needle.withUnsafeBytes { needleBytes -> Int? in
             guard let nBase = needleBytes.baseAddress else { return nil }
-            let firstByte = needleBytes[0], lastByte = needleBytes[n - 1]
-            if n == 1 { return memchr(hBase, Int32(firstByte), h.count).map { hBase.distance(to: UnsafeRawPointer($0)) } }
-            let first = SIMD16<UInt8>(repeating: firstByte), last = SIMD16<UInt8>(repeating: lastByte)
+            let firstByte = needleBytes[0]
+            let lastByte = needleBytes[n - 1]
+            if n == 1 {
+                return memchr(hBase, Int32(firstByte), h.count).map {
+                    hBase.distance(to: UnsafeRawPointer($0))
+                }
+            }
+            let first = SIMD16<UInt8>(repeating: firstByte)
+            let last = SIMD16<UInt8>(repeating: lastByte)
             var i = 0
             // Both 16-byte loads stay inside the haystack.
             while i + n - 1 + 16 <= h.count {
@@ -468,7 +493,9 @@ public enum TextFolding {
                 i += 16
             }
             while i + n <= h.count {
-                if h[i] == firstByte, h[i + n - 1] == lastByte, memcmp(hBase + i + 1, nBase + 1, n - 2) == 0 { return i }
+                if h[i] == firstByte, h[i + n - 1] == lastByte, memcmp(hBase + i + 1, nBase + 1, n - 2) == 0 {
+                    return i
+                }
                 i += 1
             }
             return nil

@@ -38,7 +38,9 @@ public struct Locations: Sendable {
     public func settingsPath(flag: String?) -> String {
         if let flag, !flag.isEmpty { return expandTilde(flag) }
         if let env = environment["NOTES_CONFIG"], !env.isEmpty { return expandTilde(env) }
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/notes/settings.json" }
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/notes/settings.json"
+        }
         return home + "/.config/notes/settings.json"
     }
 
@@ -63,7 +65,9 @@ public struct Locations: Sendable {
     /// above the current directory holding `.notes/` · the `vault` setting · `~/Notes`.
     public func vault(flag: String?, setting: String?) -> (path: String, source: VaultSource) {
         if let flag, !flag.isEmpty { return (expandTilde(flag), .explicit("--vault")) }
-        if let env = environment["NOTES_VAULT"], !env.isEmpty { return (expandTilde(env), .explicit("NOTES_VAULT")) }
+        if let env = environment["NOTES_VAULT"], !env.isEmpty {
+            return (expandTilde(env), .explicit("NOTES_VAULT"))
+        }
         var directory = cwd
         while true {
             if FileSystem.status(directory + "/.notes")?.kind == .directory { return (directory, .enclosing) }

@@ -94,14 +94,17 @@ struct Lab: Equatable {
         let c2 = (two.a * two.a + two.b * two.b).squareRoot()
         let cMean7 = pow((c1 + c2) / 2, 7)
         let g = 0.5 * (1 - (cMean7 / (cMean7 + pow(25, 7))).squareRoot())
-        let a1 = (1 + g) * one.a, a2 = (1 + g) * two.a
-        let c1p = (a1 * a1 + one.b * one.b).squareRoot(), c2p = (a2 * a2 + two.b * two.b).squareRoot()
+        let a1 = (1 + g) * one.a
+        let a2 = (1 + g) * two.a
+        let c1p = (a1 * a1 + one.b * one.b).squareRoot()
+        let c2p = (a2 * a2 + two.b * two.b).squareRoot()
         func hue(_ b: Double, _ a: Double) -> Double {
             if a == 0 && b == 0 { return 0 }
             let h = degrees(atan2(b, a))
             return h < 0 ? h + 360 : h
         }
-        let h1 = hue(one.b, a1), h2 = hue(two.b, a2)
+        let h1 = hue(one.b, a1)
+        let h2 = hue(two.b, a2)
         let dL = two.l - one.l
         let dC = c2p - c1p
         var dh = 0.0
@@ -120,7 +123,8 @@ struct Lab: Equatable {
                 hMean = h1 + h2 < 360 ? (h1 + h2 + 360) / 2 : (h1 + h2 - 360) / 2
             }
         }
-        let t = 1 - 0.17 * cos(radians(hMean - 30)) + 0.24 * cos(radians(2 * hMean))
+        let t =
+            1 - 0.17 * cos(radians(hMean - 30)) + 0.24 * cos(radians(2 * hMean))
             + 0.32 * cos(radians(3 * hMean + 6)) - 0.20 * cos(radians(4 * hMean - 63))
         let dTheta = 30 * exp(-pow((hMean - 275) / 25, 2))
         let cMeanP7 = pow(cMeanP, 7)

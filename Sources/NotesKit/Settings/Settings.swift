@@ -69,7 +69,8 @@ public struct Settings: Codable, Equatable, Sendable {
             case .isDarkOn: return "dark palette (true or false)"
             case .scheme: return "colour theme: " + Scheme.allCases.map(\.rawValue).joined(separator: ", ")
             case .sort: return "default order: " + SortOrder.allCases.map(\.rawValue).joined(separator: ", ")
-            case .titleFrom: return "where titles come from: content (heading or first line) or filename (as Obsidian)"
+            case .titleFrom:
+                return "where titles come from: content (heading or first line) or filename (as Obsidian)"
             case .editor: return "editor command, e.g. 'code --wait'"
             case .vault: return "default vault folder ('~' expanded)"
             case .gitAutoCommit: return "commit each change to notes with git (true or false)"
@@ -201,7 +202,8 @@ public struct Settings: Codable, Equatable, Sendable {
             // No path or command holds a NUL: the system would read the text before it (a vault
             // `/a\u0000b` would be `/a`), so the value is refused, shown as the file has it.
             guard !s.unicodeScalars.contains("\0") else {
-                throw .invalidValue(key: name, value: s.replacingOccurrences(of: "\0", with: "\\u0000"), valid: nil)
+                throw .invalidValue(
+                    key: name, value: s.replacingOccurrences(of: "\0", with: "\\u0000"), valid: nil)
             }
             if key == .editor { editor = s } else { vault = s }
         case (.scheme, .string(let s)), (.sort, .string(let s)), (.titleFrom, .string(let s)):
@@ -287,7 +289,8 @@ public struct Settings: Codable, Equatable, Sendable {
     private static func describe(_ error: Error) -> String {
         if case DecodingError.typeMismatch = error { return "it is not a JSON object" }
         if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            let underlying =
+                (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
             return underlying ?? context.debugDescription
         }
         return "it is not valid JSON"

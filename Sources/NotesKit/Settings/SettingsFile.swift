@@ -27,8 +27,10 @@ public struct SettingsFile: Sendable {
         } catch let error as SettingsError {
             return Loaded(settings: Settings(), exists: true, corruption: error)
         } catch {
-            return Loaded(settings: Settings(), exists: true, corruption: .corrupt(
-                path: path, reason: error.localizedDescription))
+            return Loaded(
+                settings: Settings(), exists: true,
+                corruption: .corrupt(
+                    path: path, reason: error.localizedDescription))
         }
     }
 
@@ -36,7 +38,9 @@ public struct SettingsFile: Sendable {
     /// in a dotfiles repository) is written through the link, so the link stays.
     public func save(_ settings: Settings) throws(VaultError) {
         var target = path
-        if FileSystem.status(path)?.kind == .symlink, let resolved = FileSystem.realPath(path) { target = resolved }
+        if FileSystem.status(path)?.kind == .symlink, let resolved = FileSystem.realPath(path) {
+            target = resolved
+        }
         try VaultError.mapping(FileSystem.makeDirectory((target as NSString).deletingLastPathComponent))
         try VaultError.mapping(FileSystem.writeAtomically(settings.encoded(), to: target))
     }

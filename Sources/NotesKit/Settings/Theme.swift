@@ -13,7 +13,9 @@ public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     /// This colour at `alpha` over `base`, per channel `round(α·c + (1−α)·base)`.
     public func blended(alpha: Double, over base: RGB) -> RGB {
-        func mix(_ c: Int, _ under: Int) -> Int { Int((alpha * Double(c) + (1 - alpha) * Double(under)).rounded()) }
+        func mix(_ c: Int, _ under: Int) -> Int {
+            Int((alpha * Double(c) + (1 - alpha) * Double(under)).rounded())
+        }
         return RGB(mix(r, base.r), mix(g, base.g), mix(b, base.b))
     }
 

@@ -21,12 +21,16 @@ extension NoteStore {
     ) throws(GitError) -> [ListedNote] {
         let uncommitted = git ? try uncommittedPaths() : nil
         var copies: [String: [String]] = [:]
-        for copy in catalog.conflictCopies { copies[copy.original, default: []].append(Note.id(forPath: copy.path)) }
+        for copy in catalog.conflictCopies {
+            copies[copy.original, default: []].append(Note.id(forPath: copy.path))
+        }
         Trace.mark("conflict copies")
         return self.query(query).map { note in
             var listed = ListedNote(note: note, conflictCopies: copies[note.path] ?? [])
             listed.uncommitted = uncommitted.map { $0.contains(note.path) }
-            if !query.search.isEmpty && wantsSnippet(note) { listed.snippet = snippet(for: note, query: query.search) }
+            if !query.search.isEmpty && wantsSnippet(note) {
+                listed.snippet = snippet(for: note, query: query.search)
+            }
             return listed
         }
     }

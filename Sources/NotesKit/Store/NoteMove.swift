@@ -83,16 +83,19 @@ extension NoteStore {
         for position in candidates {
             var rewrites: [LinkRewrite] = []
             for link in catalog.links(at: position) {
-                let written = WrittenLink(style: link.style, target: link.target, angled: link.isAngled, keys: link.keys)
+                let written = WrittenLink(
+                    style: link.style, target: link.target, angled: link.isAngled, keys: link.keys)
                 guard let target = rewriter.newTarget(for: written, in: position) else { continue }
-                rewrites.append(LinkRewrite(line: link.line, old: link.text, new: link.replacingTarget(with: target)))
+                rewrites.append(
+                    LinkRewrite(line: link.line, old: link.text, new: link.replacingTarget(with: target)))
             }
             guard !rewrites.isEmpty else { continue }
             let status = catalog.status(at: position)
             let path = catalog.withPath(at: position) { String(decoding: $0, as: UTF8.self) }
-            notes.append(NoteRewrites(
-                id: position == moved ? toID : Note.id(forPath: path), path: path, rewrites: rewrites,
-                size: status.size, mtime: status.mtime, inode: status.inode, position: position))
+            notes.append(
+                NoteRewrites(
+                    id: position == moved ? toID : Note.id(forPath: path), path: path, rewrites: rewrites,
+                    size: status.size, mtime: status.mtime, inode: status.inode, position: position))
         }
         notes.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         Trace.mark("move: plan")
@@ -121,7 +124,7 @@ extension NoteStore {
             for entry in plan.notes {
                 // Read where it is now; written where it will be.
                 guard let loaded = try? vault.load(path: entry.path), loaded.status.size == entry.size,
-                      loaded.status.mtime == entry.mtime, loaded.status.inode == entry.inode
+                    loaded.status.mtime == entry.mtime, loaded.status.inode == entry.inode
                 else {
                     report.changed.append(entry.id)
                     continue
@@ -131,7 +134,11 @@ extension NoteStore {
                 var done = entry
                 done.rewrites = rewrites
                 // With the mode it was read with: the moved note is not at its new path yet.
-                writes.append((vault.fullPath(entry.path == plan.from ? plan.to : entry.path), bytes, loaded.status.mode))
+                writes.append(
+                    (
+                        vault.fullPath(entry.path == plan.from ? plan.to : entry.path), bytes,
+                        loaded.status.mode
+                    ))
                 written.append((done, loaded.status))
             }
             Trace.mark("move: read")
@@ -193,8 +200,10 @@ extension IndexedLink {
     func replacingTarget(with target: String) -> String {
         let bytes = Array(text.utf8)
         guard targetRange.upperBound <= bytes.count else { return text }
-        return String(decoding: bytes[..<targetRange.lowerBound] + Array(target.utf8) + bytes[targetRange.upperBound...],
-                      as: UTF8.self)
+        return String(
+            decoding: bytes[..<targetRange.lowerBound] + Array(target.utf8)
+                + bytes[targetRange.upperBound...],
+            as: UTF8.self)
     }
 }
 
@@ -239,7 +248,7 @@ struct MoveRewriter {
                 continue
             }
             var hit = false
-            catalog.linkKeys(at: position).forEach { link in
+            catalog.linkKeys(at: position).forEachLink { link in
                 hit = keys.contains { $0.couldName(link) }
                 return !hit
             }
@@ -252,16 +261,20 @@ struct MoveRewriter {
     /// goes where it went — to the moved note's new place if it went to the moved note — or nil
     /// when it already does, or was broken.
     func newTarget(for link: WrittenLink, in position: Int) -> String? {
-        let sourceBefore = before.path(position), sourceAfter = after.path(position)
+        let sourceBefore = before.path(position)
+        let sourceAfter = after.path(position)
         let markdown = link.style == .markdown
-        guard let desired = before.resolve(link.keys, markdown: markdown, from: sourceBefore) else { return nil }
+        guard let desired = before.resolve(link.keys, markdown: markdown, from: sourceBefore) else {
+            return nil
+        }
         var folding = TextFolder()
         let sourceAfterPath = String(decoding: sourceAfter, as: UTF8.self)
         // A relative Markdown link stays one: reaching the note only from the vault's top (as
         // Obsidian would) is not enough, other Markdown readers would not find it.
         let viaKey = markdown && !link.keys.key.isEmpty && before.position(ofPath: link.keys.key) == desired
         func resolvesAfter(_ target: String) -> Bool {
-            let keys = LinkKeys.make(style: link.style, target: target, from: sourceAfterPath, folding: &folding)
+            let keys = LinkKeys.make(
+                style: link.style, target: target, from: sourceAfterPath, folding: &folding)
             if viaKey { return after.position(ofPath: keys.key) == desired }
             return after.resolve(keys, markdown: markdown, from: sourceAfter) == desired
         }
@@ -270,14 +283,19 @@ struct MoveRewriter {
         if markdown {
             func written(_ path: String) -> String {
                 var path = path
-                if link.target.hasPrefix("./") && !path.hasPrefix("../") && !path.hasPrefix("./") { path = "./" + path }
+                if link.target.hasPrefix("./") && !path.hasPrefix("../") && !path.hasPrefix("./") {
+                    path = "./" + path
+                }
                 // Inside <…> anything but <, > goes as it is; else blanks and the like are escaped,
                 // and everything is when the link was written escaped.
-                let plain = link.angled ? !path.contains { "<>".contains($0) }
+                let plain =
+                    link.angled
+                    ? !path.contains { "<>".contains($0) }
                     : !link.target.contains("%") && !path.contains { " ()<>#?".contains($0) }
                 return plain ? path : MoveRewriter.percentEncoded(path)
             }
-            let relative = written(MoveRewriter.relativePath(from: LinkKeys.folder(of: sourceAfterPath), to: destination))
+            let relative = written(
+                MoveRewriter.relativePath(from: LinkKeys.folder(of: sourceAfterPath), to: destination))
             // A path from the vault's top stays one, unless a note at the same path from the
             // linking note's folder would take the link.
             if !viaKey, resolvesAfter(written(destination)) { return written(destination) }
@@ -292,7 +310,9 @@ struct MoveRewriter {
         var forms = (min(written, components.count)...components.count).map {
             components.suffix($0).joined(separator: "/")
         }
-        if forms.first != Note.fileTitle(destination) && written == 1 { forms.insert(Note.fileTitle(destination), at: 0) }
+        if forms.first != Note.fileTitle(destination) && written == 1 {
+            forms.insert(Note.fileTitle(destination), at: 0)
+        }
         for form in forms where resolvesAfter(form + suffix) { return form + suffix }
         return id + suffix
     }
@@ -306,18 +326,21 @@ struct MoveRewriter {
         var bytes = loaded.bytes
         var rewrites: [LinkRewrite] = []
         for link in NoteLinks.of(loaded.document).reversed() {
-            let angled = link.style == .markdown && link.targetRange.lowerBound > 0
+            let angled =
+                link.style == .markdown && link.targetRange.lowerBound > 0
                 && body[link.targetRange.lowerBound - 1] == UInt8(ascii: "<")
-            let written = WrittenLink(style: link.style, target: link.target, angled: angled,
-                                      keys: LinkKeys.make(link, from: sourcePath, folding: &folding))
+            let written = WrittenLink(
+                style: link.style, target: link.target, angled: angled,
+                keys: LinkKeys.make(link, from: sourcePath, folding: &folding))
             guard let target = newTarget(for: written, in: position) else { continue }
             let range = (bodyStart + link.targetRange.lowerBound)..<(bodyStart + link.targetRange.upperBound)
             bytes.replaceSubrange(range, with: Array(target.utf8))
             let start = link.range.lowerBound
             let inText = (link.targetRange.lowerBound - start)..<(link.targetRange.upperBound - start)
             let text = Array(link.text.utf8)
-            let new = String(decoding: text[..<inText.lowerBound] + Array(target.utf8) + text[inText.upperBound...],
-                             as: UTF8.self)
+            let new = String(
+                decoding: text[..<inText.lowerBound] + Array(target.utf8) + text[inText.upperBound...],
+                as: UTF8.self)
             rewrites.append(LinkRewrite(line: link.line, old: link.text, new: new))
         }
         return (bytes, rewrites.reversed())
@@ -329,7 +352,8 @@ struct MoveRewriter {
         let to = path.split(separator: "/")
         var common = 0
         while common < from.count && common + 1 < to.count && from[common] == to[common] { common += 1 }
-        return (Array(repeating: "..", count: from.count - common) + to[common...].map(String.init)).joined(separator: "/")
+        return (Array(repeating: "..", count: from.count - common) + to[common...].map(String.init)).joined(
+            separator: "/")
     }
 
     /// A path with blanks, parentheses, `<`, `>`, `#`, `?` and `%` written as `%XX`.

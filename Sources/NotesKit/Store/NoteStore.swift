@@ -40,7 +40,10 @@ public struct NoteQuery: Sendable {
     public var oneOff = false
 
     /// A query; by default every note, newest first.
-    public init(search: SearchQuery = SearchQuery(""), order: SortOrder = .updated, reverse: Bool = false, limit: Int? = nil) {
+    public init(
+        search: SearchQuery = SearchQuery(""), order: SortOrder = .updated, reverse: Bool = false,
+        limit: Int? = nil
+    ) {
         self.search = search
         self.order = order
         self.reverse = reverse
@@ -70,7 +73,8 @@ public final class NoteStore {
 
     /// A store over `vault`; `cacheDirectory` is where a vault without `.notes/` keeps its index.
     public init(
-        vault: Vault, cacheDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        vault: Vault, cacheDirectory: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.vault = vault
         self.environment = environment
@@ -102,7 +106,8 @@ public final class NoteStore {
         func store() throws(VaultError) -> NoteStore {
             var vault = try Vault(root: path)
             vault.titleSource = settings.titleSource
-            return NoteStore(vault: vault, cacheDirectory: locations.cacheDirectory, environment: locations.environment)
+            return NoteStore(
+                vault: vault, cacheDirectory: locations.cacheDirectory, environment: locations.environment)
         }
         do {
             return .opened(try store())
@@ -124,7 +129,10 @@ public final class NoteStore {
     /// hash of its canonical path (so two vaults never share one).
     static func cacheName(for canonicalPath: String) -> String {
         let last = canonicalPath.split(separator: "/").last.map(String.init) ?? "root"
-        let readable = String(last.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "-" }.prefix(40))
+        let readable = String(
+            last.unicodeScalars.map {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "-"
+            }.prefix(40))
         return readable + "-" + Hashing.fnv1a(canonicalPath.utf8)
     }
 
@@ -142,8 +150,9 @@ public final class NoteStore {
         rebuild: Bool = false, waitForLock: Bool = false, progress: ((Int, Int) -> Void)? = nil
     ) -> Catalog {
         keepStateIgnored()
-        let catalog = vault.catalog(indexPath: indexPath, lockPath: lockPath, rebuild: rebuild,
-                                    waitForLock: waitForLock, progress: progress)
+        let catalog = vault.catalog(
+            indexPath: indexPath, lockPath: lockPath, rebuild: rebuild,
+            waitForLock: waitForLock, progress: progress)
         current = catalog
         unreported += catalog.diagnostics
         return catalog
@@ -181,8 +190,9 @@ public final class NoteStore {
     public func open(_ argument: String, cwd: String) throws(VaultError) -> LoadedNote {
         if let path = try vault.notePath(naming: argument, cwd: cwd) { return try vault.load(path: path) }
         let notes = catalog.notes
-        guard let index = try Vault.match(
-            argument, ids: notes.map(\.id), paths: notes.map(\.path), titles: notes.map(\.title))
+        guard
+            let index = try Vault.match(
+                argument, ids: notes.map(\.id), paths: notes.map(\.path), titles: notes.map(\.title))
         else { throw .noMatch(argument) }
         return try vault.load(path: notes[index].path)
     }
@@ -235,7 +245,8 @@ public final class NoteStore {
         // every other writer that goes through a store.
         try withLock { () throws(VaultError) in
             try vault.update(
-                path: loaded.note.path, content: content, now: now, expected: expectUnchanged ? loaded.bytes : nil)
+                path: loaded.note.path, content: content, now: now,
+                expected: expectUnchanged ? loaded.bytes : nil)
         }
         record(.modified(loaded.note.path))
         return true
@@ -253,7 +264,8 @@ public final class NoteStore {
 
     /// The trashed note an argument names among `entries` (by default, the trash as it is now):
     /// exact ID, unique ID prefix or unique title; the latest deletion wins among equal IDs.
-    public func trashed(_ argument: String, in entries: [TrashEntry]? = nil) throws(VaultError) -> TrashEntry {
+    public func trashed(_ argument: String, in entries: [TrashEntry]? = nil) throws(VaultError) -> TrashEntry
+    {
         try vault.resolveTrashed(argument, in: entries ?? vault.trashEntries().entries)
     }
 

@@ -38,12 +38,15 @@ extension Vault {
         // trash never ends up in the user's git history.
         try Vault.initialize(at: root)
         // A failure while the entry is made names the trash, not the temp folder it is made in.
-        func failed(_ error: FileSystemError) -> VaultError { .writeFailed(path: trashDirectory, reason: error.brief) }
+        func failed(_ error: FileSystemError) -> VaultError {
+            .writeFailed(path: trashDirectory, reason: error.brief)
+        }
         let staging: String
         do {
             try FileSystem.makeDirectory(trashDirectory)
             sweepTrash()
-            staging = try FileSystem.makeTemporaryDirectory(trashDirectory + "/" + FileSystem.tempPrefix + "\(getpid())-XXXXXX")
+            staging = try FileSystem.makeTemporaryDirectory(
+                trashDirectory + "/" + FileSystem.tempPrefix + "\(getpid())-XXXXXX")
         } catch {
             throw failed(error)
         }
@@ -80,11 +83,11 @@ extension Vault {
     /// naming a note path that stays inside the entry.
     private func trashRecord(in folder: String) -> (path: String, deletedAt: Double)? {
         guard let (bytes, _) = try? FileSystem.read(folder + "/deleted.json"),
-              let record = try? JSONDecoder().decode(TrashRecord.self, from: Data(bytes)),
-              Vault.normalized(record.path) == record.path, !record.path.hasPrefix("/"),
-              !record.path.hasPrefix(".."), Vault.isNoteName(record.path),
-              let deletedAt = record.deletedAtSeconds ?? NoteDate.parse(record.deletedAt),
-              Vault.isInside(folder, record.path)
+            let record = try? JSONDecoder().decode(TrashRecord.self, from: Data(bytes)),
+            Vault.normalized(record.path) == record.path, !record.path.hasPrefix("/"),
+            !record.path.hasPrefix(".."), Vault.isNoteName(record.path),
+            let deletedAt = record.deletedAtSeconds ?? NoteDate.parse(record.deletedAt),
+            Vault.isInside(folder, record.path)
         else { return nil }
         return (record.path, deletedAt)
     }
@@ -99,7 +102,8 @@ extension Vault {
             if let pid = FileSystem.tempOwner(name) {
                 if kill(pid, 0) != 0 && errno == ESRCH { try? FileSystem.remove(folder) }
             } else if !name.hasPrefix("."), let record = trashRecord(in: folder),
-                      FileSystem.status(folder + "/" + record.path) == nil {
+                FileSystem.status(folder + "/" + record.path) == nil
+            {
                 try? FileSystem.removeAtOnce(folder)
             }
         }
@@ -110,22 +114,27 @@ extension Vault {
     func trashEntries() -> (entries: [TrashEntry], diagnostics: [Diagnostic]) {
         var entries: [TrashEntry] = []
         var diagnostics: [Diagnostic] = []
-        for (name, kind) in FileSystem.entries(trashDirectory) ?? [] where kind == .directory && !name.hasPrefix(".") {
+        for (name, kind) in FileSystem.entries(trashDirectory) ?? []
+        where kind == .directory && !name.hasPrefix(".") {
             let folder = trashDirectory + "/" + name
             let record = trashRecord(in: folder)
             if let record, FileSystem.status(folder + "/" + record.path) == nil { continue }
             guard let record,
-                  let (fileBytes, status) = try? FileSystem.read(folder + "/" + record.path),
-                  let text = String(validating: fileBytes, as: UTF8.self)
+                let (fileBytes, status) = try? FileSystem.read(folder + "/" + record.path),
+                let text = String(validating: fileBytes, as: UTF8.self)
             else {
-                diagnostics.append(Diagnostic(path: folder, line: nil, message: "not a readable trash entry; skipped"))
+                diagnostics.append(
+                    Diagnostic(path: folder, line: nil, message: "not a readable trash entry; skipped"))
                 continue
             }
-            let note = Note(path: record.path, document: NoteDocument(parsing: text), mtime: status.mtime, titleFrom: titleSource)
+            let note = Note(
+                path: record.path, document: NoteDocument(parsing: text), mtime: status.mtime,
+                titleFrom: titleSource)
             entries.append(TrashEntry(name: name, note: note, deletedAt: record.deletedAt))
         }
         entries.sort { a, b in
-            a.deletedAt != b.deletedAt ? a.deletedAt > b.deletedAt : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
+            a.deletedAt != b.deletedAt
+                ? a.deletedAt > b.deletedAt : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
         }
         return (entries, diagnostics)
     }
@@ -136,8 +145,10 @@ extension Vault {
         // Entries are newest first, so keeping the first of each ID picks the latest deletion.
         var seen = Set<String>()
         let latest = entries.filter { seen.insert($0.note.id).inserted }
-        guard let index = try Vault.match(
-            argument, ids: latest.map(\.note.id), paths: latest.map(\.note.path), titles: latest.map(\.note.title))
+        guard
+            let index = try Vault.match(
+                argument, ids: latest.map(\.note.id), paths: latest.map(\.note.path),
+                titles: latest.map(\.note.title))
         else { throw .notInTrash(argument) }
         return latest[index]
     }
@@ -159,7 +170,8 @@ extension Vault {
         if !directory.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(fullPath(directory))) }
         var attempt = 1
         while true {
-            let name = (directory.isEmpty ? "" : directory + "/") + stem + (attempt == 1 ? "" : "-\(attempt)") + ext
+            let name =
+                (directory.isEmpty ? "" : directory + "/") + stem + (attempt == 1 ? "" : "-\(attempt)") + ext
             // One step, never replacing a note created meanwhile: the note is in the trash or back
             // in the vault, never in both (a link, then an unlink, would have a moment of both).
             switch FileSystem.renameExclusively(source, fullPath(name)) {
@@ -187,8 +199,12 @@ extension Vault {
     @discardableResult
     func emptyTrash() throws(VaultError) -> Int {
         sweepTrash()
-        let names = (FileSystem.entries(trashDirectory) ?? []).filter { $0.kind == .directory && !$0.name.hasPrefix(".") }
-        for (name, _) in names { try VaultError.mapping(FileSystem.removeAtOnce(trashDirectory + "/" + name)) }
+        let names = (FileSystem.entries(trashDirectory) ?? []).filter {
+            $0.kind == .directory && !$0.name.hasPrefix(".")
+        }
+        for (name, _) in names {
+            try VaultError.mapping(FileSystem.removeAtOnce(trashDirectory + "/" + name))
+        }
         return names.count
     }
 }

@@ -49,10 +49,15 @@ public struct Vault: Sendable {
                 if !folderExisted { rmdir(path) }
                 throw VaultError(error)
             }
-        } else if let (bytes, _) = try? FileSystem.read(ignore), let text = String(validating: bytes, as: UTF8.self),
-                  !text.split(whereSeparator: \.isNewline).contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+        } else if let (bytes, _) = try? FileSystem.read(ignore),
+            let text = String(validating: bytes, as: UTF8.self),
+            !text.split(whereSeparator: \.isNewline).contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == "*"
+            })
+        {
             let separator = text.isEmpty || text.hasSuffix("\n") ? "" : "\n"
-            try VaultError.mapping(FileSystem.writeAtomically(Array((text + separator + "*\n").utf8), to: ignore))
+            try VaultError.mapping(
+                FileSystem.writeAtomically(Array((text + separator + "*\n").utf8), to: ignore))
         }
         return !existed
     }
@@ -92,7 +97,8 @@ public struct Vault: Sendable {
         let diagnostics = (document.warnings + document.dateWarnings()).sorted { $0.line < $1.line }.map {
             Diagnostic(path: full, line: $0.line, message: $0.message)
         }
-        return LoadedNote(note: note, document: document, bytes: bytes, status: status, diagnostics: diagnostics)
+        return LoadedNote(
+            note: note, document: document, bytes: bytes, status: status, diagnostics: diagnostics)
     }
 
     // MARK: Resolving IDs
@@ -104,7 +110,9 @@ public struct Vault: Sendable {
     ) throws(VaultError) -> Int? {
         // "" is a prefix of every ID: it would pick the only note of a vault (`notes rm "$UNSET"`).
         guard !argument.isEmpty else { return nil }
-        if let exact = ids.indices.first(where: { ids[$0] == argument || paths[$0] == argument }) { return exact }
+        if let exact = ids.indices.first(where: { ids[$0] == argument || paths[$0] == argument }) {
+            return exact
+        }
         let prefixed = ids.indices.filter { ids[$0].hasPrefix(argument) }
         if prefixed.count == 1 { return prefixed[0] }
         if prefixed.count > 1 { throw .ambiguous(argument, candidates: prefixed.map { ids[$0] }.sorted()) }
@@ -127,7 +135,9 @@ public struct Vault: Sendable {
         if !explicit && components.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) {
             // An ID or a vault-relative path: only that file is looked at.
             for candidate in [argument + ".md", argument] where Vault.isNoteName(candidate) {
-                guard let kind = FileSystem.status(fullPath(candidate))?.kind, kind != .directory else { continue }
+                guard let kind = FileSystem.status(fullPath(candidate))?.kind, kind != .directory else {
+                    continue
+                }
                 return try contained(fullPath(candidate), argument: argument, mustBeInside: true)
             }
         }
@@ -171,7 +181,9 @@ public struct Vault: Sendable {
             relative = Vault.normalized(argument)
             if relative == ".." || relative.hasPrefix("../") { throw .outsideVault(argument) }
         }
-        if argument.hasSuffix("/") || relative.isEmpty || FileSystem.status(fullPath(relative))?.kind == .directory {
+        if argument.hasSuffix("/") || relative.isEmpty
+            || FileSystem.status(fullPath(relative))?.kind == .directory
+        {
             relative = relative.isEmpty ? name : relative + "/" + name
         }
         if !Vault.isNoteName(relative) { relative += ".md" }
@@ -195,11 +207,14 @@ public struct Vault: Sendable {
     /// vault: its folder resolved through symlinks must be the vault or below it, and the file
     /// itself must not be a symlink. Outside: `outsideVault` when `mustBeInside` (or when it is a
     /// symlink), else nil. Inside but not a note (hidden, another extension): `noMatch`.
-    private func contained(_ path: String, argument: String, mustBeInside: Bool) throws(VaultError) -> String? {
+    private func contained(_ path: String, argument: String, mustBeInside: Bool) throws(VaultError) -> String?
+    {
         let lexical = Vault.normalized(path)
         let parent = (lexical as NSString).deletingLastPathComponent
         // A vault given as `.` makes paths like `plan.md`, whose folder is the current one.
-        guard let realParent = FileSystem.realPath(parent.isEmpty ? "." : parent) else { throw .noMatch(argument) }
+        guard let realParent = FileSystem.realPath(parent.isEmpty ? "." : parent) else {
+            throw .noMatch(argument)
+        }
         let real = realParent + "/" + (lexical as NSString).lastPathComponent
         guard real.hasPrefix(canonicalRoot + "/") else {
             if mustBeInside || FileSystem.status(path)?.kind == .symlink { throw .outsideVault(argument) }
@@ -207,7 +222,8 @@ public struct Vault: Sendable {
         }
         if FileSystem.status(path)?.kind == .symlink { throw .outsideVault(argument) }
         let relative = String(real.dropFirst(canonicalRoot.count + 1))
-        guard Vault.isNoteName(relative), !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") })
+        guard Vault.isNoteName(relative),
+            !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") })
         else { throw .noMatch(argument) }
         return relative
     }
@@ -224,7 +240,9 @@ public struct Vault: Sendable {
         var cwdInside: String?
         if let canonicalCWD, canonicalCWD == canonicalRoot || canonicalCWD.hasPrefix(canonicalRoot + "/") {
             let relative = String(canonicalCWD.dropFirst(canonicalRoot.count)).drop { $0 == "/" }
-            if !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { cwdInside = String(relative) }
+            if !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+                cwdInside = String(relative)
+            }
         }
         guard let requested else { return cwdInside ?? "" }
         let base: String
@@ -241,7 +259,9 @@ public struct Vault: Sendable {
         } else {
             base = Vault.normalized(canonicalRoot + "/" + requested)
         }
-        guard base == canonicalRoot || base.hasPrefix(canonicalRoot + "/") else { throw .outsideVault(requested) }
+        guard base == canonicalRoot || base.hasPrefix(canonicalRoot + "/") else {
+            throw .outsideVault(requested)
+        }
         let relative = String(String(base.dropFirst(canonicalRoot.count)).drop { $0 == "/" })
         try checkFolder(relative, argument: requested)
         return relative
@@ -257,7 +277,8 @@ public struct Vault: Sendable {
             switch FileSystem.status(fullPath(built))?.kind {
             case nil, .directory: break
             case .symlink: throw .outsideVault(argument)
-            default: throw .io(path: fullPath(built), reason: "it is a file, not a folder; choose another folder")
+            default:
+                throw .io(path: fullPath(built), reason: "it is a file, not a folder; choose another folder")
             }
         }
     }
@@ -274,7 +295,8 @@ public struct Vault: Sendable {
         func name(_ attempt: Int) -> String {
             (folder.isEmpty ? "" : folder + "/") + (attempt == 1 ? base : "\(base)-\(attempt)")
         }
-        return name(try VaultError.mapping(FileSystem.createExclusively(bytes) { fullPath(name($0) + ".md") }))
+        return name(
+            try VaultError.mapping(FileSystem.createExclusively(bytes) { fullPath(name($0) + ".md") }))
     }
 
     /// Replaces a note's body with `content` and sets its `updatedAt` to `now`, keeping every other
@@ -289,8 +311,9 @@ public struct Vault: Sendable {
         } catch {
             // Removed or renamed while the editor was open: keep the text beside where it was.
             guard expected != nil else { throw error }
-            throw .conflict(id: Note.id(forPath: relative),
-                            copy: try saveConflictCopy(path: relative, content: content, now: now))
+            throw .conflict(
+                id: Note.id(forPath: relative),
+                copy: try saveConflictCopy(path: relative, content: content, now: now))
         }
         if let expected, expected != current.bytes {
             let copy = try saveConflictCopy(path: relative, content: content, now: now)
@@ -306,7 +329,8 @@ public struct Vault: Sendable {
         let id = Note.id(forPath: relative)
         let base = fullPath(id) + ".conflict-" + NoteDate.stamp(now)
         func candidate(_ attempt: Int) -> String { base + (attempt == 1 ? "" : "-\(attempt)") + ".md" }
-        return candidate(try VaultError.mapping(FileSystem.createExclusively(Array(content.utf8), firstFreeOf: candidate)))
+        return candidate(
+            try VaultError.mapping(FileSystem.createExclusively(Array(content.utf8), firstFreeOf: candidate)))
     }
 }
 

@@ -82,7 +82,8 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
         case .hiddenFolder(let folder):
             return "'\(folder)' is a hidden folder, where notes are never listed; choose another folder"
         case .hiddenName(let name):
-            return "'\(name)' would be a hidden file, which notes never lists; choose a name that does not start with a dot"
+            return
+                "'\(name)' would be a hidden file, which notes never lists; choose a name that does not start with a dot"
         case .alreadyExists(let path):
             return "'\(path)' already exists; nothing was moved. Choose another name"
         case .notLinkable(let name):

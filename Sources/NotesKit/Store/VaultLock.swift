@@ -44,7 +44,9 @@ public final class VaultLock {
         // on a read-only disk, or not ours to write) still locks, and the write the lock is for
         // fails naming its own file.
         let failure = errno
-        if fd < 0 && (failure == EROFS || failure == EACCES) { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        if fd < 0 && (failure == EROFS || failure == EACCES) {
+            fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        }
         guard fd >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(failure))) }
         var tries = 0
         while flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {

@@ -19,7 +19,8 @@ public enum DisplayWidth {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if first.properties.isEmojiPresentation
-            || (first.properties.isEmoji && scalars.contains("\u{FE0F}")) {
+            || (first.properties.isEmoji && scalars.contains("\u{FE0F}"))
+        {
             return 2
         }
         var total = 0

@@ -20,7 +20,7 @@ public enum Shell {
         }
         switch scalar.properties.generalCategory {
         case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator,
-             .unassigned, .privateUse, .surrogate:
+            .unassigned, .privateUse, .surrogate:
             return false
         default:
             return true

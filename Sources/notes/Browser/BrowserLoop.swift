@@ -51,12 +51,16 @@ enum BrowserLoop {
             try draw(frame.update(from: shown), to: output)
             shown = frame
 
-            var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
+            ]
             let timeout = decoder.hasPending ? escapeWait : session.state.searching ? 0 : 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
-                guard errno == EINTR else { throw CommandError("could not wait for keys: " + describe(errno)) }
+                guard errno == EINTR else {
+                    throw CommandError("could not wait for keys: " + describe(errno))
+                }
                 continue
             }
             if fds[1].revents != 0 { wake.drain() }
@@ -100,7 +104,9 @@ enum BrowserLoop {
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if written < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard written > 0 else { throw CommandError("could not draw on the terminal: " + describe(errno)) }
+            guard written > 0 else {
+                throw CommandError("could not draw on the terminal: " + describe(errno))
+            }
             bytes = bytes.dropFirst(written)
         }
     }
@@ -114,7 +120,9 @@ struct WakePipe {
 
     init() throws {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw CommandError("could not make a pipe: " + BrowserLoop.describe(errno)) }
+        guard pipe(&ends) == 0 else {
+            throw CommandError("could not make a pipe: " + BrowserLoop.describe(errno))
+        }
         for fd in ends {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -20,8 +20,10 @@ enum BrowserReplay {
     /// The named keys, and other spellings of some (compared without case).
     static let names: [String: Key] = Dictionary(
         uniqueKeysWithValues: canonicalNames.map { ($0.0.lowercased(), $0.1) }
-            + [("cr", .enter), ("return", .enter), ("backspace", .backspace), ("delete", .delete),
-               ("pageup", .pageUp), ("pagedown", .pageDown)])
+            + [
+                ("cr", .enter), ("return", .enter), ("backspace", .backspace), ("delete", .delete),
+                ("pageup", .pageUp), ("pagedown", .pageDown),
+            ])
 
     /// The keys `notation` writes, each character of text one key; nil and the unknown name when a
     /// `<name>` is not a key.
@@ -38,7 +40,8 @@ enum BrowserReplay {
                 }
                 // `<` then a word then `>` is meant as a name: a typo is an error, not text.
                 if name.first?.isLetter == true && name.count <= 10
-                    && name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) {
+                    && name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" })
+                {
                     return .failure(UnknownKey(name: "<" + name + ">"))
                 }
             }
@@ -86,8 +89,10 @@ enum BrowserReplay {
         guard let session = opened else { return }
         var shown: Frame? = session.frame()
         var times: [Double] = []
-        var log = timing ? "start (index check, then the order): " + format(milliseconds(start)) + " ms\n"
-            + "key        ms      hits   checked    all ms\n" : ""
+        var log =
+            timing
+            ? "start (index check, then the order): " + format(milliseconds(start)) + " ms\n"
+                + "key        ms      hits   checked    all ms\n" : ""
         for key in keys {
             var quit = false
             let before = session.state.query
@@ -105,7 +110,8 @@ enum BrowserReplay {
             }
             let ms = milliseconds(took)
             times.append(ms)
-            log += pad(name(key), 6) + pad(format(ms), 8, left: true)
+            log +=
+                pad(name(key), 6) + pad(format(ms), 8, left: true)
                 + pad(String(session.state.hits.count), 10, left: true) + pad(checked, 10, left: true)
                 + pad(format(ms + milliseconds(rest)), 10, left: true) + "\n"
             if quit { break }
@@ -118,9 +124,14 @@ enum BrowserReplay {
             return
         }
         let sorted = times.sorted()
-        let median = sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2]
-            : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        log += "\(times.count) keys, \(session.state.hits.catalog.count) notes: median \(format(median)) ms, "
+        let median =
+            sorted.isEmpty
+            ? 0
+            : sorted.count % 2 == 1
+                ? sorted[sorted.count / 2]
+                : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        log +=
+            "\(times.count) keys, \(session.state.hits.catalog.count) notes: median \(format(median)) ms, "
             + "max \(format(sorted.last ?? 0)) ms\n"
         context.output.out(log)
     }

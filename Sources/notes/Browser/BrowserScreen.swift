@@ -42,7 +42,8 @@ struct Frame: Equatable {
 enum BrowserScreen {
     static let title = "My Notes"
     static let placeholder = "Search your note..."
-    static let keys = "Enter edit  ^N new  ^D delete  Up/Down ^K/^J move  ^T dark  ^S theme  Tab preview  "
+    static let keys =
+        "Enter edit  ^N new  ^D delete  Up/Down ^K/^J move  ^T dark  ^S theme  Tab preview  "
         + "Esc quit"
 
     /// The frame of `state` in `style`'s colours and dates (its theme and width are the state's).
@@ -91,7 +92,9 @@ enum BrowserScreen {
     /// `My Notes` and, on the right when it fits, how many notes there are or match.
     static func header(_ state: BrowserState, width: Int, color: Bool) -> String {
         let total = state.hits.catalog.count
-        let count = state.hits.search.isEmpty ? (total == 1 ? "1 note" : "\(total) notes")
+        let count =
+            state.hits.search.isEmpty
+            ? (total == 1 ? "1 note" : "\(total) notes")
             : "\(state.hits.count)\(state.searching ? "+" : "") of \(total)"
         let name = DisplayWidth.truncate(title, to: width)
         let room = width - DisplayWidth.of(name) - 2
@@ -113,7 +116,9 @@ enum BrowserScreen {
         if query.text.isEmpty {
             let shown = DisplayWidth.truncate(placeholder, to: room)
             let text = color ? faint + shown + ANSI.reset : shown
-            return (prefix + text + String(repeating: " ", count: room - DisplayWidth.of(shown)), prompt.count)
+            return (
+                prefix + text + String(repeating: " ", count: room - DisplayWidth.of(shown)), prompt.count
+            )
         }
         let before = String(query.beforeCursor)
         let after = String(query.text.dropFirst(query.beforeCursor.count))
@@ -147,9 +152,12 @@ enum BrowserScreen {
         let hits = state.hits
         guard hits.count > 0 else {
             let query = state.query.text.trimmingCharacters(in: .whitespaces)
-            let text = hits.catalog.count == 0 && query.isEmpty ? "No notes yet: type a title, then Enter."
-                : state.searching ? "Searching…"
-                : query.isEmpty ? "Nothing here." : "Enter: create \"\(ANSI.printable(query))\""
+            let text =
+                hits.catalog.count == 0 && query.isEmpty
+                ? "No notes yet: type a title, then Enter."
+                : state.searching
+                    ? "Searching…"
+                    : query.isEmpty ? "Nothing here." : "Enter: create \"\(ANSI.printable(query))\""
             let shown = DisplayWidth.truncate("  " + text, to: width)
             let padded = shown + String(repeating: " ", count: width - DisplayWidth.of(shown))
             lines[0] = style.color ? faint + padded + ANSI.reset : padded
@@ -157,7 +165,9 @@ enum BrowserScreen {
         }
         let gutter = min(2, width)
         let ranks = state.top..<min(hits.count, state.top + lines.count)
-        let rows = ranks.map { NoteRow(note: hits.note(at: $0), date: hits.order.date(of: hits.note(at: $0))) }
+        let rows = ranks.map {
+            NoteRow(note: hits.note(at: $0), date: hits.order.date(of: hits.note(at: $0)))
+        }
         var rowStyle = style
         rowStyle.width = width - gutter
         let drawn = NoteRows.human(

@@ -68,7 +68,8 @@ final class BrowserSession {
             case .delete(let note):
                 try store.delete(note, now: Date().timeIntervalSince1970)
                 reload()
-                state.message = "Moved '\(note.id)' to the trash; bring it back with: "
+                state.message =
+                    "Moved '\(note.id)' to the trash; bring it back with: "
                     + Shell.notes("restore", argument: note.id)
             case .save(let key):
                 state.message = try save(key)
@@ -82,7 +83,8 @@ final class BrowserSession {
         let problems = context.commitChanges()
         if !problems.isEmpty {
             warnings += problems
-            state.message = (state.message.map { $0 + " " } ?? "") + "Not committed to git (see the warning on quitting)."
+            state.message =
+                (state.message.map { $0 + " " } ?? "") + "Not committed to git (see the warning on quitting)."
         }
         return true
     }
@@ -129,7 +131,9 @@ final class BrowserSession {
     private func save(_ key: Settings.Key) throws -> String {
         let file = context.settingsFile
         let loaded = file.load()
-        let shown = key == .isDarkOn ? (state.theme.dark ? "Dark mode on" : "Dark mode off")
+        let shown =
+            key == .isDarkOn
+            ? (state.theme.dark ? "Dark mode on" : "Dark mode off")
             : "Theme \(state.theme.scheme.rawValue)"
         if let corruption = loaded.corruption {
             return shown + "; not saved: " + (corruption.errorDescription ?? "the settings file is not valid")
@@ -187,8 +191,10 @@ final class BrowserSession {
         switch command {
         case .quit: "quit"
         case .edit(let note): "would open '\(note.id)' in the editor"
-        case .create(let text): text.isEmpty ? "would open the editor on a new note"
-            : "would open the editor on a new note starting '\(text.trimmingCharacters(in: .newlines))'"
+        case .create(let text):
+            text.isEmpty
+                ? "would open the editor on a new note"
+                : "would open the editor on a new note starting '\(text.trimmingCharacters(in: .newlines))'"
         case .delete(let note): "would move '\(note.id)' to the trash"
         case .save(let key): "would save \(key.rawValue)"
         }

@@ -168,7 +168,8 @@ struct BrowserState {
             if size.columns >= BrowserLayout.previewMinimum {
                 previewOn.toggle()
             } else {
-                message = "The preview needs a terminal at least \(BrowserLayout.previewMinimum) columns wide."
+                message =
+                    "The preview needs a terminal at least \(BrowserLayout.previewMinimum) columns wide."
             }
         case .escape:
             if query.text.isEmpty { return .quit }

@@ -78,7 +78,8 @@ struct KeyDecoder {
         }
         guard end == i + length else { return nil }
         guard let text = String(validating: pending[i..<end], as: UTF8.self),
-              let scalar = text.unicodeScalars.first, !(0x80..<0xA0).contains(scalar.value) else {
+            let scalar = text.unicodeScalars.first, !(0x80..<0xA0).contains(scalar.value)
+        else {
             return (nil, length)
         }
         return (.text(text), length)

@@ -109,7 +109,9 @@ struct PositiveCount: ArgumentValue {
 
     static var kind: ArgumentKind { .text }
 
-    static func invalid(_ text: String) -> String { "'\(text)' is not a valid limit; give a whole number above 0." }
+    static func invalid(_ text: String) -> String {
+        "'\(text)' is not a valid limit; give a whole number above 0."
+    }
 }
 
 // MARK: Options
@@ -140,7 +142,9 @@ struct OptionSpec: Sendable {
     }
 
     /// How the option is written in a usage line, e.g. `[--sort <order>]` or `[--tag <tag> ...]`.
-    var usage: String { "[--" + long + (valueName.map { " <\($0)>" } ?? "") + (repeatable ? " ..." : "") + "]" }
+    var usage: String {
+        "[--" + long + (valueName.map { " <\($0)>" } ?? "") + (repeatable ? " ..." : "") + "]"
+    }
 }
 
 /// An option that is on or off (`--json`).
@@ -158,10 +162,14 @@ struct Option<Value: ArgumentValue>: Sendable {
 
     /// `kind` overrides the value type's own (a `String` that names a folder); a `repeatable`
     /// option keeps every value it is given.
-    init(_ long: String, short: Character? = nil, value: String, kind: ArgumentKind? = nil, repeatable: Bool = false,
-         help: String) {
+    init(
+        _ long: String, short: Character? = nil, value: String, kind: ArgumentKind? = nil,
+        repeatable: Bool = false,
+        help: String
+    ) {
         spec = OptionSpec(
-            long: long, short: short, valueName: value, kind: kind ?? Value.kind, help: help, repeatable: repeatable,
+            long: long, short: short, valueName: value, kind: kind ?? Value.kind, help: help,
+            repeatable: repeatable,
             check: { Value(argument: $0) == nil ? Value.invalid($0) : nil })
     }
 }
@@ -204,14 +212,18 @@ struct Positional<Value: ArgumentValue>: Sendable {
 
     /// `missing` is the error when a required argument is absent; `kind` overrides the value
     /// type's own.
-    init(_ name: String, kind: ArgumentKind? = nil, arity: Arity = .required, help: String,
-         missing: String = "") {
+    init(
+        _ name: String, kind: ArgumentKind? = nil, arity: Arity = .required, help: String,
+        missing: String = ""
+    ) {
         self.init(name, kind: kind, arity: arity, help: help, missing: { _ in missing })
     }
 
     /// `missing` builds the error from the words bound before this argument.
-    init(_ name: String, kind: ArgumentKind? = nil, arity: Arity = .required, help: String,
-         missing: @escaping @Sendable ([String]) -> String) {
+    init(
+        _ name: String, kind: ArgumentKind? = nil, arity: Arity = .required, help: String,
+        missing: @escaping @Sendable ([String]) -> String
+    ) {
         spec = PositionalSpec(
             name: name, kind: kind ?? Value.kind, arity: arity, help: help, missing: missing,
             check: { Value(argument: $0) == nil ? Value.invalid($0) : nil })

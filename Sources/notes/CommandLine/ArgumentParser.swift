@@ -56,7 +56,9 @@ struct ParsedArguments: Sendable {
     }
 
     private func convert<Value: ArgumentValue>(_ word: String) throws(UsageError) -> Value {
-        guard let value = Value(argument: word) else { throw UsageError(message: Value.invalid(word), command: command) }
+        guard let value = Value(argument: word) else {
+            throw UsageError(message: Value.invalid(word), command: command)
+        }
         return value
     }
 
@@ -83,7 +85,9 @@ struct ParsedArguments: Sendable {
             case .optional:
                 words = rest.popFirst().map { [$0] } ?? []
             case .variadic(let atLeastOne):
-                if atLeastOne && rest.isEmpty { throw UsageError(message: argument.missing(earlier), command: command) }
+                if atLeastOne && rest.isEmpty {
+                    throw UsageError(message: argument.missing(earlier), command: command)
+                }
                 words = Array(rest)
                 rest = []
             }
@@ -94,7 +98,8 @@ struct ParsedArguments: Sendable {
             earlier += words
         }
         if let extra = rest.first {
-            throw UsageError(message: command?.unexpected(extra) ?? "Unexpected argument '\(extra)'.", command: command)
+            throw UsageError(
+                message: command?.unexpected(extra) ?? "Unexpected argument '\(extra)'.", command: command)
         }
     }
 }
@@ -111,7 +116,9 @@ struct Invocation {
 enum ArgumentParser {
     /// Finds the command and, for a group, its subcommand (the first when none is named), then
     /// parses the rest. `notes help CMD…` is `notes CMD… --help`.
-    static func resolve(_ argv: [String], commands: [any CommandDescription.Type]) throws(UsageError) -> Invocation {
+    static func resolve(_ argv: [String], commands: [any CommandDescription.Type]) throws(UsageError)
+        -> Invocation
+    {
         var tokens = argv
         let known = commands.flatMap { type in
             type.spec.options + type.spec.subcommands.flatMap { $0.spec.options }
@@ -131,10 +138,13 @@ enum ArgumentParser {
             return Invocation(command: nil, arguments: try parse(tokens, options: [], command: nil))
         }
         let word = tokens[i]
-        guard let found = commands.first(where: { $0.spec.name == word || $0.spec.aliases.contains(word) }) else {
-            let names = commands.filter { !$0.spec.hidden }.flatMap { [$0.spec.name] + $0.spec.aliases } + ["help"]
+        guard let found = commands.first(where: { $0.spec.name == word || $0.spec.aliases.contains(word) })
+        else {
+            let names =
+                commands.filter { !$0.spec.hidden }.flatMap { [$0.spec.name] + $0.spec.aliases } + ["help"]
             throw UsageError(
-                message: "Unknown command '\(word)'." + Suggestions.didYouMean(Suggestions.closest(to: word, among: names)),
+                message: "Unknown command '\(word)'."
+                    + Suggestions.didYouMean(Suggestions.closest(to: word, among: names)),
                 command: nil)
         }
         tokens.remove(at: i)
@@ -169,7 +179,9 @@ enum ArgumentParser {
 
     /// Finds where the (sub)command is: the first token that is not an option or an option's
     /// value. An option before it must be a global one or one of `options`.
-    static func commandIndex(_ tokens: [String], options: [OptionSpec], command: CommandSpec?) throws(UsageError) -> Int? {
+    static func commandIndex(_ tokens: [String], options: [OptionSpec], command: CommandSpec?)
+        throws(UsageError) -> Int?
+    {
         let known = GlobalOptions.all + options
         var i = 0
         while i < tokens.count {
@@ -179,8 +191,9 @@ enum ArgumentParser {
                 let name = String(token.dropFirst(2).prefix { $0 != "=" })
                 guard let option = known.first(where: { $0.long == name }) else {
                     let suggestion = Suggestions.closest(to: "--" + name, among: known.map { "--" + $0.long })
-                    throw UsageError(message: "Unknown option '--\(name)'." + Suggestions.didYouMean(suggestion),
-                                     command: command)
+                    throw UsageError(
+                        message: "Unknown option '--\(name)'." + Suggestions.didYouMean(suggestion),
+                        command: command)
                 }
                 if option.valueName != nil && !token.contains("=") { i += 1 }
             } else if token.hasPrefix("-") && token.count > 1 {
@@ -203,7 +216,9 @@ enum ArgumentParser {
     }
 
     /// Parses tokens against a command's options plus the global ones.
-    static func parse(_ tokens: [String], options: [OptionSpec], command: CommandSpec?) throws(UsageError) -> ParsedArguments {
+    static func parse(_ tokens: [String], options: [OptionSpec], command: CommandSpec?) throws(UsageError)
+        -> ParsedArguments
+    {
         let all = options + GlobalOptions.all
         var result = ParsedArguments()
         var i = 0
@@ -211,7 +226,8 @@ enum ArgumentParser {
         func store(_ option: OptionSpec, inline: String?) throws(UsageError) {
             guard option.valueName != nil else {
                 if inline != nil {
-                    throw UsageError(message: "Option '--\(option.long)' does not take a value.", command: command)
+                    throw UsageError(
+                        message: "Option '--\(option.long)' does not take a value.", command: command)
                 }
                 result.flags.insert(option.long)
                 return
@@ -240,7 +256,8 @@ enum ArgumentParser {
                 let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
                 guard let option = all.first(where: { $0.long == name }) else {
                     let suggestion = Suggestions.closest(to: "--" + name, among: all.map { "--" + $0.long })
-                    let hint = suggestion.map { " Did you mean '\($0)'?" }
+                    let hint =
+                        suggestion.map { " Did you mean '\($0)'?" }
                         ?? (command?.arguments.isEmpty == false
                             ? " To pass text that starts with '-', put '--' before it." : "")
                     throw UsageError(message: "Unknown option '--\(name)'." + hint, command: command)

@@ -9,7 +9,8 @@ enum GlobalOptions {
     static let color = Option<ColorMode>(
         "color", value: "when", help: "Colour output: \(ColorMode.choiceList) (default: auto).")
     static let quiet = Flag(
-        "quiet", short: "q", help: "Print no warnings about the vault's files or the settings.", inUsage: false)
+        "quiet", short: "q", help: "Print no warnings about the vault's files or the settings.",
+        inUsage: false)
     static let help = Flag("help", short: "h", help: "Show help information.", inUsage: false)
     static let version = Flag("version", help: "Show the version.", inUsage: false)
     static let noPager = Flag(
@@ -27,7 +28,10 @@ struct GlobalValues: Sendable {
     var quiet = false
     var noPager = false
 
-    init(vault: String? = nil, config: String? = nil, color: ColorMode = .auto, quiet: Bool = false, noPager: Bool = false) {
+    init(
+        vault: String? = nil, config: String? = nil, color: ColorMode = .auto, quiet: Bool = false,
+        noPager: Bool = false
+    ) {
         self.vault = vault
         self.config = config
         self.color = color
@@ -41,8 +45,10 @@ struct GlobalValues: Sendable {
         for option in [GlobalOptions.vault, GlobalOptions.config] where arguments.value(option) == "" {
             throw UsageError(message: "'--\(option.spec.long)' needs a value; it was empty.", command: nil)
         }
-        self.init(vault: arguments.value(GlobalOptions.vault), config: arguments.value(GlobalOptions.config),
-                  color: try arguments.value(GlobalOptions.color) ?? .auto, quiet: arguments.flag(GlobalOptions.quiet),
-                  noPager: arguments.flag(GlobalOptions.noPager))
+        self.init(
+            vault: arguments.value(GlobalOptions.vault), config: arguments.value(GlobalOptions.config),
+            color: try arguments.value(GlobalOptions.color) ?? .auto,
+            quiet: arguments.flag(GlobalOptions.quiet),
+            noPager: arguments.flag(GlobalOptions.noPager))
     }
 }

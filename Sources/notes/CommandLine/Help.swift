@@ -40,7 +40,10 @@ enum Help {
         var out = "OVERVIEW: \(overview)\n\nUSAGE: \(usage(nil))\n"
         out += "\nOPTIONS:\n" + table(GlobalOptions.all.map { ($0.label, $0.help) })
         out += "\nSUBCOMMANDS:\n"
-        out += table(commands.filter { !$0.spec.hidden }.map { names($0.spec) } + [("help", "Show help for a subcommand.")])
+        out += table(
+            commands.filter { !$0.spec.hidden }.map { names($0.spec) } + [
+                ("help", "Show help for a subcommand.")
+            ])
         out += "\n  Without a subcommand, notes opens the browser on a terminal, else lists the notes.\n"
         out += "  See 'notes help <subcommand>' for detailed help.\n"
         return out

@@ -13,15 +13,21 @@ enum RawArguments {
     /// values of `variables` (nil when unset): a usage error for an argument, a message for a
     /// variable; nil when all of it is UTF-8.
     static func problem(arguments: [[UInt8]], variables: [(name: String, value: [UInt8]?)])
-        -> (message: String, isUsage: Bool)? {
+        -> (message: String, isUsage: Bool)?
+    {
         for (index, bytes) in arguments.enumerated() where String(validating: bytes, as: UTF8.self) == nil {
-            return ("argument \(index + 1) ('\(String(decoding: bytes, as: UTF8.self))') is not UTF-8 text; "
-                + "notes reads and writes UTF-8 only, so convert it first (e.g. with iconv).", true)
+            return (
+                "argument \(index + 1) ('\(String(decoding: bytes, as: UTF8.self))') is not UTF-8 text; "
+                    + "notes reads and writes UTF-8 only, so convert it first (e.g. with iconv).", true
+            )
         }
         for (name, value) in variables {
             guard let value, String(validating: value, as: UTF8.self) == nil else { continue }
-            return ("\(name) ('\(String(decoding: value, as: UTF8.self))') is not UTF-8 text; "
-                + "notes needs the paths it uses in UTF-8: rename the folder or set \(name) to another.", false)
+            return (
+                "\(name) ('\(String(decoding: value, as: UTF8.self))') is not UTF-8 text; "
+                    + "notes needs the paths it uses in UTF-8: rename the folder or set \(name) to another.",
+                false
+            )
         }
         return nil
     }
@@ -31,7 +37,9 @@ enum RawArguments {
         func bytes(_ text: UnsafePointer<CChar>) -> [UInt8] {
             Array(UnsafeRawBufferPointer(start: text, count: strlen(text)))
         }
-        let arguments = (1..<max(1, Int(CommandLine.argc))).map { CommandLine.unsafeArgv[$0].map { bytes($0) } ?? [] }
+        let arguments = (1..<max(1, Int(CommandLine.argc))).map {
+            CommandLine.unsafeArgv[$0].map { bytes($0) } ?? []
+        }
         let variables = pathVariables.map { name in (name: name, value: getenv(name).map { bytes($0) }) }
         return problem(arguments: arguments, variables: variables)
     }
@@ -41,7 +49,8 @@ enum RawArguments {
     /// exit code; nil when there is nothing to refuse.
     static func refusal() -> Int32? {
         guard let problem = problemOfThisProcess() else { return nil }
-        let error: any Error = problem.isUsage
+        let error: any Error =
+            problem.isUsage
             ? UsageError(message: problem.message, command: nil) : CommandError(problem.message)
         return CLI.fail(error)
     }

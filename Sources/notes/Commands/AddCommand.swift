@@ -16,10 +16,10 @@ struct AddCommand: NotesCommand {
         arguments: [textArgument.spec],
         options: [titleOption.spec, folderOption.spec],
         discussion: """
-        Empty notes are never saved. The file is named after the title: 'Crème Brûlée' → creme-brulee.md.
-        Run from a folder inside the vault, the note goes into that folder; --folder is relative to
-        it there, and to the vault elsewhere.
-        """)
+            Empty notes are never saved. The file is named after the title: 'Crème Brûlée' → creme-brulee.md.
+            Run from a folder inside the vault, the note goes into that folder; --folder is relative to
+            it there, and to the vault elsewhere.
+            """)
 
     let text: [String]
     let title: String?
@@ -33,7 +33,8 @@ struct AddCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         // A blank --title adds nothing (and must not save a lone '#').
-        let heading = title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let heading =
+            title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .flatMap { $0.isEmpty ? nil : "# " + $0 + "\n\n" } ?? ""
         // The vault first, so a wrong vault is reported before anything is typed.
         guard let store = try context.store(creatingDefaultVault: true) else { return }

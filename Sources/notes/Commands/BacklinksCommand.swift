@@ -24,8 +24,9 @@ struct BacklinksCommand: NotesCommand {
     func run(_ context: Context) throws {
         guard let store = try context.store(creatingDefaultVault: false) else { throw VaultError.noMatch(id) }
         let note = try context.note(id, in: store).note
-        let text = LinkSitesView.render(context.catalog(store).backlinks(to: note), json: json, style: context.style,
-                                        none: "No notes link to '\(note.id)'.")
+        let text = LinkSitesView.render(
+            context.catalog(store).backlinks(to: note), json: json, style: context.style,
+            none: "No notes link to '\(note.id)'.")
         context.output.out(text.stdout)
         if let notice = text.notice { context.output.err(notice) }
     }

@@ -11,17 +11,17 @@ struct BrowseCommand: NotesCommand {
         name: "browse", overview: "Browse, search and edit notes in a full-screen list.",
         options: [replayOption.spec, timingFlag.spec],
         discussion: """
-        Type to search (every keystroke filters, in the 'sort' order). Enter opens the selected
-        note in the editor, or, when nothing matches, creates a note titled with the search.
-        Up/Down or Ctrl-K/Ctrl-J, PgUp/PgDn, Home/End move; Ctrl-U and Ctrl-W erase the search;
-        Ctrl-N adds a note; Ctrl-D deletes (after y); Ctrl-T toggles dark mode and Ctrl-S the
-        theme (both saved); Tab shows a preview (100 columns or more); Esc clears, then quits;
-        Ctrl-C quits.
+            Type to search (every keystroke filters, in the 'sort' order). Enter opens the selected
+            note in the editor, or, when nothing matches, creates a note titled with the search.
+            Up/Down or Ctrl-K/Ctrl-J, PgUp/PgDn, Home/End move; Ctrl-U and Ctrl-W erase the search;
+            Ctrl-N adds a note; Ctrl-D deletes (after y); Ctrl-T toggles dark mode and Ctrl-S the
+            theme (both saved); Tab shows a preview (100 columns or more); Esc clears, then quits;
+            Ctrl-C quits.
 
-        --replay keys are text with <Enter>, <Tab>, <BS>, <Del>, <Esc>, <Up>, <Down>, <Left>,
-        <Right>, <PgUp>, <PgDn>, <Home>, <End>, <C-x> (Ctrl-X) and <lt> (a '<'); the screen is
-        COLUMNS x LINES (default 80x24) when not on a terminal.
-        """)
+            --replay keys are text with <Enter>, <Tab>, <BS>, <Del>, <Esc>, <Up>, <Down>, <Left>,
+            <Right>, <PgUp>, <PgDn>, <Home>, <End>, <C-x> (Ctrl-X) and <lt> (a '<'); the screen is
+            COLUMNS x LINES (default 80x24) when not on a terminal.
+            """)
 
     let replay: [Key]?
     let timing: Bool
@@ -44,8 +44,9 @@ struct BrowseCommand: NotesCommand {
     func run(_ context: Context) throws {
         let output = context.output
         if replay == nil && !(output.stdinIsTTY && output.stdoutIsTTY) {
-            throw CommandError("the browser needs a terminal (standard input and output); in a script use "
-                + "'notes list' or 'notes search'")
+            throw CommandError(
+                "the browser needs a terminal (standard input and output); in a script use "
+                    + "'notes list' or 'notes search'")
         }
         guard let store = try context.store(creatingDefaultVault: false) else { return }
         let terminal = Terminal.size(environment: context.environment, fd: STDOUT_FILENO)

@@ -4,18 +4,19 @@ import NotesKit
 /// `notes completions bash|zsh|fish`: prints a shell completion script.
 struct CompletionsCommand: NotesCommand {
     static let shellArgument = Positional<CompletionShell>(
-        "shell", help: "The shell: \(CompletionShell.choiceList).", missing: "Missing the shell (bash, zsh or fish).")
+        "shell", help: "The shell: \(CompletionShell.choiceList).",
+        missing: "Missing the shell (bash, zsh or fish).")
 
     static let spec = CommandSpec(
         name: "completions", overview: "Print a shell completion script (bash, zsh or fish).",
         arguments: [shellArgument.spec],
         unexpected: { _ in "Give one shell." },
         discussion: """
-        It completes commands, options, their values and note IDs (from the index). Install:
-          bash  notes completions bash > ~/.local/share/bash-completion/completions/notes
-          zsh   notes completions zsh > ~/.zfunc/_notes  (with fpath+=(~/.zfunc) before compinit)
-          fish  notes completions fish > ~/.config/fish/completions/notes.fish
-        """)
+            It completes commands, options, their values and note IDs (from the index). Install:
+              bash  notes completions bash > ~/.local/share/bash-completion/completions/notes
+              zsh   notes completions zsh > ~/.zfunc/_notes  (with fpath+=(~/.zfunc) before compinit)
+              fish  notes completions fish > ~/.config/fish/completions/notes.fish
+            """)
 
     let shell: CompletionShell
 
@@ -38,11 +39,13 @@ struct CompleteCommand: NotesCommand {
         static let noun = "completion kind"
     }
 
-    static let whatArgument = Positional<What>("what", help: "ids, trashed or folders.", missing: "Missing what to complete.")
+    static let whatArgument = Positional<What>(
+        "what", help: "ids, trashed or folders.", missing: "Missing what to complete.")
     static let prefixArgument = Positional<String>("prefix", arity: .optional, help: "What has been typed.")
 
     static let spec = CommandSpec(
-        name: "__complete", overview: "Words for shell completion.", arguments: [whatArgument.spec, prefixArgument.spec],
+        name: "__complete", overview: "Words for shell completion.",
+        arguments: [whatArgument.spec, prefixArgument.spec],
         hidden: true)
 
     let what: What
@@ -69,7 +72,9 @@ struct CompleteCommand: NotesCommand {
             words = store.catalog.notes.map(\.id).filter { $0.hasPrefix(prefix) }.sorted()
         case .trashed:
             var seen = Set<String>()
-            words = store.trashEntries().entries.map(\.note.id).filter { $0.hasPrefix(prefix) && seen.insert($0).inserted }
+            words = store.trashEntries().entries.map(\.note.id).filter {
+                $0.hasPrefix(prefix) && seen.insert($0).inserted
+            }
         case .folders:
             let ids = store.indexedIDs(prefix: prefix) ?? store.catalog.notes.map(\.id)
             var folders = Set<String>()

@@ -12,21 +12,25 @@ enum ConfigCommand: CommandDescription {
         discussion: "Without a subcommand, config lists every key.\n\n" + keys)
 
     /// The KEYS section: every key and what it means.
-    static let keys = "KEYS:\n" + Settings.Key.allCases.map {
-        let width = (Settings.Key.allCases.map(\.rawValue.count).max() ?? 0) + 2
-        return "  " + $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
-    }.joined(separator: "\n")
+    static let keys =
+        "KEYS:\n"
+        + Settings.Key.allCases.map {
+            let width = (Settings.Key.allCases.map(\.rawValue.count).max() ?? 0) + 2
+            return "  " + $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
+        }.joined(separator: "\n")
 
     /// The `<key>` argument of `get`, `set` and `unset`.
     static func keyArgument(after verb: String) -> Positional<Settings.Key> {
-        Positional("key", help: "A settings key (see KEYS below).", missing: "Missing the key after '\(verb)'.")
+        Positional(
+            "key", help: "A settings key (see KEYS below).", missing: "Missing the key after '\(verb)'.")
     }
 
     /// The settings to modify; refuses when the file is corrupt, so it is never overwritten.
     static func writableSettings(_ context: Context) throws -> Settings {
         if let corruption = context.loadedSettings.corruption {
-            throw CommandError((corruption.errorDescription ?? "the settings file is not valid")
-                + "; fix it by hand or run 'notes config reset' (which keeps a .bak)")
+            throw CommandError(
+                (corruption.errorDescription ?? "the settings file is not valid")
+                    + "; fix it by hand or run 'notes config reset' (which keeps a .bak)")
         }
         return context.settings
     }
@@ -86,7 +90,8 @@ struct ConfigGetCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let value = context.settings.effective(key) else {
-            throw CommandError("'\(key.rawValue)' is not set; set it with 'notes config set \(key.rawValue) VALUE'")
+            throw CommandError(
+                "'\(key.rawValue)' is not set; set it with 'notes config set \(key.rawValue) VALUE'")
         }
         context.output.out(value + "\n")
     }
@@ -122,12 +127,15 @@ struct ConfigSetCommand: NotesCommand {
         // A relative vault would mean another folder in every directory: store it absolute
         // (a `~/…` path stays as typed; it means the same everywhere).
         var text = text
-        if key == .vault, !text.hasPrefix("/"), !text.hasPrefix("~") { text = context.locations.absolute(text) }
+        if key == .vault, !text.hasPrefix("/"), !text.hasPrefix("~") {
+            text = context.locations.absolute(text)
+        }
         try settings.set(key, text: text)
         try file.save(settings)
         let stored = settings.effective(key) ?? text
         if key == .vault, FileSystem.status(context.locations.expandTilde(stored)) == nil {
-            context.output.warn("'\(stored)' does not exist yet; create it with: " + Shell.notes("init", argument: stored))
+            context.output.warn(
+                "'\(stored)' does not exist yet; create it with: " + Shell.notes("init", argument: stored))
         }
         context.output.err("Set \(key.rawValue) to '\(stored)' in \(file.path).")
     }
@@ -161,7 +169,8 @@ struct ConfigUnsetCommand: NotesCommand {
 /// `notes config reset`: the defaults, keeping the old file as a backup.
 struct ConfigResetCommand: NotesCommand {
     static let spec = CommandSpec(
-        name: "reset", parent: "config", overview: "Replace the file with defaults, keeping the old one as <file>.bak.")
+        name: "reset", parent: "config",
+        overview: "Replace the file with defaults, keeping the old one as <file>.bak.")
 
     init(_ arguments: ParsedArguments) throws(UsageError) {}
 

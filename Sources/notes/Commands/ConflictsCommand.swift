@@ -10,11 +10,11 @@ struct ConflictsCommand: NotesCommand {
         name: "conflicts", overview: "List conflict copies of notes, each with its original.",
         options: [jsonFlag.spec, diffFlag.spec],
         discussion: """
-        Copies are recognised by their names: Syncthing's name.sync-conflict-DATE-TIME-DEVICE.md,
-        Dropbox's 'name (… conflicted copy …).md', Nextcloud's 'name (conflicted copy DATE TIME).md'
-        and MyNotes' own id.conflict-DATE-TIME.md. Keep what you want in the original, then delete
-        the copy ('notes delete ID').
-        """, pages: true)
+            Copies are recognised by their names: Syncthing's name.sync-conflict-DATE-TIME-DEVICE.md,
+            Dropbox's 'name (… conflicted copy …).md', Nextcloud's 'name (conflicted copy DATE TIME).md'
+            and MyNotes' own id.conflict-DATE-TIME.md. Keep what you want in the original, then delete
+            the copy ('notes delete ID').
+            """, pages: true)
 
     let json: Bool
     let diff: Bool
@@ -33,12 +33,21 @@ struct ConflictsCommand: NotesCommand {
         _ = context.catalog(store)
         let pairs = store.conflictPairs()
         if json {
-            context.output.out(JSONText.array(pairs.map { pair in
-                let fields = pair.copyNote.map(JSONText.noteFields)
-                    ?? [("id", .string(Note.id(forPath: pair.copy.path))), ("path", .string(pair.copy.path))]
-                let original: JSONText = pair.originalNote.map { .object(JSONText.noteFields($0)) } ?? .null
-                return .object(fields + [("source", .string(pair.copy.source.rawValue)), ("original", original)])
-            }).rendered)
+            context.output.out(
+                JSONText.array(
+                    pairs.map { pair in
+                        let fields =
+                            pair.copyNote.map(JSONText.noteFields)
+                            ?? [
+                                ("id", .string(Note.id(forPath: pair.copy.path))),
+                                ("path", .string(pair.copy.path)),
+                            ]
+                        let original: JSONText =
+                            pair.originalNote.map { .object(JSONText.noteFields($0)) } ?? .null
+                        return .object(
+                            fields + [("source", .string(pair.copy.source.rawValue)), ("original", original)])
+                    }
+                ).rendered)
             return
         }
         if pairs.isEmpty {
@@ -48,8 +57,9 @@ struct ConflictsCommand: NotesCommand {
         if diff {
             for pair in pairs {
                 guard pair.originalExists else {
-                    context.output.err("'\(Note.id(forPath: pair.copy.path))' is a copy of "
-                        + "'\(Note.id(forPath: pair.copy.original))', which is gone.")
+                    context.output.err(
+                        "'\(Note.id(forPath: pair.copy.path))' is a copy of "
+                            + "'\(Note.id(forPath: pair.copy.original))', which is gone.")
                     continue
                 }
                 let text = store.diff(pair.copy.original, pair.copy.path)
@@ -63,16 +73,19 @@ struct ConflictsCommand: NotesCommand {
         }
         guard context.style.human else {
             for (i, pair) in pairs.enumerated() {
-                context.output.out(ids[i] + "\t" + ANSI.printable(Note.id(forPath: pair.copy.original)) + "\t"
-                    + pair.copy.source.rawValue + "\n")
+                context.output.out(
+                    ids[i] + "\t" + ANSI.printable(Note.id(forPath: pair.copy.original)) + "\t"
+                        + pair.copy.source.rawValue + "\n")
             }
             return
         }
         let idWidth = ids.map(DisplayWidth.of).max() ?? 0
         let originalWidth = originals.map(DisplayWidth.of).max() ?? 0
         for (i, pair) in pairs.enumerated() {
-            context.output.out(DisplayWidth.pad(ids[i], to: idWidth) + "  copy of  "
-                + DisplayWidth.pad(originals[i], to: originalWidth) + "  (" + pair.copy.source.name + ")\n")
+            context.output.out(
+                DisplayWidth.pad(ids[i], to: idWidth) + "  copy of  "
+                    + DisplayWidth.pad(originals[i], to: originalWidth) + "  (" + pair.copy.source.name
+                    + ")\n")
         }
     }
 }

@@ -6,10 +6,12 @@ struct DeleteCommand: NotesCommand {
         name: "delete", aliases: ["rm"], overview: "Move notes to the trash.",
         arguments: [idsArgument.spec],
         options: [yesFlag.spec],
-        discussion: "On a terminal each note is confirmed; without one, --yes is required. See 'notes restore'.")
+        discussion:
+            "On a terminal each note is confirmed; without one, --yes is required. See 'notes restore'.")
 
     static let idsArgument = Positional<String>(
-        "id", kind: .noteID, arity: .variadic(atLeastOne: true), help: "Notes: ID, path, unique ID prefix or title.",
+        "id", kind: .noteID, arity: .variadic(atLeastOne: true),
+        help: "Notes: ID, path, unique ID prefix or title.",
         missing: "Missing the notes to delete.")
     static let yesFlag = Flag("yes", short: "y", help: "Do not ask for confirmation.")
 
@@ -22,7 +24,9 @@ struct DeleteCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(creatingDefaultVault: false) else { throw VaultError.noMatch(ids.first ?? "") }
+        guard let store = try context.store(creatingDefaultVault: false) else {
+            throw VaultError.noMatch(ids.first ?? "")
+        }
         // Resolve every argument first, so one typo deletes nothing.
         var targets: [Note] = []
         for id in ids {
@@ -38,7 +42,9 @@ struct DeleteCommand: NotesCommand {
                 continue
             }
             try store.delete(note, now: context.now)
-            context.output.err("Moved '\(note.id)' to the trash; bring it back with: " + Shell.notes("restore", argument: note.id))
+            context.output.err(
+                "Moved '\(note.id)' to the trash; bring it back with: "
+                    + Shell.notes("restore", argument: note.id))
         }
     }
 }

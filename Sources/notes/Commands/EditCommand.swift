@@ -6,13 +6,14 @@ struct EditCommand: NotesCommand {
         name: "edit", aliases: ["update"], overview: "Replace a note's text, or edit it in the editor.",
         arguments: [idArgument.spec, textArgument.spec],
         discussion: """
-        Only the body and the updatedAt line change; every other front-matter line stays as written.
-        If the file changes on disk while the editor is open (or while '-' reads stdin), your text is
-        saved beside it as <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
-        """)
+            Only the body and the updatedAt line change; every other front-matter line stays as written.
+            If the file changes on disk while the editor is open (or while '-' reads stdin), your text is
+            saved beside it as <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
+            """)
 
     static let idArgument = Positional<String>(
-        "id", kind: .noteID, help: "A note: ID, path, unique ID prefix or title.", missing: "Missing the note to edit.")
+        "id", kind: .noteID, help: "A note: ID, path, unique ID prefix or title.",
+        missing: "Missing the note to edit.")
     static let textArgument = Positional<String>(
         "text", arity: .variadic(atLeastOne: false),
         help: "The new text; '-' reads stdin; none opens the editor (even from a script).")

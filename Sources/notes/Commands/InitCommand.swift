@@ -36,11 +36,15 @@ struct InitCommand: NotesCommand {
     /// their every rewrite (the index) would leave `git status` dirty. Says how to stop that.
     private func warnAboutTrackedState(in folder: String, context: Context) {
         guard let vault = try? Vault(root: folder),
-            NoteStore(vault: vault, cacheDirectory: context.locations.cacheDirectory, environment: context.environment)
-                .gitTracksStateFolder()
+            NoteStore(
+                vault: vault, cacheDirectory: context.locations.cacheDirectory,
+                environment: context.environment
+            )
+            .gitTracksStateFolder()
         else { return }
-        context.output.err("warning: git tracks files in '\(folder)/.notes', the tool's local state; stop that "
-            + "with: git -C \(Shell.quote(folder)) rm -r --cached .notes && git -C \(Shell.quote(folder)) commit -m "
-            + "'Stop tracking .notes'")
+        context.output.err(
+            "warning: git tracks files in '\(folder)/.notes', the tool's local state; stop that "
+                + "with: git -C \(Shell.quote(folder)) rm -r --cached .notes && git -C \(Shell.quote(folder)) commit -m "
+                + "'Stop tracking .notes'")
     }
 }

@@ -9,14 +9,15 @@ struct LinksCommand: NotesCommand {
         options: [brokenFlag.spec, jsonFlag.spec],
         unexpected: { _ in "Give one note." },
         discussion: """
-        Links are [[Target]], [[Target|text]], [[Target#Heading]] and Markdown links to notes,
-        [text](path/to/note.md). A [[Target]] goes to the note with that ID, else the note with
-        that file name (the nearest one), else the note with that title.
-        """)
+            Links are [[Target]], [[Target|text]], [[Target#Heading]] and Markdown links to notes,
+            [text](path/to/note.md). A [[Target]] goes to the note with that ID, else the note with
+            that file name (the nearest one), else the note with that title.
+            """)
 
     static let idArgument = Positional<String>(
         "id", kind: .noteID, arity: .optional, help: "A note: ID, path, unique ID prefix or title.")
-    static let brokenFlag = Flag("broken", help: "Only broken links: of the note, or without one, of the vault.")
+    static let brokenFlag = Flag(
+        "broken", help: "Only broken links: of the note, or without one, of the vault.")
     static let jsonFlag = Flag("json", help: "Print a JSON array.")
 
     let id: String?
@@ -42,8 +43,9 @@ struct LinksCommand: NotesCommand {
             let links = context.catalog(store).links(of: note).filter { !broken || $0.note == nil }
             text = LinksView.render(links, json: json, style: context.style)
         } else {
-            text = LinkSitesView.render(context.catalog(store).brokenLinks(), json: json, style: context.style,
-                                        none: "No broken links.")
+            text = LinkSitesView.render(
+                context.catalog(store).brokenLinks(), json: json, style: context.style,
+                none: "No broken links.")
         }
         context.output.out(text.stdout)
         if let notice = text.notice { context.output.err(notice) }

@@ -3,15 +3,20 @@ import NotesKit
 /// `--sort`, `--reverse`, `--limit`, `--json`: shared by `list` and `search`.
 struct ListOptions {
     static let sortOption = Option<SortOrder>(
-        "sort", short: "s", value: "order", help: "Order: \(SortOrder.choiceList) (default: the 'sort' setting).")
+        "sort", short: "s", value: "order",
+        help: "Order: \(SortOrder.choiceList) (default: the 'sort' setting).")
     static let reverseFlag = Flag("reverse", short: "r", help: "Reverse the order.")
-    static let limitOption = Option<PositiveCount>("limit", short: "n", value: "n", help: "Show at most n notes.")
+    static let limitOption = Option<PositiveCount>(
+        "limit", short: "n", value: "n", help: "Show at most n notes.")
     static let tagOption = Option<String>(
         "tag", short: "t", value: "tag", repeatable: true,
         help: "Only notes with this tag, or one nested below it; repeat for all of several.")
     static let jsonFlag = Flag("json", help: "Print a JSON array.")
-    static let gitFlag = Flag("git", help: "Mark notes with changes git has not committed ('*', \"dirty\" in JSON).")
-    static let specs = [sortOption.spec, reverseFlag.spec, limitOption.spec, tagOption.spec, jsonFlag.spec, gitFlag.spec]
+    static let gitFlag = Flag(
+        "git", help: "Mark notes with changes git has not committed ('*', \"dirty\" in JSON).")
+    static let specs = [
+        sortOption.spec, reverseFlag.spec, limitOption.spec, tagOption.spec, jsonFlag.spec, gitFlag.spec,
+    ]
 
     var sort: SortOrder?
     var reverse: Bool
@@ -39,19 +44,23 @@ struct ListOptions {
         var query = NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit)
         query.tags = tags
         query.oneOff = true
-        let snippets: SnippetNeed = search.map(\.isEmpty) != false ? .none
+        let snippets: SnippetNeed =
+            search.map(\.isEmpty) != false
+            ? .none
             : json ? .all : style.human ? .unlessTitleMatches : .none
         let listed = try store.listing(query, git: git) { note in
             switch snippets {
             case .none: return false
             case .all: return true
             // On a terminal, a note whose title shows a match gets no snippet line.
-            case .unlessTitleMatches: return search?.highlights(in: ANSI.printable(note.title)).isEmpty ?? false
+            case .unlessTitleMatches:
+                return search?.highlights(in: ANSI.printable(note.title)).isEmpty ?? false
             }
         }
         let rows = listed.map { listed in
-            NoteRow(note: listed.note, date: order.date(of: listed.note), snippet: listed.snippet,
-                    conflictCopies: listed.conflictCopies, dirty: listed.uncommitted)
+            NoteRow(
+                note: listed.note, date: order.date(of: listed.note), snippet: listed.snippet,
+                conflictCopies: listed.conflictCopies, dirty: listed.uncommitted)
         }
         let text = ListView.render(rows, query: search, json: json, style: style)
         context.output.out(text.stdout)
@@ -72,11 +81,11 @@ struct ListCommand: NotesCommand {
         options: ListOptions.specs,
         unexpected: { "Unexpected argument '\($0)'. To search, use: " + Shell.notes("search", argument: $0) },
         discussion: """
-        On a terminal each note is a row: title, date and ID. Piped, each line is
-        ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC. Marks before a title: '!' the note
-        holds conflict markers, '=' it has conflict copies (see 'notes conflicts'), '*' git has
-        changes to it not committed yet (with --git).
-        """, pages: true)
+            On a terminal each note is a row: title, date and ID. Piped, each line is
+            ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC. Marks before a title: '!' the note
+            holds conflict markers, '=' it has conflict copies (see 'notes conflicts'), '*' git has
+            changes to it not committed yet (with --git).
+            """, pages: true)
 
     let options: ListOptions
 

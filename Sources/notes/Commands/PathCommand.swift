@@ -22,7 +22,8 @@ struct PathCommand: NotesCommand {
         // printed even before it is made (it is where `notes add` will make it).
         guard let store = try context.store(creatingDefaultVault: false) else {
             guard id == nil else { throw VaultError.noMatch(id ?? "") }
-            let (path, _) = context.locations.vault(flag: context.globals.vault, setting: context.settings.vault)
+            let (path, _) = context.locations.vault(
+                flag: context.globals.vault, setting: context.settings.vault)
             context.output.out(context.locations.absolute(path) + "\n")
             return
         }

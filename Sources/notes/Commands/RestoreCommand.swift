@@ -8,7 +8,8 @@ struct RestoreCommand: NotesCommand {
         unexpected: { _ in "Give one note to restore." })
 
     static let idArgument = Positional<String>(
-        "id", kind: .trashedNoteID, help: "The trashed note's ID, unique ID prefix or title (see 'notes trash').",
+        "id", kind: .trashedNoteID,
+        help: "The trashed note's ID, unique ID prefix or title (see 'notes trash').",
         missing: "Missing the note to restore.")
 
     let id: String
@@ -18,7 +19,9 @@ struct RestoreCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let store = try context.store(creatingDefaultVault: false) else { throw VaultError.notInTrash(id) }
+        guard let store = try context.store(creatingDefaultVault: false) else {
+            throw VaultError.notInTrash(id)
+        }
         let (entries, diagnostics) = store.trashEntries()
         for diagnostic in diagnostics { context.output.warn(diagnostic.description) }
         let entry = try store.trashed(id, in: entries)

@@ -7,10 +7,10 @@ struct SearchCommand: NotesCommand {
         arguments: [queryArgument.spec],
         options: ListOptions.specs,
         discussion: """
-        Matching ignores case, accents and width: 'creme' finds 'Crème', 'strasse' finds
-        'Straße'. A note matches when its title or body holds every term; a term #tag asks
-        for the tag instead (or one nested below it), as --tag does.
-        """, pages: true)
+            Matching ignores case, accents and width: 'creme' finds 'Crème', 'strasse' finds
+            'Straße'. A note matches when its title or body holds every term; a term #tag asks
+            for the tag instead (or one nested below it), as --tag does.
+            """, pages: true)
 
     static let queryArgument = Positional<String>(
         "query", arity: .variadic(atLeastOne: false),

@@ -9,7 +9,8 @@ struct ShowCommand: NotesCommand {
         unexpected: { _ in "Give one note to show." }, pages: true)
 
     static let idArgument = Positional<String>(
-        "id", kind: .noteID, help: "A note: ID, path, unique ID prefix or title.", missing: "Missing the note to show.")
+        "id", kind: .noteID, help: "A note: ID, path, unique ID prefix or title.",
+        missing: "Missing the note to show.")
     static let rawFlag = Flag("raw", help: "Print the whole file, front matter included.")
     static let jsonFlag = Flag("json", help: "Print a JSON object with the note's fields and body.")
 
@@ -31,9 +32,11 @@ struct ShowCommand: NotesCommand {
         if raw {
             context.output.out(String(decoding: loaded.bytes, as: UTF8.self))
         } else if json {
-            context.output.out(JSONText.object(JSONText.noteFields(note) + [("body", .string(loaded.body))]).rendered)
+            context.output.out(
+                JSONText.object(JSONText.noteFields(note) + [("body", .string(loaded.body))]).rendered)
         } else {
-            context.output.out(loaded.body.utf8.last == 0x0A || loaded.body.isEmpty ? loaded.body : loaded.body + "\n")
+            context.output.out(
+                loaded.body.utf8.last == 0x0A || loaded.body.isEmpty ? loaded.body : loaded.body + "\n")
         }
     }
 }

@@ -5,11 +5,11 @@ struct SyncCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "sync", overview: "Commit the notes changed here, then pull and push with git.",
         discussion: """
-        Commits the vault's changed notes (and only them) as gitAutoCommit would, then runs
-        'git pull --rebase --autostash' and 'git push' when the branch has an upstream, and says
-        which notes came in. A conflict stops the rebase with the notes named and the repository
-        left as git left it: resolve it with git ('git rebase --continue' or '--abort').
-        """)
+            Commits the vault's changed notes (and only them) as gitAutoCommit would, then runs
+            'git pull --rebase --autostash' and 'git push' when the branch has an upstream, and says
+            which notes came in. A conflict stops the rebase with the notes named and the repository
+            left as git left it: resolve it with git ('git rebase --continue' or '--abort').
+            """)
 
     init(_ arguments: ParsedArguments) throws(UsageError) {}
 
@@ -19,7 +19,8 @@ struct SyncCommand: NotesCommand {
         }
         let output = context.output
         let report = try store.sync(committed: { plan in
-            output.out("Committed " + (plan.message.split(separator: "\n").first.map(String.init) ?? "") + "\n")
+            output.out(
+                "Committed " + (plan.message.split(separator: "\n").first.map(String.init) ?? "") + "\n")
             output.flush()
         })
         let upstream = ANSI.printable(report.upstream)
@@ -29,8 +30,10 @@ struct SyncCommand: NotesCommand {
             let count = report.incoming.count == 1 ? "1 note" : "\(report.incoming.count) notes"
             output.out("From \(upstream), \(count):\n")
             for note in report.incoming {
-                output.out("  " + note.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
-                    + ANSI.printable(note.title) + " (" + ANSI.printable(Note.id(forPath: note.path)) + ")\n")
+                output.out(
+                    "  " + note.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
+                        + ANSI.printable(note.title) + " (" + ANSI.printable(Note.id(forPath: note.path))
+                        + ")\n")
             }
         }
         switch report.pushed {

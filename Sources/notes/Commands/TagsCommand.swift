@@ -6,10 +6,10 @@ struct TagsCommand: NotesCommand {
         name: "tags", overview: "List every tag with the number of notes that have it.",
         options: [jsonFlag.spec],
         discussion: """
-        Most used first. Tags come from the front matter's 'tags' and from #tags in the text;
-        #Café and #cafe are one tag. A nested tag (work/meetings) is counted on its own; list
-        --tag work finds it with its parent.
-        """)
+            Most used first. Tags come from the front matter's 'tags' and from #tags in the text;
+            #Café and #cafe are one tag. A nested tag (work/meetings) is counted on its own; list
+            --tag work finds it with its parent.
+            """)
 
     static let jsonFlag = Flag("json", help: "Print a JSON array of {tag, count}.")
 

@@ -36,7 +36,9 @@ struct TrashCommand: NotesCommand {
             }
             if !yes {
                 guard context.output.stdinIsTTY else {
-                    throw CommandError("refusing to empty the trash without confirmation; run it on a terminal or pass --yes")
+                    throw CommandError(
+                        "refusing to empty the trash without confirmation; run it on a terminal or pass --yes"
+                    )
                 }
                 let count = entries.count == 1 ? "the note" : "the \(entries.count) notes"
                 guard context.output.confirm("Remove \(count) in the trash for good?") else {
@@ -49,15 +51,22 @@ struct TrashCommand: NotesCommand {
             return
         }
         if json {
-            context.output.out(JSONText.array(entries.map { entry in
-                .object(JSONText.noteFields(entry.note) + [("deletedAt", .string(NoteDate.format(entry.deletedAt)))])
-            }).rendered)
+            context.output.out(
+                JSONText.array(
+                    entries.map { entry in
+                        .object(
+                            JSONText.noteFields(entry.note) + [
+                                ("deletedAt", .string(NoteDate.format(entry.deletedAt)))
+                            ])
+                    }
+                ).rendered)
             return
         }
         if entries.isEmpty && context.style.human {
             context.output.err("The trash is empty.")
             return
         }
-        context.output.out(NoteRows.render(entries.map { NoteRow(note: $0.note, date: $0.deletedAt) }, style: context.style))
+        context.output.out(
+            NoteRows.render(entries.map { NoteRow(note: $0.note, date: $0.deletedAt) }, style: context.style))
     }
 }

@@ -18,10 +18,14 @@ enum AutoCommitter {
         } catch .notInstalled {
             return ["gitAutoCommit is on, but git is not installed (or not on PATH); nothing was committed"]
         } catch .notARepository(let folder) {
-            return ["gitAutoCommit is on, but '\(folder)' is not in a git repository; nothing was committed "
-                + "(run 'git init' there, or 'notes config set gitAutoCommit false')"]
+            return [
+                "gitAutoCommit is on, but '\(folder)' is not in a git repository; nothing was committed "
+                    + "(run 'git init' there, or 'notes config set gitAutoCommit false')"
+            ]
         } catch .failed(_, let message) {
-            let said = message.isEmpty ? "" : ":\n" + message.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+            let said =
+                message.isEmpty
+                ? "" : ":\n" + message.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
             return ["the note is saved, but git did not commit it" + said]
         } catch {
             return ["the note is saved, but git did not commit it: " + (error.errorDescription ?? "\(error)")]

@@ -23,7 +23,8 @@ enum ANSI {
 
     /// Whether UTF-8 `bytes` hold no control character (C0, DEL or C1), line feeds aside when
     /// `lineFeeds` allows them.
-    static func isPrintable<S: Sequence>(_ bytes: S, lineFeeds: Bool = false) -> Bool where S.Element == UInt8 {
+    static func isPrintable<S: Sequence>(_ bytes: S, lineFeeds: Bool = false) -> Bool
+    where S.Element == UInt8 {
         var previous: UInt8 = 0
         return bytes.allSatisfy { byte in
             defer { previous = byte }
@@ -36,8 +37,10 @@ enum ANSI {
     static func printable(_ text: String) -> String {
         // Almost every title is clean: check the bytes before building anything.
         if isPrintable(text.utf8) { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? " " : $0
-        }))
+        return String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map {
+                    $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? " " : $0
+                }))
     }
 }

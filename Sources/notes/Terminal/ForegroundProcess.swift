@@ -1,4 +1,5 @@
 import NotesKit
+
 /// Runs a program in the terminal's foreground and waits for it, as git runs an editor.
 ///
 /// The child stays in our process group, so when that group owns the terminal (the usual case
@@ -15,7 +16,9 @@ enum ForegroundProcess {
 
     /// Starts `executable` with `arguments` (argv[0] included) and `environment`, waits for it.
     /// Throws the `errno` of a failed start.
-    static func run(_ executable: String, arguments: [String], environment: [String: String]) throws -> Outcome {
+    static func run(_ executable: String, arguments: [String], environment: [String: String]) throws
+        -> Outcome
+    {
         let previousInterrupt = signal(SIGINT, SIG_IGN)
         let previousQuit = signal(SIGQUIT, SIG_IGN)
         defer {
@@ -26,9 +29,11 @@ enum ForegroundProcess {
         // lock), and the default actions of the signals we (or a shell) may have changed.
         let pid: pid_t
         do throws(ProcessRunner.SpawnFailure) {
-            pid = try ProcessRunner.spawn(executable, argv: arguments, environment: environment, defaultSignals: [
-                SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU,
-            ])
+            pid = try ProcessRunner.spawn(
+                executable, argv: arguments, environment: environment,
+                defaultSignals: [
+                    SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU,
+                ])
         } catch {
             throw SpawnError(code: error.code)
         }

@@ -27,7 +27,10 @@ enum JSONText {
         case .bool(let b): out += b ? "true" : "false"
         case .null: out += "null"
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
+            if items.isEmpty {
+                out += "[]"
+                return
+            }
             out += "[\n"
             for (i, item) in items.enumerated() {
                 out += indent + "  "
@@ -36,7 +39,10 @@ enum JSONText {
             }
             out += indent + "]"
         case .object(let pairs):
-            if pairs.isEmpty { out += "{}"; return }
+            if pairs.isEmpty {
+                out += "{}"
+                return
+            }
             out += "{\n"
             for (i, (key, value)) in pairs.enumerated() {
                 out += indent + "  "

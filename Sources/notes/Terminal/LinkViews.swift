@@ -5,13 +5,17 @@ import NotesKit
 enum TagsView {
     static func render(_ tags: [TagCount], json: Bool, style: OutputStyle) -> ListView.Text {
         if json {
-            return ListView.Text(stdout: JSONText.array(tags.map { tag in
-                .object([("tag", .string(tag.tag)), ("count", .number(tag.count))])
-            }).rendered)
+            return ListView.Text(
+                stdout: JSONText.array(
+                    tags.map { tag in
+                        .object([("tag", .string(tag.tag)), ("count", .number(tag.count))])
+                    }
+                ).rendered)
         }
         if tags.isEmpty && style.human { return ListView.Text(stdout: "", notice: "No tags yet.") }
         guard style.human else {
-            return ListView.Text(stdout: tags.map { ANSI.printable($0.tag) + "\t" + String($0.count) + "\n" }.joined())
+            return ListView.Text(
+                stdout: tags.map { ANSI.printable($0.tag) + "\t" + String($0.count) + "\n" }.joined())
         }
         let codes = RowCodes(style)
         let counts = tags.map { String($0.count) }
@@ -34,32 +38,45 @@ enum TagsView {
 enum LinksView {
     static func render(_ links: [ResolvedLink], json: Bool, style: OutputStyle) -> ListView.Text {
         if json {
-            return ListView.Text(stdout: JSONText.array(links.map { resolved in
-                let link = resolved.link
-                return .object([
-                    ("line", .number(link.line)), ("text", .string(link.text)), ("target", .string(link.target)),
-                    ("heading", .optional(link.heading)),
-                ] + JSONText.noteIdentity(resolved.note) + [("broken", .bool(resolved.note == nil))])
-            }).rendered)
+            return ListView.Text(
+                stdout: JSONText.array(
+                    links.map { resolved in
+                        let link = resolved.link
+                        return .object(
+                            [
+                                ("line", .number(link.line)), ("text", .string(link.text)),
+                                ("target", .string(link.target)),
+                                ("heading", .optional(link.heading)),
+                            ] + JSONText.noteIdentity(resolved.note) + [
+                                ("broken", .bool(resolved.note == nil))
+                            ])
+                    }
+                ).rendered)
         }
         if links.isEmpty && style.human { return ListView.Text(stdout: "", notice: "No links in this note.") }
         guard style.human else {
-            return ListView.Text(stdout: links.map { resolved in
-                String(resolved.link.line) + "\t" + ANSI.printable(resolved.note?.id ?? "") + "\t"
-                    + ANSI.printable(resolved.link.text) + "\n"
-            }.joined())
+            return ListView.Text(
+                stdout: links.map { resolved in
+                    String(resolved.link.line) + "\t" + ANSI.printable(resolved.note?.id ?? "") + "\t"
+                        + ANSI.printable(resolved.link.text) + "\n"
+                }.joined())
         }
         let codes = RowCodes(style)
         let lineWidth = links.map { String($0.link.line).count }.max() ?? 0
-        return ListView.Text(stdout: links.map { resolved in
-            let line = String(resolved.link.line)
-            let head = codes.dim + String(repeating: " ", count: lineWidth - line.count) + line + codes.reset + "  "
-            let id = resolved.note.map { ANSI.printable($0.id) }
-            let target = id.map { codes.dim + " → " + codes.reset + $0 } ?? codes.dim + " (broken)" + codes.reset
-            let targetWidth = id.map { 3 + DisplayWidth.of($0) } ?? 9
-            let room = max(10, style.width - lineWidth - 2 - targetWidth)
-            return head + DisplayWidth.truncate(ANSI.printable(resolved.link.text), to: room) + target + "\n"
-        }.joined())
+        return ListView.Text(
+            stdout: links.map { resolved in
+                let line = String(resolved.link.line)
+                let head =
+                    codes.dim + String(repeating: " ", count: lineWidth - line.count) + line + codes.reset
+                    + "  "
+                let id = resolved.note.map { ANSI.printable($0.id) }
+                let target =
+                    id.map { codes.dim + " → " + codes.reset + $0 } ?? codes.dim + " (broken)" + codes.reset
+                let targetWidth = id.map { 3 + DisplayWidth.of($0) } ?? 9
+                let room = max(10, style.width - lineWidth - 2 - targetWidth)
+                return head + DisplayWidth.truncate(ANSI.printable(resolved.link.text), to: room) + target
+                    + "\n"
+            }.joined())
     }
 }
 
@@ -69,24 +86,34 @@ enum LinksView {
 enum LinkSitesView {
     static func render(_ sites: [LinkSite], json: Bool, style: OutputStyle, none: String) -> ListView.Text {
         if json {
-            return ListView.Text(stdout: JSONText.array(sites.map { site in
-                .object(JSONText.noteIdentity(site.source) + [("line", .number(site.line)), ("text", .string(site.text))])
-            }).rendered)
+            return ListView.Text(
+                stdout: JSONText.array(
+                    sites.map { site in
+                        .object(
+                            JSONText.noteIdentity(site.source) + [
+                                ("line", .number(site.line)), ("text", .string(site.text)),
+                            ])
+                    }
+                ).rendered)
         }
         if sites.isEmpty && style.human { return ListView.Text(stdout: "", notice: none) }
         guard style.human else {
-            return ListView.Text(stdout: sites.map { site in
-                ANSI.printable(site.source.id) + "\t" + String(site.line) + "\t" + ANSI.printable(site.text) + "\n"
-            }.joined())
+            return ListView.Text(
+                stdout: sites.map { site in
+                    ANSI.printable(site.source.id) + "\t" + String(site.line) + "\t"
+                        + ANSI.printable(site.text) + "\n"
+                }.joined())
         }
         let codes = RowCodes(style)
         let places = sites.map { ANSI.printable($0.source.id) + ":" + String($0.line) }
         let width = min(places.map(DisplayWidth.of).max() ?? 0, max(10, style.width / 2))
-        return ListView.Text(stdout: zip(sites, places).map { site, place in
-            let shown = DisplayWidth.pad(DisplayWidth.truncate(place, to: width), to: width)
-            return codes.dim + shown + codes.reset + "  "
-                + DisplayWidth.truncate(ANSI.printable(site.text), to: max(1, style.width - width - 2)) + "\n"
-        }.joined())
+        return ListView.Text(
+            stdout: zip(sites, places).map { site, place in
+                let shown = DisplayWidth.pad(DisplayWidth.truncate(place, to: width), to: width)
+                return codes.dim + shown + codes.reset + "  "
+                    + DisplayWidth.truncate(ANSI.printable(site.text), to: max(1, style.width - width - 2))
+                    + "\n"
+            }.joined())
     }
 }
 
@@ -95,14 +122,16 @@ enum LinkSitesView {
 enum MoveView {
     static func plan(_ plan: MovePlan) -> String {
         "Would move '\(ANSI.printable(plan.note.id))' to '\(ANSI.printable(plan.toID))'"
-            + (plan.notes.isEmpty ? "; no link to rewrite.\n"
+            + (plan.notes.isEmpty
+                ? "; no link to rewrite.\n"
                 : " and rewrite \(counts(plan.linkCount, plan.notes.count)):\n")
             + lines(plan.notes)
     }
 
     static func report(_ report: MoveReport) -> String {
         "Moved '\(ANSI.printable(report.plan.note.id))' to '\(ANSI.printable(report.plan.toID))'"
-            + (report.rewritten.isEmpty ? "; no link rewritten.\n"
+            + (report.rewritten.isEmpty
+                ? "; no link rewritten.\n"
                 : "; rewrote \(counts(report.linkCount, report.rewritten.count)):\n")
             + lines(report.rewritten)
     }
@@ -115,7 +144,8 @@ enum MoveView {
     private static func lines(_ notes: [NoteRewrites]) -> String {
         notes.flatMap { note in
             note.rewrites.map { rewrite in
-                "  " + ANSI.printable(note.id) + ":" + String(rewrite.line) + "  " + ANSI.printable(rewrite.old) + " → "
+                "  " + ANSI.printable(note.id) + ":" + String(rewrite.line) + "  "
+                    + ANSI.printable(rewrite.old) + " → "
                     + ANSI.printable(rewrite.new) + "\n"
             }
         }.joined()

@@ -23,7 +23,8 @@ enum ListView {
             return Text(stdout: JSONText.array(items).rendered)
         }
         if rows.isEmpty && style.human {
-            let notice = query.map { $0.isEmpty ? "No notes yet." : "No notes match." }
+            let notice =
+                query.map { $0.isEmpty ? "No notes yet." : "No notes match." }
                 ?? "No notes yet; add one with 'notes add'."
             return Text(stdout: "", notice: notice)
         }

@@ -65,20 +65,23 @@ enum NoteRows {
             fullDate: fullDates.map(DisplayWidth.of).max() ?? 0,
             compactDate: compactDates.map(DisplayWidth.of).max() ?? 0,
             id: ids.map(DisplayWidth.of).max() ?? 0)
-        let plainCodes = RowCodes(style), selectedCodes = RowCodes(style, selected: true)
+        let plainCodes = RowCodes(style)
+        let selectedCodes = RowCodes(style, selected: true)
         var lines: [String] = []
         for (i, row) in rows.enumerated() {
             let codes = i == selected ? selectedCodes : plainCodes
             let marks = query.map { merged($0.highlights(in: titles[i])) } ?? []
-            var date: String? = switch layout.date {
-            case .full: fullDates[i]
-            case .compact: compactDates[i]
-            case .none: nil
-            }
+            var date: String? =
+                switch layout.date {
+                case .full: fullDates[i]
+                case .compact: compactDates[i]
+                case .none: nil
+                }
             // An ID longer than the column (a longer ID elsewhere set the layout) is still shown
             // whole when this row's title, and if need be its date, can make room for all of it
             // and keep a few columns; otherwise the row keeps the layout and the ID's start.
-            var titleWidth = layout.titleWidth, idWidth = layout.idWidth
+            var titleWidth = layout.titleWidth
+            var idWidth = layout.idWidth
             let extra = DisplayWidth.of(ids[i]) - idWidth
             let dateRoom = date == nil ? 0 : layout.dateWidth + 2
             let keptTitle = min(DisplayWidth.of(titles[i]), RowLayout.shortestTitle)
@@ -90,19 +93,27 @@ enum NoteRows {
                 titleWidth -= extra
                 idWidth += extra
             }
-            let mark = markColumn == 0 ? "" : rowMarks[i].padding(toLength: markWidth, withPad: " ", startingAt: 0) + " "
-            var line = codes.tint + codes.text + codes.bold + " " + mark
+            let mark =
+                markColumn == 0
+                ? "" : rowMarks[i].padding(toLength: markWidth, withPad: " ", startingAt: 0) + " "
+            var line =
+                codes.tint + codes.text + codes.bold + " " + mark
                 + cell(titles[i], width: titleWidth, marks: marks, on: codes.mark, off: codes.markOff)
                 + codes.boldOff
-            if let date { line += "  " + codes.dim + DisplayWidth.pad(date, to: layout.dateWidth) + codes.text }
+            if let date {
+                line += "  " + codes.dim + DisplayWidth.pad(date, to: layout.dateWidth) + codes.text
+            }
             line += "  " + cell(ids[i], width: idWidth) + " " + codes.reset
             // Without colour the padding after the ID shows nothing; leave it out.
             lines.append(style.color ? line : String(line.reversed().drop { $0 == " " }.reversed()))
             if let snippet = row.snippet, style.width > 4 {
                 let text = ANSI.printable(snippet)
                 let marks = query.map { merged($0.highlights(in: text)) } ?? []
-                lines.append("    " + cell(text, width: style.width - 4, marks: marks, on: codes.snippetMark,
-                                           off: codes.snippetMarkOff, padded: false))
+                lines.append(
+                    "    "
+                        + cell(
+                            text, width: style.width - 4, marks: marks, on: codes.snippetMark,
+                            off: codes.snippetMarkOff, padded: false))
             }
         }
         return lines
@@ -110,8 +121,10 @@ enum NoteRows {
 
     /// `text` cut to `width` columns (ending in `…` when cut) and padded to it, with the
     /// characters in `marks` (sorted, disjoint) between `on` and `off`.
-    static func cell(_ text: String, width: Int, marks: [Range<String.Index>] = [], on: String = "",
-                     off: String = "", padded: Bool = true) -> String {
+    static func cell(
+        _ text: String, width: Int, marks: [Range<String.Index>] = [], on: String = "",
+        off: String = "", padded: Bool = true
+    ) -> String {
         let fits = DisplayWidth.of(text) <= width
         let end = fits ? text.endIndex : DisplayWidth.prefixEnd(of: text, fitting: max(0, width - 1))
         var out = ""
@@ -168,13 +181,16 @@ struct RowLayout: Equatable {
     /// The layout for the widest title, dates and ID of the rows in `width` columns.
     init(width: Int, title: Int, fullDate: Int, compactDate: Int, id: Int) {
         // One space of padding each side, two between columns.
-        let withDate = width - 6 - id, withoutDate = width - 4 - id
+        let withDate = width - 6 - id
+        let withoutDate = width - 4 - id
         if withDate - fullDate >= min(title, RowLayout.roomyTitle) {
-            self.init(titleWidth: min(title, withDate - fullDate), date: .full, dateWidth: fullDate,
-                      idWidth: id)
+            self.init(
+                titleWidth: min(title, withDate - fullDate), date: .full, dateWidth: fullDate,
+                idWidth: id)
         } else if withDate - compactDate >= min(title, RowLayout.readableTitle) {
-            self.init(titleWidth: min(title, withDate - compactDate), date: .compact, dateWidth: compactDate,
-                      idWidth: id)
+            self.init(
+                titleWidth: min(title, withDate - compactDate), date: .compact, dateWidth: compactDate,
+                idWidth: id)
         } else if withoutDate >= min(title, RowLayout.shortestTitle) {
             self.init(titleWidth: min(title, withoutDate), date: .none, dateWidth: 0, idWidth: id)
         } else {
@@ -206,7 +222,9 @@ struct RowCodes {
     init(_ style: OutputStyle, selected: Bool = false) {
         guard style.color else { return }
         let theme = style.theme
-        tint = selected ? ANSI.background(theme.highlight, trueColor: style.trueColor)
+        tint =
+            selected
+            ? ANSI.background(theme.highlight, trueColor: style.trueColor)
             : ANSI.background(theme.tint, code: theme.tintCode, trueColor: style.trueColor)
         text = ANSI.foreground(theme.text, trueColor: style.trueColor)
         dim = ANSI.foreground(theme.dim, trueColor: style.trueColor)
@@ -220,4 +238,3 @@ struct RowCodes {
         snippetMarkOff = ANSI.reset
     }
 }
-

@@ -12,7 +12,8 @@ struct OutputStyle {
     /// Human rows (a TTY or `--color always`) rather than tab-separated ones.
     var human: Bool
 
-    init(width: Int, color: Bool, trueColor: Bool = false, theme: Theme, dates: LocalDate, human: Bool = true) {
+    init(width: Int, color: Bool, trueColor: Bool = false, theme: Theme, dates: LocalDate, human: Bool = true)
+    {
         self.width = width
         self.color = color
         self.trueColor = trueColor
@@ -21,18 +22,23 @@ struct OutputStyle {
         self.human = human
     }
 
-    /// The style the options and the terminal ask for: colour with `--color always`, or with `auto` on a terminal
-    /// without `NO_COLOR` and with `TERM` not `dumb`; human rows on a terminal or with `always`;
-    /// truecolor when `COLORTERM` says so.
-    init(color mode: ColorMode, stdoutIsTTY: Bool, width: Int, settings: Settings,
-         environment: [String: String], now: Double) {
-        let color = switch mode {
-        case .always: true
-        case .never: false
-        case .auto: stdoutIsTTY && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-        }
+    /// The style the options and the terminal ask for: colour with `--color always`, or with `auto`
+    /// on a terminal without `NO_COLOR` and with `TERM` not `dumb`; human rows on a terminal or
+    /// with `always`; truecolor when `COLORTERM` says so.
+    init(
+        color mode: ColorMode, stdoutIsTTY: Bool, width: Int, settings: Settings,
+        environment: [String: String], now: Double
+    ) {
+        let color =
+            switch mode {
+            case .always: true
+            case .never: false
+            case .auto:
+                stdoutIsTTY && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+            }
         self.init(
-            width: width, color: color, trueColor: ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? ""),
+            width: width, color: color,
+            trueColor: ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? ""),
             theme: Theme(scheme: settings.theme, dark: settings.darkMode),
             dates: LocalDate(environment: environment, now: now), human: stdoutIsTTY || mode == .always)
     }

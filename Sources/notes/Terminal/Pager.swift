@@ -25,11 +25,14 @@ final class Pager {
         if environment["LESS"] == nil { environment["LESS"] = "FRX" }
         if environment["LV"] == nil { environment["LV"] = "-c" }
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw CommandError("could not start the pager: " + String(cString: strerror(errno))) }
+        guard pipe(&fds) == 0 else {
+            throw CommandError("could not start the pager: " + String(cString: strerror(errno)))
+        }
         let pid: pid_t
         do throws(ProcessRunner.SpawnFailure) {
             pid = try ProcessRunner.spawn(
-                "/bin/sh", argv: ["/bin/sh", "-c", command], environment: environment, streams: [0: .descriptor(fds[0])])
+                "/bin/sh", argv: ["/bin/sh", "-c", command], environment: environment,
+                streams: [0: .descriptor(fds[0])])
             close(fds[0])
         } catch {
             close(fds[0])
@@ -77,4 +80,6 @@ final class Pager {
 }
 
 /// `write(2)`, which `Pager.write` hides by its name.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

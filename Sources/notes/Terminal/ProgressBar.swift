@@ -12,8 +12,10 @@ final class ProgressBar {
     private let write: (String) -> Void
     private var shown = false
 
-    init(label: String, width: Int = 30, enabled: Bool = Terminal.isTerminal(2), delay: TimeInterval = 0.5,
-         write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    init(
+        label: String, width: Int = 30, enabled: Bool = Terminal.isTerminal(2), delay: TimeInterval = 0.5,
+        write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self.label = label
         self.width = width
         self.enabled = enabled
@@ -38,7 +40,8 @@ final class ProgressBar {
     /// The bar's text: the label, `width` columns of `#` for the part done, and the counts.
     static func line(label: String, done: Int, total: Int, width: Int) -> String {
         let filled = total == 0 ? width : max(0, min(width, width * done / total))
-        return "\(label) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+        return "\(label) [" + String(repeating: "#", count: filled)
+            + String(repeating: " ", count: width - filled)
             + "] \(done)/\(total)"
     }
 }

@@ -17,8 +17,10 @@ enum Terminal {
         func fallback(_ name: String, _ value: Int) -> Int {
             environment[name].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? value
         }
-        return (known && size.ws_col > 0 ? Int(size.ws_col) : fallback("COLUMNS", 80),
-                known && size.ws_row > 0 ? Int(size.ws_row) : fallback("LINES", 24))
+        return (
+            known && size.ws_col > 0 ? Int(size.ws_col) : fallback("COLUMNS", 80),
+            known && size.ws_row > 0 ? Int(size.ws_row) : fallback("LINES", 24)
+        )
     }
 
     // MARK: Raw mode
@@ -29,7 +31,8 @@ enum Terminal {
     /// or SIGHUP meanwhile restores them before the handler that was there before runs (the
     /// temp-file cleanup, which then ends the process); SIGTSTP restores them while stopped and raw
     /// mode comes back on SIGCONT; `exit` restores them.
-    static func withRawMode<T>(_ fd: Int32, alternateScreen: Bool = false, _ body: () throws -> T) throws -> T {
+    static func withRawMode<T>(_ fd: Int32, alternateScreen: Bool = false, _ body: () throws -> T) throws -> T
+    {
         try enterRawMode(fd, alternateScreen: alternateScreen)
         defer { restore() }
         return try body()
@@ -39,7 +42,9 @@ enum Terminal {
     static func enterRawMode(_ fd: Int32, alternateScreen: Bool = false) throws {
         guard SavedTerminal.fd.pointee < 0 else { throw CommandError("the terminal is already in raw mode") }
         var original = termios()
-        guard tcgetattr(fd, &original) == 0 else { throw CommandError("cannot read the terminal's modes: " + describe(errno)) }
+        guard tcgetattr(fd, &original) == 0 else {
+            throw CommandError("cannot read the terminal's modes: " + describe(errno))
+        }
         var raw = original
         raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
         raw.c_cflag |= tcflag_t(CS8)
@@ -106,16 +111,19 @@ enum Terminal {
     /// Installs the restoring handlers, keeping the handlers they replace to chain to. A signal
     /// the process ignores (`nohup`) stays ignored. `exit` restores too.
     private static func installHandlers() {
-        _ = (SavedTerminal.previous, SavedTerminal.original, SavedTerminal.raw, SavedTerminal.fd,
-             SavedTerminal.installed)
+        _ = (
+            SavedTerminal.previous, SavedTerminal.original, SavedTerminal.raw, SavedTerminal.fd,
+            SavedTerminal.installed
+        )
         guard SavedTerminal.installed.pointee == 0 else { return }
         SavedTerminal.installed.pointee = 1
         for number in fatalSignals + [SIGTSTP, SIGCONT] {
-            let handler: SignalHandler = switch number {
-            case SIGTSTP: suspendHandler
-            case SIGCONT: continueHandler
-            default: fatalHandler
-            }
+            let handler: SignalHandler =
+                switch number {
+                case SIGTSTP: suspendHandler
+                case SIGCONT: continueHandler
+                default: fatalHandler
+                }
             let previous = signal(number, handler)
             SavedTerminal.previous[Int(number)] = previous
             if isIgnore(previous) && number != SIGCONT { signal(number, SIG_IGN) }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import NotesKit
 import TestSupport
+
+@testable import NotesKit
 
 // The index decoder under fuzzing: index files encoded from notes made by `FuzzText`, read back
 // whole; then damaged — bits flipped, words overwritten, bytes cut, added, spliced, rows swapped —
@@ -55,7 +56,9 @@ struct IndexRegions {
     /// The bytes that hold record `n`: its columns, path, text, strings, tags and links.
     func footprint(of n: Int, in index: MappedIndex, bytes: [UInt8]) -> [Range<Int>] {
         func column(_ offset: Int, _ width: Int) -> Int {
-            (0..<width).reduce(0) { $0 | Int(bytes[records + n * IndexLayout.recordSize + offset + $1]) << (8 * $1) }
+            (0..<width).reduce(0) {
+                $0 | Int(bytes[records + n * IndexLayout.recordSize + offset + $1]) << (8 * $1)
+            }
         }
         typealias C = IndexLayout.Column
         let text = IndexLayout.headerSize
@@ -82,30 +85,39 @@ enum IndexFuzz {
 
     /// A repair that reads a record again from `original` (the index before the damage), as a
     /// vault reads it again from the note's file, counting in `rereads`.
-    static func repair(from original: MappedIndex, titleSource: TitleSource, rereads: Rereads) -> IndexRepair {
-        IndexRepair(reread: { path in
-            rereads.add()
-            guard let n = original.find(path) else { return nil }
-            let bytes = NoteIndexFile.encode(kept: [n], of: IndexView(base: original, delta: nil), read: [IndexTable](), removed: [],
-                                             titleSource: titleSource, kind: original.kind, generation: original.generation)
-            return MappedIndex.open(TextStorage(bytes), titleSource: titleSource)
-        }, discard: {})
+    static func repair(from original: MappedIndex, titleSource: TitleSource, rereads: Rereads) -> IndexRepair
+    {
+        IndexRepair(
+            reread: { path in
+                rereads.add()
+                guard let n = original.find(path) else { return nil }
+                let bytes = NoteIndexFile.encode(
+                    kept: [n], of: IndexView(base: original, delta: nil), read: [IndexTable](), removed: [],
+                    titleSource: titleSource, kind: original.kind, generation: original.generation)
+                return MappedIndex.open(TextStorage(bytes), titleSource: titleSource)
+            }, discard: {})
     }
 
     /// As commands read it: `damaged` is refused, or reads exactly as `encoded`, and when its bytes
     /// differ, the difference was noticed (a part was read again).
-    static func checkVerified(_ damaged: [UInt8], of encoded: Encoded, original: MappedIndex, what: String) -> [String] {
+    static func checkVerified(_ damaged: [UInt8], of encoded: Encoded, original: MappedIndex, what: String)
+        -> [String]
+    {
         let rereads = Rereads()
-        guard let index = MappedIndex.open(
-            TextStorage(damaged), titleSource: encoded.titleSource,
-            repair: repair(from: original, titleSource: encoded.titleSource, rereads: rereads))
+        guard
+            let index = MappedIndex.open(
+                TextStorage(damaged), titleSource: encoded.titleSource,
+                repair: repair(from: original, titleSource: encoded.titleSource, rereads: rereads))
         else { return [] }
         var problems: [String] = []
         if index.count != encoded.expected.count {
-            return ["a damaged index is accepted with \(index.count) records, not \(encoded.expected.count) (\(what))"]
+            return [
+                "a damaged index is accepted with \(index.count) records, not \(encoded.expected.count) (\(what))"
+            ]
         }
         for n in 0..<index.count where decode(index, n) != encoded.expected[n] {
-            problems.append("record \(n) of a damaged index reads \(decode(index, n)), not as encoded (\(what))")
+            problems.append(
+                "record \(n) of a damaged index reads \(decode(index, n)), not as encoded (\(what))")
         }
         if damaged != encoded.bytes && rereads.total == 0 {
             problems.append("damage went unnoticed (\(what))")
@@ -122,7 +134,7 @@ enum IndexFuzz {
             return true
         }
         var keys: [[UInt8]] = []
-        index.linksChunk(n).forEach { link in
+        index.linksChunk(n).forEachLink { link in
             keys += [[link.isMarkdown ? 1 : 0], Array(link.key), Array(link.alternative)]
             return true
         }
@@ -130,11 +142,13 @@ enum IndexFuzz {
         _ = index.withID(at: n) { Array($0) }
         _ = index.tagsChunk(n).hasTags([Array("a".utf8)])
         return DecodedRecord(
-            path: Array(index.pathBytes(n)), size: record.size, mtime: record.mtime.bitPattern, inode: record.inode,
+            path: Array(index.pathBytes(n)), size: record.size, mtime: record.mtime.bitPattern,
+            inode: record.inode,
             isNote: index.isNote(n), removed: record.removed, note: record.note,
             noteRead: index.isNote(n) ? index.note(at: n, viaPread: true) : nil, warnings: record.warnings,
             text: record.folded.withUnsafeBytes { Array($0) }, refs: record.refs, links: index.links(at: n),
-            linksRead: index.links(at: n, viaPread: true), foldedTitle: index.tagsChunk(n).foldedTitle.map { Array($0) },
+            linksRead: index.links(at: n, viaPread: true),
+            foldedTitle: index.tagsChunk(n).foldedTitle.map { Array($0) },
             foldedTags: foldedTags, linkKeys: keys)
     }
 
@@ -153,17 +167,21 @@ enum IndexFuzz {
     /// Adds to `table` the record the index makes of a file holding `text` (the way
     /// `NoteIndex` reads files), and returns what reading it back must give (nil when the path is
     /// too long to index).
-    static func add(text: String, path: String, mtime: Double, inode: UInt64, titleSource: TitleSource,
-                    readable: Bool, to table: inout IndexTable, folder: inout TextFolder) -> DecodedRecord? {
+    static func add(
+        text: String, path: String, mtime: Double, inode: UInt64, titleSource: TitleSource,
+        readable: Bool, to table: inout IndexTable, folder: inout TextFolder
+    ) -> DecodedRecord? {
         let start = table.texts.count
         let size = Int64(text.utf8.count)
         guard readable else {
             let warning = ParseWarning(line: 0, message: "the file could not be read; skipped")
-            table.add(path: path, size: size, mtime: mtime, inode: inode, note: nil, warnings: [warning],
-                      refs: NoteRefs.Encoded(), textFrom: start)
+            table.add(
+                path: path, size: size, mtime: mtime, inode: inode, note: nil, warnings: [warning],
+                refs: NoteRefs.Encoded(), textFrom: start)
             guard path.utf8.count <= Int(UInt16.max) else { return nil }
             return DecodedRecord(
-                path: Array(path.utf8), size: size, mtime: mtime.bitPattern, inode: inode, isNote: false, removed: false,
+                path: Array(path.utf8), size: size, mtime: mtime.bitPattern, inode: inode, isNote: false,
+                removed: false,
                 note: nil, noteRead: nil, warnings: [warning], text: [],
                 refs: NoteRefs.Encoded(tags: [], links: [], shown: ShownRefs.none),
                 links: [], linksRead: [], foldedTitle: nil, foldedTags: [], linkKeys: [])
@@ -182,8 +200,9 @@ enum IndexFuzz {
         folder.appendFolded(document.body, to: &table.texts)
         let folded = Array(table.texts[start...])
         let refs = Vault.refs(of: loaded, folding: &folder)
-        table.add(path: path, size: size, mtime: mtime, inode: inode, note: note, warnings: warnings, refs: refs,
-                  textFrom: start)
+        table.add(
+            path: path, size: size, mtime: mtime, inode: inode, note: note, warnings: warnings, refs: refs,
+            textFrom: start)
         guard path.utf8.count <= Int(UInt16.max) else { return nil }
 
         // What the index keeps of the tags and links (too long for the layout: left out).
@@ -191,25 +210,33 @@ enum IndexFuzz {
             .filter { !$0.1.isEmpty && $0.1.count <= 255 && $0.0.utf8.count <= 255 }.prefix(Int(UInt16.max))
         let links = NoteLinks.of(document).map { ($0, LinkKeys.make($0, from: path, folding: &folder)) }
             .filter { link, keys in
-                [link.text.utf8.count, keys.key.count, keys.alternative.count].allSatisfy { $0 <= Int(UInt16.max) }
+                [link.text.utf8.count, keys.key.count, keys.alternative.count].allSatisfy {
+                    $0 <= Int(UInt16.max)
+                }
             }
             .prefix(Int(UInt16.max))
         var kept = note
         kept.tags = tags.map(\.0)
         let indexed = links.map { link, keys in
             IndexedLink(
-                style: link.style, isEmbed: link.isEmbed, line: Int(UInt32(clamping: link.line)), text: link.text,
+                style: link.style, isEmbed: link.isEmbed, line: Int(UInt32(clamping: link.line)),
+                text: link.text,
                 target: link.target, heading: link.heading,
-                targetRange: link.targetRange.lowerBound - link.range.lowerBound
-                    ..< link.targetRange.upperBound - link.range.lowerBound,
+                targetRange: link.targetRange.lowerBound - link.range.lowerBound..<link.targetRange.upperBound
+                    - link.range.lowerBound,
                 keys: keys)
         }
         return DecodedRecord(
-            path: Array(path.utf8), size: size, mtime: mtime.bitPattern, inode: inode, isNote: true, removed: false,
-            note: kept, noteRead: kept, warnings: warnings.map { ParseWarning(line: max(0, $0.line), message: $0.message) },
+            path: Array(path.utf8), size: size, mtime: mtime.bitPattern, inode: inode, isNote: true,
+            removed: false,
+            note: kept, noteRead: kept,
+            warnings: warnings.map { ParseWarning(line: max(0, $0.line), message: $0.message) },
             text: folded, refs: refs, links: indexed, linksRead: indexed,
-            foldedTitle: Array(folder.foldedBytes(note.title).prefix(Int(UInt16.max))), foldedTags: tags.map(\.1),
-            linkKeys: links.flatMap { link, keys in [[link.style == .markdown ? 1 : 0], keys.key, keys.alternative] })
+            foldedTitle: Array(folder.foldedBytes(note.title).prefix(Int(UInt16.max))),
+            foldedTags: tags.map(\.1),
+            linkKeys: links.flatMap { link, keys in
+                [[link.style == .markdown ? 1 : 0], keys.key, keys.alternative]
+            })
     }
 
     /// A random index: its bytes, its title source, and what each record must read back as.
@@ -220,29 +247,40 @@ enum IndexFuzz {
         var paths: [String]
     }
 
-    static func encode(_ r: inout SplitMix, folder: inout TextFolder, kind: IndexKind = .base, generation: UInt64 = 7,
-                       removed: [String] = [], paths given: [String]? = nil) -> Encoded {
+    static func encode(
+        _ r: inout SplitMix, folder: inout TextFolder, kind: IndexKind = .base, generation: UInt64 = 7,
+        removed: [String] = [], paths given: [String]? = nil
+    ) -> Encoded {
         let titleSource: TitleSource = r.chance(80) ? .content : .filename
         var table = IndexTable()
         var expected: [DecodedRecord] = []
         var seen = Set(removed)
         var paths: [String] = []
-        for candidate in given ?? (0..<r.within(0...10)).map({ _ in path(&r) }) where seen.insert(candidate).inserted {
-            let mtime = r.chance(90) ? Double(r.within(0...2_000_000_000)) + Double(r.below(1000)) / 1000
+        for candidate in given ?? (0..<r.within(0...10)).map({ _ in path(&r) })
+        where seen.insert(candidate).inserted {
+            let mtime =
+                r.chance(90)
+                ? Double(r.within(0...2_000_000_000)) + Double(r.below(1000)) / 1000
                 : Double(bitPattern: r.next())
-            if let record = add(text: FuzzText.note(&r), path: candidate, mtime: mtime, inode: r.next(),
-                                titleSource: titleSource, readable: r.chance(92), to: &table, folder: &folder) {
+            if let record = add(
+                text: FuzzText.note(&r), path: candidate, mtime: mtime, inode: r.next(),
+                titleSource: titleSource, readable: r.chance(92), to: &table, folder: &folder)
+            {
                 expected.append(record)
                 paths.append(candidate)
             }
         }
-        let bytes = NoteIndexFile.encode(kept: [], of: nil, read: [table], removed: removed, titleSource: titleSource,
-                                         kind: kind, generation: generation)
+        let bytes = NoteIndexFile.encode(
+            kept: [], of: nil, read: [table], removed: removed, titleSource: titleSource,
+            kind: kind, generation: generation)
         for path in removed {
-            expected.append(DecodedRecord(
-                path: Array(path.utf8), size: 0, mtime: 0, inode: 0, isNote: false, removed: true, note: nil, noteRead: nil,
-                warnings: [], text: [], refs: NoteRefs.Encoded(tags: [], links: [], shown: ShownRefs.none), links: [],
-                linksRead: [], foldedTitle: nil, foldedTags: [], linkKeys: []))
+            expected.append(
+                DecodedRecord(
+                    path: Array(path.utf8), size: 0, mtime: 0, inode: 0, isNote: false, removed: true,
+                    note: nil, noteRead: nil,
+                    warnings: [], text: [],
+                    refs: NoteRefs.Encoded(tags: [], links: [], shown: ShownRefs.none), links: [],
+                    linksRead: [], foldedTitle: nil, foldedTags: [], linkKeys: []))
             paths.append(path)
         }
         return Encoded(bytes: bytes, titleSource: titleSource, expected: expected, paths: paths)
@@ -252,11 +290,14 @@ enum IndexFuzz {
     /// when read with the other title source.
     static func checkRoundTrip(_ r: inout SplitMix, folder: inout TextFolder) -> [String] {
         let encoded = encode(&r, folder: &folder)
-        guard let index = MappedIndex.open(TextStorage(encoded.bytes), titleSource: encoded.titleSource) else {
+        guard let index = MappedIndex.open(TextStorage(encoded.bytes), titleSource: encoded.titleSource)
+        else {
             return ["a freshly encoded index of \(encoded.expected.count) records is refused"]
         }
         var problems: [String] = []
-        if index.count != encoded.expected.count { problems.append("\(index.count) records, not \(encoded.expected.count)") }
+        if index.count != encoded.expected.count {
+            problems.append("\(index.count) records, not \(encoded.expected.count)")
+        }
         for n in 0..<min(index.count, encoded.expected.count) {
             let got = decode(index, n)
             if got != encoded.expected[n] {
@@ -282,15 +323,19 @@ enum IndexFuzz {
 
     static func damage(_ original: [UInt8], _ regions: IndexRegions, _ r: inout SplitMix) -> Damage {
         var d = Damage(bytes: original)
-        let interesting: [UInt64] = [0, 1, 2, 0x7F, 0x80, 0xFF, 0xFFFF, 0x1_0000, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x1_0000_0000,
-                                     UInt64(Int64.max), UInt64.max, UInt64(original.count), UInt64(regions.count)]
+        let interesting: [UInt64] = [
+            0, 1, 2, 0x7F, 0x80, 0xFF, 0xFFFF, 0x1_0000, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x1_0000_0000,
+            UInt64(Int64.max), UInt64.max, UInt64(original.count), UInt64(regions.count),
+        ]
         func offset() -> Int {
             guard !d.bytes.isEmpty else { return 0 }
             switch r.below(5) {
             case 0: return r.below(min(IndexLayout.headerSize, d.bytes.count))
             case 1 where regions.count > 0:
-                return min(d.bytes.count - 1, regions.records + r.below(regions.count * IndexLayout.recordSize))
-            case 2: return min(d.bytes.count - 1, regions.slots + r.below(max(1, regions.paths - regions.slots)))
+                return min(
+                    d.bytes.count - 1, regions.records + r.below(regions.count * IndexLayout.recordSize))
+            case 2:
+                return min(d.bytes.count - 1, regions.slots + r.below(max(1, regions.paths - regions.slots)))
             default: return r.below(d.bytes.count)
             }
         }
@@ -298,14 +343,16 @@ enum IndexFuzz {
             switch r.below(10) {
             case 0, 1:
                 guard !d.bytes.isEmpty else { continue }
-                let at = offset(), bit = r.below(8)
+                let at = offset()
+                let bit = r.below(8)
                 d.bytes[at] ^= UInt8(1 << bit)
                 d.touched.append(at..<(at + 1))
                 d.steps.append("flip bit \(bit) at \(at)")
             case 2, 3:
                 // A column of a record (or a header field) set to a value that matters.
                 let width = r.pick([1, 2, 4, 8])
-                let at = r.chance(75) && regions.count > 0
+                let at =
+                    r.chance(75) && regions.count > 0
                     ? regions.records + r.below(regions.count) * IndexLayout.recordSize
                         + r.pick([0, 8, 16, 24, 32, 40, 48, 52, 56, 60, 62, 64, 68, 72, 76, 80, 84, 88, 92])
                     : r.pick([19, 20, 28, 32, 36, 44, 52, 60, 64, 68, 72])
@@ -315,12 +362,17 @@ enum IndexFuzz {
                 d.touched.append(at..<(at + width))
                 d.steps.append("set \(width) bytes at \(at) to \(value)")
             case 4:
-                d.bytes.removeSubrange((r.chance(30) ? max(0, d.bytes.count - 1) : r.below(d.bytes.count + 1))...)
+                d.bytes.removeSubrange(
+                    (r.chance(30) ? max(0, d.bytes.count - 1) : r.below(d.bytes.count + 1))...)
                 d.resized = true
                 d.steps.append("cut to \(d.bytes.count) bytes")
             case 5:
                 let extra = (0..<r.within(1...16)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
-                if r.chance(50) { d.bytes += extra } else { d.bytes.insert(contentsOf: extra, at: r.below(d.bytes.count + 1)) }
+                if r.chance(50) {
+                    d.bytes += extra
+                } else {
+                    d.bytes.insert(contentsOf: extra, at: r.below(d.bytes.count + 1))
+                }
                 d.resized = true
                 d.steps.append("added \(extra.count) bytes")
             case 6:
@@ -333,17 +385,21 @@ enum IndexFuzz {
                 // A run copied over another of the same length.
                 guard d.bytes.count > 2 else { continue }
                 let n = r.within(1...min(64, d.bytes.count / 2))
-                let from = r.below(d.bytes.count - n + 1), to = r.below(d.bytes.count - n + 1)
+                let from = r.below(d.bytes.count - n + 1)
+                let to = r.below(d.bytes.count - n + 1)
                 d.bytes.replaceSubrange(to..<(to + n), with: Array(d.bytes[from..<(from + n)]))
                 d.touched.append(to..<(to + n))
                 d.steps.append("copied \(n) bytes from \(from) to \(to)")
             case 8:
                 // Two records' rows swapped.
                 guard regions.count > 1, regions.slots <= d.bytes.count else { continue }
-                let a = r.below(regions.count), b = r.below(regions.count)
-                let ra = (regions.records + a * IndexLayout.recordSize)..<(regions.records + (a + 1) * IndexLayout.recordSize)
-                let rb = (regions.records + b * IndexLayout.recordSize)..<(regions.records + (b + 1) * IndexLayout.recordSize)
-                let rowA = Array(d.bytes[ra]), rowB = Array(d.bytes[rb])
+                let a = r.below(regions.count)
+                let b = r.below(regions.count)
+                let size = IndexLayout.recordSize
+                let ra = (regions.records + a * size)..<(regions.records + (a + 1) * size)
+                let rb = (regions.records + b * size)..<(regions.records + (b + 1) * size)
+                let rowA = Array(d.bytes[ra])
+                let rowB = Array(d.bytes[rb])
                 d.bytes.replaceSubrange(ra, with: rowB)
                 d.bytes.replaceSubrange(rb, with: rowA)
                 d.touched += [ra, rb]
@@ -387,9 +443,10 @@ enum IndexFuzz {
         var r = SplitMix(seed: seed)
         let encoded = encode(&r, folder: &folder)
         guard let regions = IndexRegions(encoded.bytes),
-              let original = MappedIndex.open(TextStorage(encoded.bytes), titleSource: encoded.titleSource)
+            let original = MappedIndex.open(TextStorage(encoded.bytes), titleSource: encoded.titleSource)
         else { return ["a freshly encoded index is refused"] }
-        return check(damaged: damage(encoded.bytes, edits: edits), of: encoded, original: original, regions: regions)
+        return check(
+            damaged: damage(encoded.bytes, edits: edits), of: encoded, original: original, regions: regions)
     }
 
     /// A damaged index is refused, or read without a crash: records the damage did not hit read as
@@ -397,18 +454,22 @@ enum IndexFuzz {
     static func checkDamage(_ r: inout SplitMix, folder: inout TextFolder) -> [String] {
         let encoded = encode(&r, folder: &folder)
         guard let regions = IndexRegions(encoded.bytes),
-              let original = MappedIndex.open(TextStorage(encoded.bytes), titleSource: encoded.titleSource)
+            let original = MappedIndex.open(TextStorage(encoded.bytes), titleSource: encoded.titleSource)
         else { return ["a freshly encoded index is refused"] }
         let d = damage(encoded.bytes, regions, &r)
         return check(damaged: d, of: encoded, original: original, regions: regions)
     }
 
-    static func check(damaged d: Damage, of encoded: Encoded, original: MappedIndex, regions: IndexRegions) -> [String] {
+    static func check(damaged d: Damage, of encoded: Encoded, original: MappedIndex, regions: IndexRegions)
+        -> [String]
+    {
         let what = d.steps.joined(separator: ", ")
         var problems = checkVerified(d.bytes, of: encoded, original: original, what: what)
         // Beneath the checksums.
         let structural = d.touched.contains { $0.overlaps(28..<68) }
-        guard let index = MappedIndex.open(TextStorage(d.bytes), titleSource: encoded.titleSource, verifying: false)
+        guard
+            let index = MappedIndex.open(
+                TextStorage(d.bytes), titleSource: encoded.titleSource, verifying: false)
         else { return problems }
         if d.bytes.count != encoded.bytes.count && !structural {
             problems.append("an index of another length is accepted (\(what))")
@@ -419,11 +480,15 @@ enum IndexFuzz {
         // A path is only ever found as a record with that very path.
         for path in encoded.paths {
             if let n = index.find(path), !index.pathBytes(n).elementsEqual(path.utf8) {
-                problems.append("\(fuzzShow(path)) is found as record \(n), \(fuzzShow(Array(index.pathBytes(n)))) (\(what))")
+                problems.append(
+                    "\(fuzzShow(path)) is found as record \(n), \(fuzzShow(Array(index.pathBytes(n)))) (\(what))"
+                )
             }
         }
         guard !structural && !d.resized else { return problems }
-        if index.count != encoded.expected.count { return problems + ["the count changed without a header change (\(what))"] }
+        if index.count != encoded.expected.count {
+            return problems + ["the count changed without a header change (\(what))"]
+        }
         for n in 0..<index.count {
             let hit = regions.footprint(of: n, in: original, bytes: encoded.bytes).contains { part in
                 d.touched.contains { $0.overlaps(part) }
@@ -441,7 +506,8 @@ enum IndexFuzz {
         let generation = r.next()
         let base = encode(&r, folder: &folder, generation: generation)
         let basePaths = base.paths
-        var deltaPaths: [String] = [], removed: [String] = []
+        var deltaPaths: [String] = []
+        var removed: [String] = []
         for path in basePaths {
             switch r.below(3) {
             case 0: deltaPaths.append(path)
@@ -450,15 +516,18 @@ enum IndexFuzz {
             }
         }
         deltaPaths += (0..<r.within(0...3)).map { _ in path(&r) }.filter { !basePaths.contains($0) }
-        let delta = encode(&r, folder: &folder, kind: .delta, generation: generation, removed: removed, paths: deltaPaths)
+        let delta = encode(
+            &r, folder: &folder, kind: .delta, generation: generation, removed: removed, paths: deltaPaths)
         guard let b = MappedIndex.open(TextStorage(base.bytes), titleSource: base.titleSource),
-              let dMapped = MappedIndex.open(TextStorage(delta.bytes), titleSource: delta.titleSource)
+            let dMapped = MappedIndex.open(TextStorage(delta.bytes), titleSource: delta.titleSource)
         else { return ["a freshly encoded base or delta is refused"] }
         var problems: [String] = []
         if base.titleSource == delta.titleSource {
             let view = IndexView(base: b, delta: dMapped)
             let live = Set(basePaths).subtracting(removed).union(delta.paths.filter { !removed.contains($0) })
-            if view.liveCount != live.count { problems.append("\(view.liveCount) live records, not \(live.count)") }
+            if view.liveCount != live.count {
+                problems.append("\(view.liveCount) live records, not \(live.count)")
+            }
             for path in Set(basePaths + delta.paths) {
                 let found = view.find(path)
                 if removed.contains(path) {
@@ -474,8 +543,11 @@ enum IndexFuzz {
         // made and read without a crash.
         if let regions = IndexRegions(delta.bytes) {
             let d = damage(delta.bytes, regions, &r)
-            problems += checkVerified(d.bytes, of: delta, original: dMapped, what: d.steps.joined(separator: ", "))
-            if let damaged = MappedIndex.open(TextStorage(d.bytes), titleSource: delta.titleSource, verifying: false) {
+            problems += checkVerified(
+                d.bytes, of: delta, original: dMapped, what: d.steps.joined(separator: ", "))
+            if let damaged = MappedIndex.open(
+                TextStorage(d.bytes), titleSource: delta.titleSource, verifying: false)
+            {
                 let view = IndexView(base: b, delta: damaged)
                 for path in basePaths + delta.paths { _ = view.find(path) }
                 for n in 0..<(b.count + (view.delta?.count ?? 0)) {
@@ -493,7 +565,10 @@ enum IndexFuzz {
     static func checkRaw(_ bytes: [UInt8]) -> [String] {
         for source in TitleSource.allCases {
             for verifying in [true, false] {
-                guard let index = MappedIndex.open(TextStorage(bytes), titleSource: source, verifying: verifying) else { continue }
+                guard
+                    let index = MappedIndex.open(
+                        TextStorage(bytes), titleSource: source, verifying: verifying)
+                else { continue }
                 for n in 0..<index.count { _ = decode(index, n) }
                 let view = IndexView(base: index, delta: index)
                 for n in 0..<index.count { _ = view.find(index.path(at: n)) }

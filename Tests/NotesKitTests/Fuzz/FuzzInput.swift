@@ -46,9 +46,12 @@ enum FuzzText {
 
     /// Pieces that matter to the parsers: delimiters, keys, quotes, escapes, line endings, marks.
     static let atoms: [String] = [
-        "---", "...", "---\n", "...\n", "---\r\n", "\n", "\r\n", "\r", "\u{FEFF}", "\0", ":", ": ", " :", "- ",
-        "-", "  - ", "\t", "  ", "#", " #", " # c", "'", "''", "\"", "\\", "\\\"", "\\u00e9", "\\u12", "\\U0001F600",
-        "\\x4", "\\n", "[", "]", "[]", ", ", ",", "|", ">", "{", "}", "&a", "*a", "!", "title: ", "createdAt: ",
+        "---", "...", "---\n", "...\n", "---\r\n", "\n", "\r\n", "\r", "\u{FEFF}", "\0", ":", ": ", " :",
+        "- ",
+        "-", "  - ", "\t", "  ", "#", " #", " # c", "'", "''", "\"", "\\", "\\\"", "\\u00e9", "\\u12",
+        "\\U0001F600",
+        "\\x4", "\\n", "[", "]", "[]", ", ", ",", "|", ">", "{", "}", "&a", "*a", "!", "title: ",
+        "createdAt: ",
         "updatedAt: ", "created: ", "date: ", "tags: ", "tags:\n", "CreatedAt: ", "createdAt:", "updatedAt:",
         "2026-11-29T12:38:16Z", "2026-11-29", "2026-11-29 12:38", "2026-02-29", "9999-12-31T23:59:59Z",
         "0000-01-01", "[[", "]]", "](", ")", "![[", "`", "```\n", "<<<<<<< ", "=======", ">>>>>>> ", "#tag",
@@ -73,7 +76,8 @@ enum FuzzText {
             0x00...0x1F, 0x20...0x7E, 0x7F...0x9F, 0xA0...0x24F, 0x300...0x36F, 0x370...0x3FF, 0x400...0x4FF,
             0x591...0x5C7, 0x610...0x6FF, 0x900...0x97F, 0x980...0x9FF, 0xE00...0xE7F, 0x1100...0x11FF,
             0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x1E00...0x1FFF, 0x2000...0x206F, 0x20D0...0x20FF,
-            0x3040...0x30FF, 0xAC00...0xD7A3, 0xD7B0...0xD7FF, 0xFB00...0xFB4F, 0xFE00...0xFE2F, 0xFF00...0xFFEF,
+            0x3040...0x30FF, 0xAC00...0xD7A3, 0xD7B0...0xD7FF, 0xFB00...0xFB4F, 0xFE00...0xFE2F,
+            0xFF00...0xFFEF,
             0xFFF0...0xFFFF, 0x10000...0x1FFFF, 0xE0000...0xE01EF, 0x0...0x10FFFF,
         ]
         let range = r.pick(ranges)
@@ -127,10 +131,12 @@ enum FuzzText {
             lines[k] = r.chance(50) ? piece(&r) + lines[k] : lines[k] + piece(&r)
             return joined()
         case 3:  // delete a run
-            let i = at(), n = min(r.within(1...8), s.count - i)
+            let i = at()
+            let n = min(r.within(1...8), s.count - i)
             s.removeSubrange(i..<(i + n))
         case 4:  // duplicate a run
-            let i = at(), n = min(r.within(1...20), s.count - i)
+            let i = at()
+            let n = min(r.within(1...20), s.count - i)
             s.insert(contentsOf: s[i..<(i + n)], at: r.below(s.count + 1))
         case 5:  // replace a line
             guard !lines.isEmpty else { return piece(&r) }
@@ -143,7 +149,9 @@ enum FuzzText {
             return joined()
         case 7:  // line endings: all CRLF, one CRLF, no CR, a lone CR
             switch r.below(4) {
-            case 0: return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+            case 0:
+                return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(
+                    of: "\n", with: "\r\n")
             case 1:
                 guard !lines.isEmpty else { return text }
                 let k = r.below(lines.count)
@@ -157,7 +165,9 @@ enum FuzzText {
         case 9:  // indent or unindent a line
             guard !lines.isEmpty else { return text }
             let k = r.below(lines.count)
-            if r.chance(50) { lines[k] = r.pick([" ", "  ", "\t", " \t"]) + lines[k] } else {
+            if r.chance(50) {
+                lines[k] = r.pick([" ", "  ", "\t", " \t"]) + lines[k]
+            } else {
                 lines[k] = String(lines[k].drop { $0 == " " || $0 == "\t" })
             }
             return joined()
@@ -190,7 +200,8 @@ enum FuzzText {
 
     /// The head of one text followed by the tail of another, cut at line starts or anywhere.
     static func splice(_ a: String, _ b: String, _ r: inout SplitMix) -> String {
-        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        let x = Array(a.unicodeScalars)
+        let y = Array(b.unicodeScalars)
         return String(String.UnicodeScalarView(x[..<r.below(x.count + 1)] + y[r.below(y.count + 1)...]))
     }
 
@@ -211,7 +222,8 @@ enum FuzzText {
             if r.chance(70) {
                 text += ":" + digits(r.chance(90) ? r.within(0...59) : r.within(0...99), 2)
                 if r.chance(30) {
-                    text += r.pick([".", ","]) + (0..<r.within(0...12)).map { _ in String(r.below(10)) }.joined()
+                    text +=
+                        r.pick([".", ","]) + (0..<r.within(0...12)).map { _ in String(r.below(10)) }.joined()
                 }
             }
             if r.chance(70) {
@@ -219,8 +231,11 @@ enum FuzzText {
                 switch r.below(5) {
                 case 0: text += r.pick(["Z", "z"])
                 case 1: text += r.pick(["+", "-"]) + digits(r.within(0...25), 2)
-                case 2: text += r.pick(["+", "-"]) + digits(r.within(0...25), 2) + digits(r.within(0...61), 2)
-                case 3: text += r.pick(["+", "-"]) + digits(r.within(0...25), 2) + ":" + digits(r.within(0...61), 2)
+                case 2:
+                    text += r.pick(["+", "-"]) + digits(r.within(0...25), 2) + digits(r.within(0...61), 2)
+                case 3:
+                    text +=
+                        r.pick(["+", "-"]) + digits(r.within(0...25), 2) + ":" + digits(r.within(0...61), 2)
                 default: text += r.pick(["+", "-", "+1", "+123", "UTC", "Z ", "+05:3"])
                 }
             }
@@ -230,7 +245,9 @@ enum FuzzText {
             for _ in 0..<r.within(1...3) {
                 let i = r.below(scalars.count + 1)
                 switch r.below(4) {
-                case 0: scalars.insert(r.pick(["0", "9", "-", ":", "T", " ", "Z", "+", "\u{0660}", "٣", "\0", "\n"]), at: i)
+                case 0:
+                    scalars.insert(
+                        r.pick(["0", "9", "-", ":", "T", " ", "Z", "+", "\u{0660}", "٣", "\0", "\n"]), at: i)
                 case 1: if i < scalars.count { scalars.remove(at: i) }
                 case 2: if i < scalars.count { scalars[i] = r.pick(["0", "9", "-", ":", "x", "１"]) }
                 default: scalars.removeSubrange(i...)
@@ -272,7 +289,8 @@ enum FuzzBytes {
     /// stray continuation bytes.
     static let invalid: [[UInt8]] = [
         [0xFF], [0xFE], [0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80],
-        [0xED, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80],
+        [0xED, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80],
+        [0xF8, 0x88, 0x80, 0x80, 0x80],
         [0xC3], [0xE6, 0x97], [0xF0, 0x9F, 0x98], [0xC3, 0x41], [0xE6, 0x41, 0x42],
     ]
 
@@ -284,7 +302,10 @@ enum FuzzBytes {
             switch r.below(6) {
             case 0, 1: b.insert(contentsOf: r.pick(invalid), at: i)
             case 2: if i < b.count { b[i] ^= UInt8(1 << r.below(8)) }
-            case 3: if i < b.count { b[i] = r.pick([0x00, 0x0A, 0x0D, 0x2D, 0x7F, 0x80, 0xC0, 0xE0, 0xEF, 0xF0, 0xFF]) }
+            case 3:
+                if i < b.count {
+                    b[i] = r.pick([0x00, 0x0A, 0x0D, 0x2D, 0x7F, 0x80, 0xC0, 0xE0, 0xEF, 0xF0, 0xFF])
+                }
             case 4: b.removeSubrange(i..<min(b.count, i + r.within(1...4)))
             default:
                 let n = min(r.within(1...16), b.count - i)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import notes
 import TestSupport
+
+@testable import notes
 
 // The argument parser under fuzzing (`ArgumentFuzzTests`, and `Tests/Fuzz/fuzz.sh`, which compiles
 // this file too): command lines made of the real commands, options and values, valid ones and
@@ -12,7 +13,9 @@ enum ArgumentFuzz {
     static let commands: [(words: [String], type: any NotesCommand.Type)] = CLI.commands.flatMap {
         type -> [([String], any NotesCommand.Type)] in
         let names = [type.spec.name] + type.spec.aliases
-        if type.spec.subcommands.isEmpty, let leaf = type as? any NotesCommand.Type { return names.map { ([$0], leaf) } }
+        if type.spec.subcommands.isEmpty, let leaf = type as? any NotesCommand.Type {
+            return names.map { ([$0], leaf) }
+        }
         return type.spec.subcommands.flatMap { sub in
             names.flatMap { name in ([sub.spec.name] + sub.spec.aliases).map { ([name, $0], sub) } }
         }
@@ -21,9 +24,12 @@ enum ArgumentFuzz {
     /// Words that are not commands, options or plain values: dashes, equals signs, controls,
     /// NUL, invalid-looking and long text, numbers that look like options.
     static let oddWords = [
-        "", "-", "--", "---", "--=", "--=vault", "--=x", "-=", "=", "-1", "-5x", "--1", "help", "-\u{301}", "--\u{301}",
-        "\0", "a\0b", "--vault\0x", "\n", "a\nb", "\u{1B}[31mred", "\u{85}", "\u{7F}", "\u{FFFD}", "crème", "データ",
-        "\u{202E}evil", String(repeating: "x", count: 3000), String(repeating: "-", count: 50), "-\t", "--\u{A0}",
+        "", "-", "--", "---", "--=", "--=vault", "--=x", "-=", "=", "-1", "-5x", "--1", "help", "-\u{301}",
+        "--\u{301}",
+        "\0", "a\0b", "--vault\0x", "\n", "a\nb", "\u{1B}[31mred", "\u{85}", "\u{7F}", "\u{FFFD}", "crème",
+        "データ",
+        "\u{202E}evil", String(repeating: "x", count: 3000), String(repeating: "-", count: 50), "-\t",
+        "--\u{A0}",
     ]
 
     /// A command line: often a valid one, with what it must parse to; else words drawn from
@@ -40,14 +46,21 @@ enum ArgumentFuzz {
             switch r.below(7) {
             case 0: words += r.pick(commands).words
             case 1: words.append("--" + r.pick(options).long)
-            case 2: words.append("--" + r.pick(options).long + "=" + r.pick(oddWords + ["title", "auto", "5"]))
-            case 3: words.append("-" + String((0..<(1 + r.below(3))).compactMap { _ in r.pick(options).short }))
+            case 2:
+                words.append("--" + r.pick(options).long + "=" + r.pick(oddWords + ["title", "auto", "5"]))
+            case 3:
+                words.append("-" + String((0..<(1 + r.below(3))).compactMap { _ in r.pick(options).short }))
             case 4: words.append(r.pick(oddWords))
-            case 5: words.append(r.pick(["x", "note", "work/standup", "../../etc/passwd", "/tmp", "title", "sort", "blue"]))
+            case 5:
+                words.append(
+                    r.pick(["x", "note", "work/standup", "../../etc/passwd", "/tmp", "title", "sort", "blue"])
+                )
             default:
                 var word = r.pick(oddWords + ["list", "--sort", "-n"])
                 if !word.isEmpty {
-                    word.insert(r.pick(["\0", "=", "-", "\u{301}", " "]), at: word.index(word.startIndex, offsetBy: r.below(word.count)))
+                    word.insert(
+                        r.pick(["\0", "=", "-", "\u{301}", " "]),
+                        at: word.index(word.startIndex, offsetBy: r.below(word.count)))
                 }
                 words.append(word)
             }
@@ -67,10 +80,13 @@ enum ArgumentFuzz {
     fileprivate static func valid(_ r: inout SplitMix) -> Valid {
         let (words, type) = r.pick(commands.filter { !$0.type.spec.hidden })
         var line = Valid(command: type)
-        let options = type.spec.options + GlobalOptions.all.filter { $0.long != "help" && $0.long != "version" }
+        let options =
+            type.spec.options + GlobalOptions.all.filter { $0.long != "help" && $0.long != "version" }
         var tail: [String] = []
         func value(for check: (String) -> String?, kind: ArgumentKind?) -> String? {
-            var candidates = ["1", "5", "work", "plan", "note", "x y", "crème", "title", "sort", "editor", "true", "-"]
+            var candidates = [
+                "1", "5", "work", "plan", "note", "x y", "crème", "title", "sort", "editor", "true", "-",
+            ]
             if case .choice(let choices)? = kind { candidates = choices }
             if kind == .settingsKey { candidates = ["sort", "scheme", "editor", "vault"] }
             for _ in 0..<4 {
@@ -82,7 +98,9 @@ enum ArgumentFuzz {
         for _ in 0..<r.below(4) {
             let option = r.pick(options)
             if option.valueName == nil {
-                tail.append(option.short != nil && r.chance(30) ? "-" + String(option.short ?? "x") : "--" + option.long)
+                tail.append(
+                    option.short != nil && r.chance(30)
+                        ? "-" + String(option.short ?? "x") : "--" + option.long)
                 line.flags.insert(option.long)
             } else if let v = value(for: option.check, kind: option.kind), v != "-" {
                 switch (r.below(3), option.short) {
@@ -130,7 +148,9 @@ enum ArgumentFuzz {
         do {
             invocation = try ArgumentParser.resolve(argv, commands: CLI.commands)
         } catch {
-            if expected != nil { problems.append("a valid command line is refused: \(shown): \(error.message)") }
+            if expected != nil {
+                problems.append("a valid command line is refused: \(shown): \(error.message)")
+            }
             return problems + checkUsageError(error, shown)
         }
         let parsed = invocation.arguments
@@ -143,39 +163,52 @@ enum ArgumentFuzz {
                 if token == "--" + option.long && (value == nil || next == value) { return true }
                 if let value, token == "--" + option.long + "=" + value { return true }
                 if let short = option.short, token.hasPrefix("-"), !token.hasPrefix("--"),
-                   let at = token.dropFirst().firstIndex(of: short) {
+                    let at = token.dropFirst().firstIndex(of: short)
+                {
                     let rest = String(token[token.index(after: at)...])
                     if value == nil || rest == value || (rest.isEmpty && next == value) { return true }
                 }
             }
             return false
         }
-        let options = GlobalOptions.all + (invocation.command?.spec.options ?? [])
+        let options =
+            GlobalOptions.all + (invocation.command?.spec.options ?? [])
             + (invocation.group?.subcommands.flatMap { $0.spec.options } ?? [])
         for flag in parsed.flags {
             guard let option = options.first(where: { $0.long == flag }) else {
                 problems.append("the flag '\(flag)' is not an option of the command: \(shown)")
                 continue
             }
-            if !named(option, value: nil) { problems.append("the flag '--\(flag)' comes from no word of \(shown)") }
+            if !named(option, value: nil) {
+                problems.append("the flag '--\(flag)' comes from no word of \(shown)")
+            }
         }
         for (long, value) in parsed.values {
             guard let option = options.first(where: { $0.long == long }) else {
                 problems.append("the option '\(long)' is not an option of the command: \(shown)")
                 continue
             }
-            if !named(option, value: value) { problems.append("'--\(long)' = \(value.debugDescription) comes from no word of \(shown)") }
+            if !named(option, value: value) {
+                problems.append("'--\(long)' = \(value.debugDescription) comes from no word of \(shown)")
+            }
         }
-        if dashes < argv.count, !argv.contains("help"), !parsed.positionals.reversed().starts(with: argv[(dashes + 1)...].reversed()) {
-            problems.append("the words after '--' are not the last positionals \(parsed.positionals): \(shown)")
+        if dashes < argv.count, !argv.contains("help"),
+            !parsed.positionals.reversed().starts(with: argv[(dashes + 1)...].reversed())
+        {
+            problems.append(
+                "the words after '--' are not the last positionals \(parsed.positionals): \(shown)")
         }
         if let expected {
             if invocation.command.map(ObjectIdentifier.init) != ObjectIdentifier(expected.command) {
-                problems.append("\(shown) runs \(String(describing: invocation.command)), not \(expected.command)")
+                problems.append(
+                    "\(shown) runs \(String(describing: invocation.command)), not \(expected.command)")
             }
-            if parsed.flags != expected.flags || parsed.values != expected.values || parsed.positionals != expected.positionals {
-                problems.append("\(shown) parses to \(parsed.flags) \(parsed.values) \(parsed.positionals), "
-                    + "not \(expected.flags) \(expected.values) \(expected.positionals)")
+            if parsed.flags != expected.flags || parsed.values != expected.values
+                || parsed.positionals != expected.positionals
+            {
+                problems.append(
+                    "\(shown) parses to \(parsed.flags) \(parsed.values) \(parsed.positionals), "
+                        + "not \(expected.flags) \(expected.values) \(expected.positionals)")
             }
         }
         _ = Help.text(for: invocation.group ?? invocation.command?.spec, commands: CLI.commands)
@@ -184,7 +217,9 @@ enum ArgumentFuzz {
             try arguments.bind(to: invocation.command?.spec)
             _ = try GlobalValues(arguments)
         } catch {
-            if expected != nil { problems.append("a valid command line is refused when bound: \(shown): \(error.message)") }
+            if expected != nil {
+                problems.append("a valid command line is refused when bound: \(shown): \(error.message)")
+            }
             return problems + checkUsageError(error, shown)
         }
         do {
@@ -202,8 +237,11 @@ enum ArgumentFuzz {
         if error.message.isEmpty { problems.append("an empty usage error for \(shown)") }
         let name = error.command.map { "notes " + $0.fullName } ?? "notes"
         let text = Output.printableLines(
-            "Error: \(error.message)\nUsage: \(Help.usage(error.command))\n  See '\(name) --help' for more information.\n")
-        if text.unicodeScalars.contains(where: { $0 != "\n" && ($0.value < 0x20 || (0x7F..<0xA0).contains($0.value)) }) {
+            "Error: \(error.message)\nUsage: \(Help.usage(error.command))\n  See '\(name) --help' for more information.\n"
+        )
+        if text.unicodeScalars.contains(where: {
+            $0 != "\n" && ($0.value < 0x20 || (0x7F..<0xA0).contains($0.value))
+        }) {
             problems.append("a usage error prints a control character: \(text.debugDescription)")
         }
         return problems

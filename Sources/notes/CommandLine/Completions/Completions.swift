@@ -31,7 +31,8 @@ struct Completions {
 
     init(_ types: [any CommandDescription.Type]) {
         func command(_ spec: CommandSpec) -> Command {
-            let variadic = spec.arguments.last.map { if case .variadic = $0.arity { true } else { false } } ?? false
+            let variadic =
+                spec.arguments.last.map { if case .variadic = $0.arity { true } else { false } } ?? false
             return Command(
                 names: [spec.name] + spec.aliases, overview: spec.overview, options: spec.options,
                 kinds: spec.arguments.map(\.kind), variadic: variadic,
@@ -54,20 +55,21 @@ struct Completions {
     /// ("" before the command) is an option that takes a value.
     var takesValueFunction: String {
         var out = """
-        _notes_takes_value() {
-            case $2 in \(bashCase(globalValueOptions.flatMap(Self.words)))) return 0 ;; esac
-            case $1 in
+            _notes_takes_value() {
+                case $2 in \(bashCase(globalValueOptions.flatMap(Self.words)))) return 0 ;; esac
+                case $1 in
 
-        """
+            """
         for command in commands where !Self.valueOptions(of: command).isEmpty {
-            out += "        \(bashCase(command.names))) case $2 in \(bashCase(Self.valueOptions(of: command).flatMap(Self.words)))) return 0 ;; esac ;;\n"
+            out +=
+                "        \(bashCase(command.names))) case $2 in \(bashCase(Self.valueOptions(of: command).flatMap(Self.words)))) return 0 ;; esac ;;\n"
         }
         return out + """
-            esac
-            return 1
-        }
+                esac
+                return 1
+            }
 
-        """
+            """
     }
 
     /// A `case` (bash and zsh) that completes the value of option `$opt` of command `$cmd` with
@@ -77,7 +79,8 @@ struct Completions {
         for command in commands where !Self.valueOptions(of: command).isEmpty {
             out += "        \(bashCase(command.names)))\n            case $opt in\n"
             for option in Self.valueOptions(of: command) {
-                out += "                \(bashCase(Self.words(option)))) \(action(option.kind ?? .text)); return ;;\n"
+                out +=
+                    "                \(bashCase(Self.words(option)))) \(action(option.kind ?? .text)); return ;;\n"
             }
             out += "            esac ;;\n"
         }
