@@ -15,7 +15,7 @@ let package = Package(
         .executableTarget(name: "fold-bench", dependencies: ["NotesKit"], path: "Benchmarks/FoldBench"),
         // What both test targets share: the sandbox, the tree snapshot, the seeded generator, the
         // spawn helper and the pseudo-terminal (Tests/README.md).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["NotesKit"], path: "Tests/TestSupport"),
         .testTarget(name: "NotesKitTests", dependencies: ["NotesKit", "TestSupport"]),
         // `notes` is a dependency so that `swift test` builds the binary the end-to-end tests run.
         .testTarget(name: "notesTests", dependencies: ["notes", "NotesKit", "TestSupport"]),

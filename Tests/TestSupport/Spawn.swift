@@ -1,4 +1,5 @@
 import Foundation
+import NotesKit
 
 #if canImport(Darwin)
     import Darwin
@@ -16,11 +17,6 @@ import Foundation
     // swift-format-ignore: AlwaysUseLowerCamelCase
     @_silgen_name("posix_openpt") private func posix_openpt(_ flags: Int32) -> Int32
     @_silgen_name("ptsname") private func ptsname(_ fd: Int32) -> UnsafeMutablePointer<CChar>?
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    @_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-    private func posix_spawn_file_actions_addclosefrom_np(
-        _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32
-    ) -> Int32
     // swift-format-ignore: AlwaysUseLowerCamelCase
     @_silgen_name("posix_spawn_file_actions_addchdir_np")
     private func posix_spawn_file_actions_addchdir_np(
@@ -134,7 +130,7 @@ public func spawnChild(
     }
     if let cwd { _ = posix_spawn_file_actions_addchdir_np(&actions, cwd) }
     #if os(Linux)
-        _ = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        _ = ProcessRunner.closeDescriptors(from: 3, in: &actions)
         let closeOthers: Int32 = 0
     #else
         let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)

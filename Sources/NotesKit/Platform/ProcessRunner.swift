@@ -11,6 +11,18 @@ import Foundation
         -> Int32
 #endif
 
+#if canImport(Glibc)
+    extension ProcessRunner {
+        /// Makes a child spawned with `actions` close every descriptor from `first` on, so that it
+        /// inherits none it was not given (glibc's `posix_spawn_file_actions_addclosefrom_np`).
+        public static func closeDescriptors(
+            from first: Int32, in actions: UnsafeMutablePointer<posix_spawn_file_actions_t>
+        ) -> Int32 {
+            closeFrom(actions, first)
+        }
+    }
+#endif
+
 /// What a finished program left: its exit status and everything it wrote.
 public struct ProcessResult: Equatable, Sendable {
     /// The exit status, or 128 + the signal that ended it (as a shell reports it).
