@@ -185,4 +185,65 @@ import Testing
         #expect(r.status == 0, "\(r)")
         #expect(try s.read(".gitattributes") == "*.png binary\n*.md merge=notes\n*.markdown merge=notes\n")
     }
+
+    static let conflictedFrontMatter = """
+        ---
+        createdAt: 2026-11-01T10:00:00Z
+        <<<<<<< ours
+        tags: [home]
+        =======
+        tags: [shop]
+        >>>>>>> theirs
+        updatedAt: 2026-11-01T10:00:02Z
+        ---
+        # Groceries
+
+        - milk
+
+        """
+
+    @Test(arguments: [false, true])
+    func aNoteWithMarkersInItsFrontMatterIsShownAndEditedWhole(crlf: Bool) throws {
+        let s = try Sandbox()
+        let eol = crlf ? "\r\n" : "\n"
+        try s.write("groceries.md", Self.conflictedFrontMatter.replacingOccurrences(of: "\n", with: eol))
+        var r = try s.run(["show", "groceries"])
+        #expect(r.stdout == Self.conflictedFrontMatter.replacingOccurrences(of: "\n", with: eol), "\(r)")
+
+        // The editor gets the whole file, markers included, and what it leaves is the file.
+        let script = s.root.path + "/mend.sh"
+        try """
+        #!/bin/sh
+        cp "$1" '\(s.root.path)/seen.md'
+        grep -v -e '^<<<<<<<' -e '^=======' -e '^>>>>>>>' -e 'tags: \\[shop\\]' "$1" > "$1.new"
+        mv "$1.new" "$1"
+
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        r = try s.run(["edit", "groceries"], env: ["NOTES_EDITOR": script])
+        #expect(r.status == 0, "\(r)")
+        #expect(
+            try String(contentsOfFile: s.root.path + "/seen.md", encoding: .utf8)
+                == Self.conflictedFrontMatter)
+        let mended = """
+            ---
+            createdAt: 2026-11-01T10:00:00Z
+            tags: [home]
+            updatedAt: 2026-11-01T10:00:02Z
+            ---
+            # Groceries
+
+            - milk
+
+            """
+        #expect(try s.read("groceries.md") == mended.replacingOccurrences(of: "\n", with: eol))
+        let listed = try jsonArray(try s.run(["list", "--json"]).stdout)
+        #expect(listed.first?["conflicted"] as? Bool == false, "\(listed)")
+
+        // Text given on the command line replaces the whole file too.
+        try s.write("groceries.md", Self.conflictedFrontMatter)
+        r = try s.run(["edit", "groceries", "-"], stdin: mended)
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.read("groceries.md") == mended)
+    }
 }

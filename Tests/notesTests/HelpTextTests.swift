@@ -231,6 +231,8 @@ import Testing
               --version        Show the version.
 
             Only the body and the updatedAt line change; every other front-matter line stays as written.
+            A note whose front matter holds conflict markers (from 'notes sync') is edited whole,
+            markers included.
             If the file changes on disk while the editor is open (or while '-' reads stdin), your text is
             saved beside it as <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
 
