@@ -68,7 +68,9 @@ import Testing
         #expect(try s.read(".gitattributes") == "*.md merge=notes\n*.markdown merge=notes\n")
     }
 
-    @Test func anEditOfTheSameLineStopsAndTheMendedNoteFinishesTheSync() throws {
+    /// The note is mended by hand (any editor) or with `notes edit`, which sets `updatedAt`.
+    @Test(arguments: [false, true])
+    func anEditOfTheSameLineStopsAndTheMendedNoteFinishesTheSync(withNotesEdit: Bool) throws {
         let (s, other) = try Self.clones()
         try String(Self.groceries(Self.replacing("- milk", with: "- oat milk", in: Self.start), second: 1))
             .write(toFile: other + "/groceries.md", atomically: true, encoding: .utf8)
@@ -97,8 +99,17 @@ import Testing
             r.stderr.hasPrefix("Error: the pull stopped on conflicting changes in:\n  groceries\n"), "\(r)")
         #expect(FileManager.default.fileExists(atPath: s.vault + "/.git/rebase-merge"))
 
-        let mended = Self.groceries(["- oat milk", "- soy milk", "- bread", "- eggs", "- tea"], second: 2)
-        try s.write("groceries.md", mended)
+        let lines = ["- oat milk", "- soy milk", "- bread", "- eggs", "- tea"]
+        var mended = Self.groceries(lines, second: 2)
+        if withNotesEdit {
+            r = try s.run(
+                ["edit", "groceries", "-"], stdin: "# Groceries\n\n" + lines.joined(separator: "\n"))
+            #expect(r.status == 0, "\(r)")
+            mended = try s.read("groceries.md")
+            #expect(!mended.contains("updatedAt: 2026-11-01T10:00:02Z") && !mended.contains("<<<<<<<"))
+        } else {
+            try s.write("groceries.md", mended)
+        }
         r = try s.run(["sync"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("  changed  Groceries (groceries)\n"), "\(r)")
