@@ -172,6 +172,21 @@ import Testing
         #expect(try s.gitStatus() == "")
     }
 
+    @Test func aRebaseOfTheUsersOwnIsNotContinued() throws {
+        let (s, _) = try Self.clones()
+        // Two commits of one's own, the last one being edited: the rebase is not onto the upstream.
+        try s.gitOK(["commit", "-q", "--allow-empty", "-m", "mine"])
+        try s.gitOK(["commit", "-q", "--allow-empty", "-m", "mine too"])
+        let r0 = try s.git([
+            "-c", "sequence.editor=sed -i s/^pick/edit/", "rebase", "-q", "-i", "--keep-empty", "HEAD~1",
+        ])
+        #expect(r0.status == 0, "\(r0)")
+        let r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.hasPrefix("Error: a rebase is in progress"), "\(r)")
+        #expect(try s.gitOK(["status"]).contains("interactive rebase in progress"))
+    }
+
     @Test func initAndSyncSetUpTheDriverForTheBinaryAsItIsFound() throws {
         let s = try Sandbox(initVault: false)
         try s.makeRepository()

@@ -42,10 +42,9 @@ extension GitRepository {
         let remotes = try check(["remote"]).output.split(separator: "\n")
         guard let firstRemote = remotes.first.map(String.init) else { throw .noRemote }
         var resumedFrom: String?
-        if let state = ["rebase-merge", "rebase-apply"].first(where: {
-            FileSystem.status(gitDirectory + "/" + $0) != nil
-        }) {
-            resumedFrom = try continueRebase(in: state)
+        if FileSystem.status(gitDirectory + "/rebase-apply") != nil { throw .unfinished("rebase") }
+        if FileSystem.status(gitDirectory + "/rebase-merge") != nil {
+            resumedFrom = try continueRebase(in: "rebase-merge")
         }
         let status = try status()
         if !status.unmergedPaths.isEmpty { throw .unfinished("merge") }

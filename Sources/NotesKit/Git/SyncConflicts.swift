@@ -71,10 +71,21 @@ extension GitRepository {
     /// runs without an editor. Throws `rebaseConflict` with what is still conflicted (a file
     /// that is not a note is the user's to resolve with git), or when the next commit conflicts.
     /// Returns the commit HEAD was on before the rebase began.
+    /// Only a rebase onto the branch's upstream (what a pull makes) goes on: one of the user's
+    /// own (`git rebase -i HEAD~3`) throws `unfinished`.
     func continueRebase(in state: String) throws(GitError) -> String? {
-        let before = (try? FileSystem.read(gitDirectory + "/" + state + "/orig-head").0).map {
-            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        func stateFile(_ name: String) -> String? {
+            (try? FileSystem.read(gitDirectory + "/" + state + "/" + name).0).map {
+                String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
         }
+        let before = stateFile("orig-head")
+        // `main@{upstream}`: git takes no `refs/heads/main@{upstream}`.
+        guard let head = stateFile("head-name"), head.hasPrefix("refs/heads/"), let onto = stateFile("onto"),
+            try run(["rev-parse", "--verify", "--quiet", head.dropFirst("refs/heads/".count) + "@{upstream}"])
+                .output
+                .trimmingCharacters(in: .newlines) == onto
+        else { throw .unfinished("rebase") }
         var mended: [String] = []
         var removed: [String] = []
         var left: [String] = []
