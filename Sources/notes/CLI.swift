@@ -14,7 +14,7 @@ enum CLI {
         LinksCommand.self, BacklinksCommand.self, ConfigCommand.self, PathCommand.self, IndexCommand.self,
         BrowseCommand.self, HistoryCommand.self, SyncCommand.self, ConflictsCommand.self,
         CompletionsCommand.self,
-        CompleteCommand.self, ManCommand.self,
+        CompleteCommand.self, ManCommand.self, MergeCommand.self,
     ]
 
     /// Runs the command line and returns the exit code.

@@ -37,6 +37,10 @@ final class Context {
             environment: environment, output: output)
     }
 
+    /// The `merge.notes.driver` command that makes git merge notes with this binary.
+    lazy var mergeDriver: String? = Platform.executablePath(cwd: cwd, environment: environment).map(
+        MergeCommand.driverCommand)
+
     // MARK: Settings
 
     lazy var settingsFile = SettingsFile(path: locations.settingsPath(flag: globals.config))

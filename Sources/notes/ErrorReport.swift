@@ -29,6 +29,8 @@ struct ErrorReport {
             sentence = commandError.message
         case let vaultError as VaultError:
             sentence = (vaultError.errorDescription ?? "\(error)") + (Self.hint(for: vaultError) ?? "")
+        case let gitError as GitError:
+            sentence = (gitError.errorDescription ?? "\(error)") + (Self.hint(for: gitError) ?? "")
         case let localized as LocalizedError:
             sentence = localized.errorDescription ?? "\(error)"
         default:
@@ -65,6 +67,14 @@ struct ErrorReport {
         case .notAFolder: ", or create one with 'notes init DIR'"
         case .stateNotAFolder: " and run 'notes init' again"
         case .notInTrash: "; see 'notes trash'"
+        default: nil
+        }
+    }
+
+    /// The `notes` command that follows a `GitError`, for those that have one.
+    static func hint(for error: GitError) -> String? {
+        switch error {
+        case .rebaseConflict: "\nThen run 'notes sync': it goes on with the rebase, and finishes the sync."
         default: nil
         }
     }

@@ -231,6 +231,8 @@ import Testing
               --version        Show the version.
 
             Only the body and the updatedAt line change; every other front-matter line stays as written.
+            A note whose front matter holds conflict markers (from 'notes sync') is edited whole,
+            markers included.
             If the file changes on disk while the editor is open (or while '-' reads stdin), your text is
             saved beside it as <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
 
@@ -714,8 +716,11 @@ import Testing
 
             Commits the vault's changed notes (and only them) as gitAutoCommit would, then runs
             'git pull --rebase --autostash' and 'git push' when the branch has an upstream, and says
-            which notes came in. A conflict stops the rebase with the notes named and the repository
-            left as git left it: resolve it with git ('git rebase --continue' or '--abort').
+            which notes came in. Notes merge through a merge driver (.gitattributes, committed, and
+            the local merge.notes.driver, both set up here) that keeps the later updatedAt, so only
+            edits of the same lines conflict. A conflict stops the rebase with the notes named and
+            the markers in them; remove the markers (notes edit, or any editor) and sync again to
+            finish, or abort with 'git rebase --abort'.
 
             """
         ),

@@ -14,6 +14,12 @@ public struct LoadedNote: Sendable {
     /// The body, as written in the file.
     public var body: String { document.body }
 
+    /// What `edit` replaces (and shows in the editor): the body, or the whole file after its
+    /// byte order mark when its front matter holds conflict markers.
+    public var editableText: String {
+        document.frontMatterHasMarkers ? (document.frontMatter?.text ?? "") + body : body
+    }
+
     /// The lines search looks in before the body: the title when it is not a body line (front
     /// matter or file name), then the front-matter aliases, one a line.
     public var searchableHead: [String] { (note.titleIsOutsideBody ? [note.title] : []) + document.aliases }

@@ -78,6 +78,15 @@ public struct NoteDocument: Equatable, Sendable {
         return text
     }
 
+    /// Whether a front-matter line is a merge conflict marker (`<<<<<<<`, `|||||||`, `=======`,
+    /// `>>>>>>>`): both sides of a merge changed the same front-matter lines. Such a note is
+    /// edited and shown whole, since the body alone would hide the conflict.
+    public var frontMatterHasMarkers: Bool {
+        frontMatter?.lines.contains { line in
+            ["<<<<<<<", "|||||||", "=======", ">>>>>>>"].contains { line.hasPrefix($0) }
+        } ?? false
+    }
+
     /// The whole file, byte for byte as it would be written.
     public var text: String {
         (hasBOM ? "\u{FEFF}" : "") + (frontMatter?.text ?? "") + body

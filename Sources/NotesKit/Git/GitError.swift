@@ -16,8 +16,9 @@ public enum GitError: LocalizedError, Equatable, Sendable {
     case detachedHead
     /// A rebase or merge was left unfinished; it must be completed or aborted first.
     case unfinished(String)
-    /// `git pull --rebase` stopped on conflicts in these vault-relative note paths (and in these
-    /// other files of the work tree); the repository is left as git left it.
+    /// `git pull --rebase` (or the rebase a sync went on with) stopped on conflicts in these
+    /// vault-relative note paths (and in these other files of the work tree); the repository is
+    /// left as git left it, and the next sync goes on once the notes hold no markers.
     case rebaseConflict(notes: [String], others: [String])
 
     public var errorDescription: String? {
@@ -44,9 +45,11 @@ public enum GitError: LocalizedError, Equatable, Sendable {
         case .rebaseConflict(let notes, let others):
             let names = notes.map { "  " + Note.id(forPath: $0) } + others.map { "  " + $0 + " (not a note)" }
             return "the pull stopped on conflicting changes in:\n" + names.joined(separator: "\n")
-                + "\nNothing was resolved for you and no line is lost: edit the files to keep what you want "
-                + "(the conflict is between the <<<<<<< and >>>>>>> lines), then run 'git add FILE' and "
-                + "'git rebase --continue' — or 'git rebase --abort' to go back to before the pull"
+                + "\nNothing was resolved for you and no line is lost: edit each note to keep what you want, "
+                + "removing the <<<<<<<, ======= and >>>>>>> lines (a note deleted on one side and changed "
+                + "on the other is kept, unless you delete it)"
+                + (others.isEmpty ? "" : "; resolve the other files with 'git add FILE'")
+                + ". Or go back to before the pull with 'git rebase --abort'"
         }
     }
 }

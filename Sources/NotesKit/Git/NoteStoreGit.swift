@@ -44,13 +44,26 @@ extension NoteStore {
 
     /// `notes sync` (see `GitRepository.sync`): the titles of the notes that came in are read as
     /// the vault reads them (its `titleFrom`).
-    public func sync(committed: (CommitPlan) -> Void = { _ in }) throws(GitError) -> SyncReport {
+    public func sync(mergeDriver: String?, committed: (CommitPlan) -> Void = { _ in }) throws(GitError)
+        -> SyncReport
+    {
         let source = vault.titleSource
         return try repository().sync(
+            mergeDriver: mergeDriver,
             title: { path, text in
                 Note(path: path, document: NoteDocument(parsing: text), mtime: 0, titleFrom: source).title
             },
             committed: committed)
+    }
+
+    /// Makes git merge the vault's notes with the merge driver `driver` (the `merge.notes.driver`
+    /// command): writes the `.gitattributes` lines when they are missing, and sets the driver when
+    /// the vault is in a git work tree. Returns whether `.gitattributes` was written.
+    @discardableResult
+    public func setUpMergeDriver(_ driver: String?) throws -> Bool {
+        let written = try VaultError.mapping(MergeDriver.writeAttributes(in: vault.root))
+        if let driver, let repository = try? repository() { try repository.setMergeDriver(driver) }
+        return written
     }
 
     /// Commits exactly the files of the changes made through this store since the last call (the

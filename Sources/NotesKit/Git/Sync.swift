@@ -18,29 +18,36 @@ public struct SyncReport: Equatable, Sendable {
     public var upstream: String = ""
     /// The notes the pull brought, in path order.
     public var incoming: [Incoming] = []
+    /// Whether `.gitattributes`, with the lines of the merge driver for notes, was committed.
+    public var attributesCommitted = false
     /// How many commits were pushed.
     public var pushed = 0
 }
 
 extension GitRepository {
     /// `notes sync`: commits the vault's pending note changes as auto-commit would, then
-    /// `git pull --rebase --autostash` and `git push`, and says which notes came in. A rebase
-    /// that stops on a conflict throws `rebaseConflict` and leaves the repository exactly as git
-    /// left it. `committed` is called as soon as the local commit is made, so a sync that fails
-    /// after it can still say so. `title` reads a note's title from its text.
+    /// `git pull --rebase --autostash` and `git push`, and says which notes came in. Notes merge
+    /// through `mergeDriver` (the `merge.notes.driver` command, set when given; `.gitattributes`
+    /// is written and committed after the pull when it lacks the lines). A rebase that stops on a
+    /// conflict throws `rebaseConflict` and leaves the repository as git left it; the next sync
+    /// goes on with it once the notes hold no markers. `committed` is called as soon as the local
+    /// commit is made, so a sync that fails after it can still say so. `title` reads a note's
+    /// title from its text.
     public func sync(
-        title: (String, String) -> String, committed: (CommitPlan) -> Void = { _ in }
+        mergeDriver: String? = nil, title: (String, String) -> String,
+        committed: (CommitPlan) -> Void = { _ in }
     ) throws(GitError) -> SyncReport {
-        for (marker, what) in [
-            ("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
-        ]
-        where FileSystem.status(gitDirectory + "/" + marker) != nil {
-            throw .unfinished(what)
+        if FileSystem.status(gitDirectory + "/MERGE_HEAD") != nil { throw .unfinished("merge") }
+        if let mergeDriver { try setMergeDriver(mergeDriver) }
+        let remotes = try check(["remote"]).output.split(separator: "\n")
+        guard let firstRemote = remotes.first.map(String.init) else { throw .noRemote }
+        var resumedFrom: String?
+        if FileSystem.status(gitDirectory + "/rebase-apply") != nil { throw .unfinished("rebase") }
+        if FileSystem.status(gitDirectory + "/rebase-merge") != nil {
+            resumedFrom = try continueRebase(in: "rebase-merge")
         }
         let status = try status()
         if !status.unmergedPaths.isEmpty { throw .unfinished("merge") }
-        let remotes = try check(["remote"]).output.split(separator: "\n")
-        guard let firstRemote = remotes.first.map(String.init) else { throw .noRemote }
         let branchResult = try run(["symbolic-ref", "--quiet", "--short", "HEAD"])
         guard branchResult.status == 0 else { throw .detachedHead }
         let branch = branchResult.output.trimmingCharacters(in: .newlines)
@@ -59,20 +66,22 @@ extension GitRepository {
             throw .noUpstream(branch: branch, remote: remote.isEmpty ? firstRemote : remote)
         }
         report.upstream = upstream.output.trimmingCharacters(in: .newlines)
-        let before =
-            try hasHead() ? try check(["rev-parse", "HEAD"]).output.trimmingCharacters(in: .newlines) : nil
-
-        let pull = try run(["pull", "--rebase", "--autostash"])
-        guard pull.status == 0 else {
-            let conflicted = try check(["diff", "--name-only", "-z", "--diff-filter=U"]).stdout.split(
-                separator: 0
-            )
-            .map { String(decoding: $0, as: UTF8.self) }
-            guard !conflicted.isEmpty else { throw .failed(command: "git pull", message: pull.errorText) }
-            let notes = conflicted.compactMap(vaultPath).filter(Vault.isNoteName)
-            throw .rebaseConflict(
-                notes: notes, others: conflicted.filter { vaultPath($0).map { !notes.contains($0) } ?? true })
+        // After a rebase this sync went on with, what came in counts from before that rebase.
+        var before = resumedFrom
+        if before == nil, try hasHead() {
+            before = try check(["rev-parse", "HEAD"]).output.trimmingCharacters(in: .newlines)
         }
+
+        // A `.gitattributes` that `init` wrote is committed first: the pull may bring one too.
+        if try commitMergeAttributes() { report.attributesCommitted = true }
+        let pull = try run(["pull", "--rebase", "--autostash"])
+        guard pull.status == 0 else { throw try stop(after: pull, of: "git pull") }
+        do {
+            try MergeDriver.writeAttributes(in: folder)
+        } catch {
+            throw .failed(command: "notes sync", message: error.localizedDescription)
+        }
+        if try commitMergeAttributes() { report.attributesCommitted = true }
         let tip = try check(["rev-parse", "@{upstream}"]).output.trimmingCharacters(in: .newlines)
         report.incoming = try incoming(since: before, to: tip, title: title)
 

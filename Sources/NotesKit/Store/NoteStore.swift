@@ -239,14 +239,15 @@ public final class NoteStore {
         _ loaded: LoadedNote, content text: String, now: Double, expectUnchanged: Bool
     ) throws(VaultError) -> Bool {
         let content = try Content.normalize(text)
-        let current = Content.editable(loaded.body).trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
+        let current =
+            Content.editable(loaded.editableText).trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
         guard content != current else { return false }
         // Under the lock, the check that the file is unchanged and the rename are one step for
         // every other writer that goes through a store.
         try withLock { () throws(VaultError) in
             try vault.update(
                 path: loaded.note.path, content: content, now: now,
-                expected: expectUnchanged ? loaded.bytes : nil)
+                expected: expectUnchanged ? loaded.bytes : nil, whole: loaded.document.frontMatterHasMarkers)
         }
         record(.modified(loaded.note.path))
         return true

@@ -300,10 +300,12 @@ public struct Vault: Sendable {
     }
 
     /// Replaces a note's body with `content` and sets its `updatedAt` to `now`, keeping every other
-    /// byte. When `expected` is given and the file no longer holds those bytes, nothing is
-    /// written and `conflict` is thrown after saving `content` beside the note.
+    /// byte; with `whole` (a note whose front matter holds conflict markers), `content` replaces
+    /// the whole file as written, in the file's line ending. When `expected` is given and the file
+    /// no longer holds those bytes, nothing is written and `conflict` is thrown after saving
+    /// `content` beside the note.
     func update(
-        path relative: String, content: String, now: Double, expected: [UInt8]? = nil
+        path relative: String, content: String, now: Double, expected: [UInt8]? = nil, whole: Bool = false
     ) throws(VaultError) {
         let current: LoadedNote
         do {
@@ -320,7 +322,12 @@ public struct Vault: Sendable {
             throw .conflict(id: current.note.id, copy: copy)
         }
         var document = current.document
-        document.rewrite(content: content, updated: now, fallbackCreation: current.note.createdAt)
+        if whole {
+            let text = document.lineEnding == "\r\n" ? content.replacingLineFeeds(with: "\r\n") : content
+            document = NoteDocument(parsing: (document.hasBOM ? "\u{FEFF}" : "") + text)
+        } else {
+            document.rewrite(content: content, updated: now, fallbackCreation: current.note.createdAt)
+        }
         try VaultError.mapping(FileSystem.writeAtomically(Array(document.text.utf8), to: fullPath(relative)))
     }
 

@@ -96,7 +96,7 @@ final class BrowserSession {
         warnings += loaded.diagnostics.map(\.description)
         var saved = false
         try suspend {
-            let session = try context.editor().edit(Content.editable(loaded.body), name: note.id)
+            let session = try context.editor().edit(Content.editable(loaded.editableText), name: note.id)
             try session.save { text in
                 let now = Date().timeIntervalSince1970
                 saved = try store.update(loaded, content: text, now: now, expectUnchanged: true)

@@ -7,6 +7,8 @@ struct EditCommand: NotesCommand {
         arguments: [idArgument.spec, textArgument.spec],
         discussion: """
             Only the body and the updatedAt line change; every other front-matter line stays as written.
+            A note whose front matter holds conflict markers (from 'notes sync') is edited whole,
+            markers included.
             If the file changes on disk while the editor is open (or while '-' reads stdin), your text is
             saved beside it as <id>.conflict-YYYYMMDD-HHMMSS.md and nothing is overwritten.
             """)
@@ -47,7 +49,7 @@ struct EditCommand: NotesCommand {
         } else if !text.isEmpty {
             try save(text.joined(separator: " "), expectUnchanged: true)
         } else {
-            let session = try context.editor().edit(Content.editable(loaded.body), name: note.id)
+            let session = try context.editor().edit(Content.editable(loaded.editableText), name: note.id)
             try session.save { try save($0, expectUnchanged: true) }
         }
     }

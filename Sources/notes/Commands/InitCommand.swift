@@ -30,6 +30,19 @@ struct InitCommand: NotesCommand {
             context.output.out("\(absolute) is already a vault; nothing changed\n")
         }
         warnAboutTrackedState(in: absolute, context: context)
+        try setUpMergeDriver(in: absolute, context: context)
+    }
+
+    /// Notes merge through this binary's merge driver, so that two machines' `updatedAt` never
+    /// conflict: `.gitattributes` (which `sync` commits) and, in git, the local driver setting.
+    private func setUpMergeDriver(in folder: String, context: Context) throws {
+        let store = NoteStore(
+            vault: try Vault(root: folder), cacheDirectory: context.locations.cacheDirectory,
+            environment: context.environment)
+        if try store.setUpMergeDriver(context.mergeDriver), (try? store.uncommittedPaths()) != nil {
+            context.output.out(
+                "Wrote .gitattributes (notes merge through notes' merge driver); 'notes sync' commits it.\n")
+        }
     }
 
     /// `.notes/` is ignored by its own `.gitignore`, but files git already tracks stay tracked:

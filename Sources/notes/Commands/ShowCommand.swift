@@ -35,8 +35,9 @@ struct ShowCommand: NotesCommand {
             context.output.out(
                 JSONText.object(JSONText.noteFields(note) + [("body", .string(loaded.body))]).rendered)
         } else {
-            context.output.out(
-                loaded.body.utf8.last == 0x0A || loaded.body.isEmpty ? loaded.body : loaded.body + "\n")
+            // With conflict markers in the front matter, the body alone would hide the conflict.
+            let text = loaded.editableText
+            context.output.out(text.utf8.last == 0x0A || text.isEmpty ? text : text + "\n")
         }
     }
 }

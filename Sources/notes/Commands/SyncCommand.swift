@@ -7,8 +7,11 @@ struct SyncCommand: NotesCommand {
         discussion: """
             Commits the vault's changed notes (and only them) as gitAutoCommit would, then runs
             'git pull --rebase --autostash' and 'git push' when the branch has an upstream, and says
-            which notes came in. A conflict stops the rebase with the notes named and the repository
-            left as git left it: resolve it with git ('git rebase --continue' or '--abort').
+            which notes came in. Notes merge through a merge driver (.gitattributes, committed, and
+            the local merge.notes.driver, both set up here) that keeps the later updatedAt, so only
+            edits of the same lines conflict. A conflict stops the rebase with the notes named and
+            the markers in them; remove the markers (notes edit, or any editor) and sync again to
+            finish, or abort with 'git rebase --abort'.
             """)
 
     init(_ arguments: ParsedArguments) throws(UsageError) {}
@@ -18,11 +21,13 @@ struct SyncCommand: NotesCommand {
             throw CommandError("there is no vault to sync; create one with 'notes init DIR'")
         }
         let output = context.output
-        let report = try store.sync(committed: { plan in
-            output.out(
-                "Committed " + (plan.message.split(separator: "\n").first.map(String.init) ?? "") + "\n")
-            output.flush()
-        })
+        let report = try store.sync(
+            mergeDriver: context.mergeDriver,
+            committed: { plan in
+                output.out(
+                    "Committed " + (plan.message.split(separator: "\n").first.map(String.init) ?? "") + "\n")
+                output.flush()
+            })
         let upstream = ANSI.printable(report.upstream)
         if report.incoming.isEmpty {
             output.out("Nothing new from \(upstream).\n")
@@ -35,6 +40,9 @@ struct SyncCommand: NotesCommand {
                         + ANSI.printable(note.title) + " (" + ANSI.printable(Note.id(forPath: note.path))
                         + ")\n")
             }
+        }
+        if report.attributesCommitted {
+            output.out("Committed .gitattributes: notes merge through notes' merge driver.\n")
         }
         switch report.pushed {
         case 0: output.out("Nothing to push.\n")

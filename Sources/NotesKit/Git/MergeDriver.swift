@@ -1,0 +1,119 @@
+import Foundation
+
+/// The merge driver for notes (`.gitattributes` `*.md merge=notes`): both sides of a merge set
+/// `updatedAt` whenever they edit a note, so git's line merge alone would make every pair of
+/// edits conflict. The driver gives all three versions the later of the two `updatedAt` lines,
+/// then lets `git merge-file` merge the rest, so only edits of the same lines conflict.
+public enum MergeDriver {
+    /// The `.gitattributes` lines that send notes through the driver.
+    public static let attributeLines = ["*.md merge=notes", "*.markdown merge=notes"]
+
+    /// The name of the driver in git's configuration (`merge.notes.driver`).
+    static let configKey = "merge.notes.driver"
+
+    /// The three versions with the `updatedAt` line of each that has one holding the later date
+    /// of `ours` and `theirs` (the winner's line as written, in each file's own line ending).
+    /// Versions that are not UTF-8, or where either side has no date that parses, are returned
+    /// as they are: the line merge decides.
+    static func aligningUpdatedAt(
+        base: [UInt8], ours: [UInt8], theirs: [UInt8]
+    ) -> (base: [UInt8], ours: [UInt8], theirs: [UInt8]) {
+        guard let baseText = String(validating: base, as: UTF8.self),
+            let oursText = String(validating: ours, as: UTF8.self),
+            let theirsText = String(validating: theirs, as: UTF8.self)
+        else { return (base, ours, theirs) }
+        let documents = [baseText, oursText, theirsText].map(NoteDocument.init(parsing:))
+        func updatedLine(_ document: NoteDocument) -> (line: Substring, seconds: Double)? {
+            guard let fm = document.frontMatter, let entry = fm.entry("updatedAt"),
+                let seconds = document.updatedDate()
+            else { return nil }
+            return (FrontMatter.stripTerminator(fm.lines[entry.lineIndex]), seconds)
+        }
+        guard let mine = updatedLine(documents[1]), let other = updatedLine(documents[2]) else {
+            return (base, ours, theirs)
+        }
+        let later = other.seconds > mine.seconds ? other.line : mine.line
+        let aligned = documents.map { document -> [UInt8] in
+            guard var fm = document.frontMatter, let entry = fm.entry("updatedAt") else {
+                return Array(document.text.utf8)
+            }
+            let old = fm.lines[entry.lineIndex]
+            let ending = old.utf8.dropFirst(FrontMatter.stripTerminator(old).utf8.count)
+            fm.lines[entry.lineIndex] = String(later) + String(decoding: ending, as: UTF8.self)
+            var document = document
+            document.frontMatter = fm
+            return Array(document.text.utf8)
+        }
+        return (aligned[0], aligned[1], aligned[2])
+    }
+
+    /// Runs the driver as git calls it: `base`, `ours` and `theirs` are the files git passes as
+    /// `%O`, `%A` and `%B`; the result goes to `ours` (atomically), with the usual markers where
+    /// both sides changed the same lines. Returns false when such lines are left for the user.
+    /// Throws `notInstalled` without git and `failed` when a file cannot be read or written or
+    /// `git merge-file` fails.
+    public static func merge(
+        base: String, ours: String, theirs: String, path: String, markerSize: Int,
+        environment: [String: String]
+    ) throws(GitError) -> Bool {
+        guard let git = ProcessRunner.find("git", path: environment["PATH"]) else { throw .notInstalled }
+        let versions: (base: [UInt8], ours: [UInt8], theirs: [UInt8])
+        do {
+            versions = aligningUpdatedAt(
+                base: try FileSystem.read(base, followSymlinks: true).0,
+                ours: try FileSystem.read(ours, followSymlinks: true).0,
+                theirs: try FileSystem.read(theirs, followSymlinks: true).0)
+            // git's own temporary copies, rewritten so that `git merge-file` reads the aligned versions.
+            try FileSystem.writeAtomically(versions.base, to: base)
+            try FileSystem.writeAtomically(versions.ours, to: ours)
+            try FileSystem.writeAtomically(versions.theirs, to: theirs)
+        } catch {
+            throw .failed(command: "notes merge driver", message: error.localizedDescription)
+        }
+        let result: ProcessResult
+        do {
+            result = try ProcessRunner.run(
+                git,
+                [
+                    "merge-file", "--stdout", "--marker-size=\(max(markerSize, 1))",
+                    "-L", path + " (ours)", "-L", path + " (base)", "-L", path + " (theirs)",
+                    ours, base, theirs,
+                ],
+                environment: environment)
+        } catch {
+            throw .notInstalled
+        }
+        // The status is the number of conflicts (at most 127); anything above means it failed.
+        guard result.status >= 0, result.status < 128 else {
+            throw .failed(command: "git merge-file", message: result.errorText)
+        }
+        do {
+            try FileSystem.writeAtomically(result.stdout, to: ours)
+        } catch {
+            throw .failed(command: "notes merge driver", message: error.localizedDescription)
+        }
+        return result.status == 0
+    }
+}
+
+extension MergeDriver {
+    /// Adds the missing `attributeLines` to `<folder>/.gitattributes` (creating it), keeping what
+    /// it held; returns whether it wrote the file.
+    @discardableResult
+    public static func writeAttributes(in folder: String) throws(FileSystemError) -> Bool {
+        let path = folder + "/.gitattributes"
+        var text = ""
+        if FileSystem.status(path) != nil {
+            text = String(decoding: try FileSystem.read(path).0, as: UTF8.self)
+        }
+        let present = Set(
+            text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
+        let missing = attributeLines.filter { !present.contains($0) }
+        guard !missing.isEmpty else { return false }
+        let eol = NoteDocument.firstLineEnding(of: text) ?? "\n"
+        let separator = text.isEmpty || text.hasSuffix("\n") ? "" : eol
+        try FileSystem.writeAtomically(
+            Array((text + separator + missing.map { $0 + eol }.joined()).utf8), to: path)
+        return true
+    }
+}

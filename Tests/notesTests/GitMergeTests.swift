@@ -1,0 +1,275 @@
+import Foundation
+import NotesKit
+import TestSupport
+import Testing
+
+/// Two machines editing one note: the merge driver that `init` and `sync` set up takes the later
+/// `updatedAt` and merges the rest line by line, so only edits of the same lines stop a sync; a
+/// sync that stopped goes on once the user has removed the markers.
+@Suite struct GitMergeTests {
+    /// The groceries note with its dates, `updatedAt` at `second` past ten.
+    static func groceries(_ lines: [String], second: Int, crlf: Bool = false) -> String {
+        let text =
+            "---\ncreatedAt: 2026-11-01T10:00:00Z\nupdatedAt: 2026-11-01T10:00:\(String(format: "%02d", second))Z\n---\n"
+            + "# Groceries\n\n" + lines.map { $0 + "\n" }.joined()
+        return crlf ? text.replacingOccurrences(of: "\n", with: "\r\n") : text
+    }
+
+    static let start = ["- milk", "- bread", "- eggs", "- tea"]
+
+    /// A sandbox whose vault is a clone of `remote.git`, with a second clone at `other`; both hold
+    /// the groceries note, committed and pushed, and no `.gitattributes` yet.
+    static func clones(crlf: Bool = false) throws -> (Sandbox, other: String) {
+        let s = try Sandbox()
+        try s.useGit()
+        let remote = s.root.path + "/remote.git"
+        try s.gitOK(["init", "-q", "--bare", remote], in: s.root.path)
+        try s.write("groceries.md", groceries(start, second: 0, crlf: crlf))
+        try s.gitOK(["init", "-q"])
+        try s.gitOK(["add", "groceries.md"])
+        try s.gitOK(["commit", "-q", "-m", "start"])
+        try s.gitOK(["remote", "add", "origin", remote])
+        try s.gitOK(["push", "-q", "-u", "origin", "main"])
+        let other = s.root.path + "/other"
+        try s.gitOK(["clone", "-q", remote, other], in: s.root.path)
+        return (s, other)
+    }
+
+    static func replacing(_ old: String, with new: String, in lines: [String]) -> [String] {
+        lines.map { $0 == old ? new : $0 }
+    }
+
+    @Test(arguments: [false, true], [false, true])
+    func editsOfDifferentLinesMergeWithTheLaterUpdatedAt(hereIsLater: Bool, crlf: Bool) throws {
+        let (s, other) = try Self.clones(crlf: crlf)
+        let there = Self.replacing("- milk", with: "- oat milk", in: Self.start)
+        try String(Self.groceries(there, second: hereIsLater ? 1 : 2, crlf: crlf)).write(
+            toFile: other + "/groceries.md", atomically: true, encoding: .utf8)
+        var r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("Committed .gitattributes"), "\(r)")
+
+        try s.write(
+            "groceries.md",
+            Self.groceries(
+                Self.replacing("- tea", with: "- green tea", in: Self.start), second: hereIsLater ? 2 : 1,
+                crlf: crlf))
+        r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("  changed  Groceries (groceries)\n"), "\(r)")
+        let both = Self.groceries(
+            ["- oat milk", "- bread", "- eggs", "- green tea"], second: 2, crlf: crlf)
+        #expect(try s.read("groceries.md") == both)
+        #expect(try s.gitStatus() == "")
+
+        r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        #expect(try String(contentsOfFile: other + "/groceries.md", encoding: .utf8) == both)
+        #expect(try s.read(".gitattributes") == "*.md merge=notes\n*.markdown merge=notes\n")
+    }
+
+    /// The note is mended by hand (any editor) or with `notes edit`, which sets `updatedAt`.
+    @Test(arguments: [false, true])
+    func anEditOfTheSameLineStopsAndTheMendedNoteFinishesTheSync(withNotesEdit: Bool) throws {
+        let (s, other) = try Self.clones()
+        try String(Self.groceries(Self.replacing("- milk", with: "- oat milk", in: Self.start), second: 1))
+            .write(toFile: other + "/groceries.md", atomically: true, encoding: .utf8)
+        #expect(try s.run(["sync"], env: ["NOTES_VAULT": other]).status == 0)
+        try s.write(
+            "groceries.md",
+            Self.groceries(Self.replacing("- milk", with: "- soy milk", in: Self.start), second: 2))
+
+        var r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(
+            r.stderr.hasPrefix("Error: the pull stopped on conflicting changes in:\n  groceries\n"), "\(r)")
+        #expect(r.stderr.contains("notes sync"), "\(r)")
+        // Only the same line is between the markers: the dates merged.
+        r = try s.run(["show", "groceries"])
+        #expect(r.stdout.contains("<<<<<<<") && r.stdout.contains(">>>>>>>"), "\(r)")
+        #expect(r.stdout.contains("- oat milk") && r.stdout.contains("- soy milk"), "\(r)")
+        let stopped = try s.read("groceries.md")
+        #expect(
+            stopped.hasPrefix("---\ncreatedAt: 2026-11-01T10:00:00Z\nupdatedAt: 2026-11-01T10:00:02Z\n---\n"))
+
+        // Not mended yet: it says so and goes no further.
+        r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(
+            r.stderr.hasPrefix("Error: the pull stopped on conflicting changes in:\n  groceries\n"), "\(r)")
+        #expect(FileManager.default.fileExists(atPath: s.vault + "/.git/rebase-merge"))
+
+        let lines = ["- oat milk", "- soy milk", "- bread", "- eggs", "- tea"]
+        var mended = Self.groceries(lines, second: 2)
+        if withNotesEdit {
+            r = try s.run(
+                ["edit", "groceries", "-"], stdin: "# Groceries\n\n" + lines.joined(separator: "\n"))
+            #expect(r.status == 0, "\(r)")
+            mended = try s.read("groceries.md")
+            #expect(!mended.contains("updatedAt: 2026-11-01T10:00:02Z") && !mended.contains("<<<<<<<"))
+        } else {
+            try s.write("groceries.md", mended)
+        }
+        r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("  changed  Groceries (groceries)\n"), "\(r)")
+        #expect(r.stdout.hasSuffix("Pushed 1 commit to origin/main.\n"), "\(r)")
+        #expect(!FileManager.default.fileExists(atPath: s.vault + "/.git/rebase-merge"))
+        #expect(try s.gitStatus() == "")
+        #expect(try s.read("groceries.md") == mended)
+
+        r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        #expect(try String(contentsOfFile: other + "/groceries.md", encoding: .utf8) == mended)
+    }
+
+    @Test func aFailingDriverStopsTheSyncAndLosesNoEdit() throws {
+        let (s, other) = try Self.clones()
+        try String(Self.groceries(Self.replacing("- milk", with: "- oat milk", in: Self.start), second: 1))
+            .write(toFile: other + "/groceries.md", atomically: true, encoding: .utf8)
+        #expect(try s.run(["sync"], env: ["NOTES_VAULT": other]).status == 0)
+        try s.write(
+            "groceries.md",
+            Self.groceries(Self.replacing("- tea", with: "- green tea", in: Self.start), second: 2))
+        // Configuration from the environment wins over the repository's: the driver is `false`.
+        let failing = [
+            "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "merge.notes.driver", "GIT_CONFIG_VALUE_0": "false",
+        ]
+        var r = try s.run(["sync"], env: failing)
+        #expect(r.status == 1, "\(r)")
+        #expect(
+            r.stderr.hasPrefix("Error: the pull stopped on conflicting changes in:\n  groceries\n"), "\(r)")
+        #expect(try s.gitStatus().contains("UU groceries.md"))
+        // The driver left one side; neither edit is lost in the file.
+        let text = try s.read("groceries.md")
+        #expect(text.contains("- oat milk") && text.contains("- green tea"), "\(text)")
+
+        r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(
+            try s.read("groceries.md")
+                == Self.groceries(["- oat milk", "- bread", "- eggs", "- green tea"], second: 2))
+        #expect(try s.gitStatus() == "")
+    }
+
+    @Test func aNoteDeletedThereAndEditedHereStopsTheSyncNamingIt() throws {
+        let (s, other) = try Self.clones()
+        try s.gitOK(["rm", "-q", "groceries.md"], in: other)
+        try s.gitOK(["commit", "-q", "-m", "Drop the groceries"], in: other)
+        try s.gitOK(["push", "-q"], in: other)
+        let edited = Self.groceries(Self.replacing("- tea", with: "- green tea", in: Self.start), second: 2)
+        try s.write("groceries.md", edited)
+
+        var r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(
+            r.stderr.hasPrefix("Error: the pull stopped on conflicting changes in:\n  groceries\n"), "\(r)")
+        #expect(try s.read("groceries.md") == edited)
+        // Kept as it is, the edited note stays.
+        r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.read("groceries.md") == edited)
+        #expect(try s.gitStatus() == "")
+    }
+
+    @Test func aRebaseOfTheUsersOwnIsNotContinued() throws {
+        let (s, _) = try Self.clones()
+        // Two commits of one's own, the last one being edited: the rebase is not onto the upstream.
+        try s.gitOK(["commit", "-q", "--allow-empty", "-m", "mine"])
+        try s.gitOK(["commit", "-q", "--allow-empty", "-m", "mine too"])
+        let r0 = try s.git([
+            "-c", "sequence.editor=sed -i s/^pick/edit/", "rebase", "-q", "-i", "--keep-empty", "HEAD~1",
+        ])
+        #expect(r0.status == 0, "\(r0)")
+        let r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.hasPrefix("Error: a rebase is in progress"), "\(r)")
+        #expect(try s.gitOK(["status"]).contains("interactive rebase in progress"))
+    }
+
+    @Test func initAndSyncSetUpTheDriverForTheBinaryAsItIsFound() throws {
+        let s = try Sandbox(initVault: false)
+        try s.makeRepository()
+        let folder = s.root.path + "/my 'tools'"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/notes", withDestinationPath: Sandbox.binary)
+        let quoted = Shell.quote(folder + "/notes")
+        var r = try s.run([], shell: quoted + " init " + Shell.quote(s.vault))
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("'notes sync' commits it"), "\(r)")
+        #expect(try s.read(".gitattributes") == "*.md merge=notes\n*.markdown merge=notes\n")
+        #expect(try s.gitOK(["config", "merge.notes.driver"]) == quoted + " __merge -- %O %A %B %L %P\n")
+        // The binary moved: the next sync finds it again (and then stops: no remote).
+        r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(
+            try s.gitOK(["config", "merge.notes.driver"]) == Sandbox.binary + " __merge -- %O %A %B %L %P\n")
+        // A .gitattributes of the user's keeps its lines.
+        try s.write(".gitattributes", "*.png binary")
+        r = try s.run(["init", s.vault])
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.read(".gitattributes") == "*.png binary\n*.md merge=notes\n*.markdown merge=notes\n")
+    }
+
+    static let conflictedFrontMatter = """
+        ---
+        createdAt: 2026-11-01T10:00:00Z
+        <<<<<<< ours
+        tags: [home]
+        =======
+        tags: [shop]
+        >>>>>>> theirs
+        updatedAt: 2026-11-01T10:00:02Z
+        ---
+        # Groceries
+
+        - milk
+
+        """
+
+    @Test(arguments: [false, true])
+    func aNoteWithMarkersInItsFrontMatterIsShownAndEditedWhole(crlf: Bool) throws {
+        let s = try Sandbox()
+        let eol = crlf ? "\r\n" : "\n"
+        try s.write("groceries.md", Self.conflictedFrontMatter.replacingOccurrences(of: "\n", with: eol))
+        var r = try s.run(["show", "groceries"])
+        #expect(r.stdout == Self.conflictedFrontMatter.replacingOccurrences(of: "\n", with: eol), "\(r)")
+
+        // The editor gets the whole file, markers included, and what it leaves is the file.
+        let script = s.root.path + "/mend.sh"
+        try """
+        #!/bin/sh
+        cp "$1" '\(s.root.path)/seen.md'
+        grep -v -e '^<<<<<<<' -e '^=======' -e '^>>>>>>>' -e 'tags: \\[shop\\]' "$1" > "$1.new"
+        mv "$1.new" "$1"
+
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        r = try s.run(["edit", "groceries"], env: ["NOTES_EDITOR": script])
+        #expect(r.status == 0, "\(r)")
+        #expect(
+            try String(contentsOfFile: s.root.path + "/seen.md", encoding: .utf8)
+                == Self.conflictedFrontMatter)
+        let mended = """
+            ---
+            createdAt: 2026-11-01T10:00:00Z
+            tags: [home]
+            updatedAt: 2026-11-01T10:00:02Z
+            ---
+            # Groceries
+
+            - milk
+
+            """
+        #expect(try s.read("groceries.md") == mended.replacingOccurrences(of: "\n", with: eol))
+        let listed = try jsonArray(try s.run(["list", "--json"]).stdout)
+        #expect(listed.first?["conflicted"] as? Bool == false, "\(listed)")
+
+        // Text given on the command line replaces the whole file too.
+        try s.write("groceries.md", Self.conflictedFrontMatter)
+        r = try s.run(["edit", "groceries", "-"], stdin: mended)
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.read("groceries.md") == mended)
+    }
+}
