@@ -197,6 +197,31 @@ import Testing
         #expect(try s.run(["history", "never-was"]).stderr == "Error: no note matches 'never-was'\n")
     }
 
+    /// git's `--follow` takes a look-alike note added later for a copy of the first (`C085`, or
+    /// `C098` for a long one) and shows the first note's commits; history follows renames only.
+    @Test(arguments: [
+        "# Meeting\n\n- agenda\n- notes\n",
+        (1...40).map { "line \($0)\n" }.joined(),
+    ])
+    func historyNeverShowsALookAlikeNotesCommits(body: String) throws {
+        let s = try Sandbox()
+        try s.write("from-a.md", "---\ncreatedAt: 2025-01-01T10:00:00Z\n---\n" + body)
+        try s.makeRepository()
+        try s.write("from-a.md", "---\ncreatedAt: 2025-01-01T10:00:00Z\n---\n" + body + "- more\n")
+        try s.gitOK(["commit", "-q", "-am", "Grow a"])
+        try s.write("from-b.md", "---\ncreatedAt: 2025-01-02T10:00:00Z\n---\n" + body + "- more\n")
+        try s.gitOK(["add", "from-b.md"])
+        try s.gitOK(["commit", "-q", "-m", "Add b"])
+        let follow = try s.gitOK(["log", "--follow", "--format=%s", "--", "from-b.md"])
+        #expect(follow.contains("start"), "git's --follow takes b for a copy of a: \(follow)")
+
+        let r = try s.run(["history", "from-b"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.split(separator: "\n").map { $0.split(separator: "\t").last ?? "" } == ["Add b"])
+        let patch = try s.run(["log", "--patch", "from-b"])
+        #expect(!patch.stdout.contains("from-a.md"), "\(patch)")
+    }
+
     @Test func historyOfADeletedNoteNeverLeavesTheVault() throws {
         let s = try Sandbox()
         try s.write("outside.md", "# Outside the inner vault\n")
