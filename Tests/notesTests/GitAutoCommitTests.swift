@@ -58,6 +58,26 @@ import Testing
         #expect(status == "A  staged.md\n M unrelated.txt\n")
     }
 
+    /// A move is one commit named as `notes move` reports it, with the notes whose links it rewrote.
+    @Test func aMoveIsCommittedWithTheLinksItRewrote() throws {
+        let s = try Self.repository()
+        try s.write("idea.md", "# Big idea\n")
+        try s.write("one.md", "# One\n\n[[idea]] and [[idea|the idea]]\n")
+        try s.write("two.md", "# Two\n\nSee [it](idea.md).\n")
+        try s.gitOK(["add", "idea.md", "one.md", "two.md"])
+        try s.gitOK(["commit", "-q", "-m", "links", "--", "idea.md", "one.md", "two.md"])
+        var r = try s.run(["move", "idea", "plan"])
+        #expect(r.status == 0 && r.stderr == "", "\(r)")
+        #expect(r.stdout.hasPrefix("Moved 'idea' to 'plan'; rewrote 3 links in 2 notes:\n"), "\(r)")
+        #expect(try s.commitSubjects().first == "notes: move idea to plan (rewrote 3 links in 2 notes)")
+        #expect(try s.committedFiles() == ["one.md", "plan.md", "two.md"])
+        #expect(try s.gitOK(["show", "--name-status", "--format=", "-M"]).contains("R100\tidea.md\tplan.md"))
+        r = try s.run(["move", "groceries", "shopping"])
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.commitSubjects().first == "notes: move groceries to shopping")
+        try Self.expectUserWorkUntouched(s)
+    }
+
     @Test func readCommandsAndUnchangedEditsCommitNothing() throws {
         let s = try Self.repository()
         for arguments in [
