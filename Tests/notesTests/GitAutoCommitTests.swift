@@ -78,6 +78,88 @@ import Testing
         try Self.expectUserWorkUntouched(s)
     }
 
+    /// Writers that run at once take turns to commit, so none finds git's `index.lock` taken by
+    /// another and every note is committed.
+    @Test(.tags(.heavy), .skippedInQuickLoop) func writersAtOnceLeaveNoNoteUncommitted() throws {
+        let s = try Sandbox()
+        try s.makeRepository()
+        try s.run(["config", "set", "gitAutoCommit", "true"])
+        let count = 16
+        let race = try Race(s, label: "parallel auto-commit")
+        let racers = try (0..<count).map { try race.gated("add\($0)", ["add", "Note \($0)"]) }
+        race.release(racers)
+        for (name, result) in race.finishAll() {
+            #expect(result.status == 0 && result.stderr == "", "\(name): \(result)")
+        }
+        #expect(try s.gitStatus() == "")
+        let subjects = try s.commitSubjects()
+        #expect(Set(subjects) == Set(["start"] + (0..<count).map { "notes: add note-\($0)" }), "\(subjects)")
+        #expect(subjects.count == count + 1)
+    }
+
+    /// Another git working in the repository (its `index.lock` there) makes a commit wait, not fail.
+    @Test func aCommitWaitsForAnotherGitsIndexLock() throws {
+        let s = try Sandbox()
+        try s.makeRepository()
+        try s.run(["config", "set", "gitAutoCommit", "true"])
+        let lock = s.vault + "/.git/index.lock"
+        #expect(FileManager.default.createFile(atPath: lock, contents: Data()))
+        let race = try Race(s, label: "index.lock")
+        let racer = try race.gated("add", ["add", "While git works"], env: ["NOTES_TRACE": "1"])
+        race.release([racer])
+        // The lock goes only once the commit waits for it.
+        let waited = Self.waitUntil(racer, says: "git: waiting for index.lock")
+        try FileManager.default.removeItem(atPath: lock)
+        let r = racer.finish()
+        #expect(waited, "\(r)")
+        #expect(r.status == 0 && !r.stderr.contains("warning"), "\(r)")
+        #expect(try s.commitSubjects() == ["notes: add while-git-works", "start"])
+        #expect(try s.gitStatus() == "")
+    }
+
+    /// Whether `racer` wrote `text` to its stderr before it ended (or a minute passed).
+    static func waitUntil(_ racer: Racer, says text: String) -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let said = (try? String(contentsOfFile: racer.errPath, encoding: .utf8)) ?? ""
+            if said.contains(text) { return true }
+            if racer.poll() { return false }
+            usleep(1000)
+        }
+        return false
+    }
+
+    /// A commit in the middle of a rebase would land among the commits being replayed, and git
+    /// refuses one of only some paths during a merge: auto-commit commits nothing and says so once.
+    @Test(arguments: ["merge", "rebase"]) func duringAnUnfinishedRebaseOrMergeNothingIsCommitted(
+        operation: String
+    ) throws {
+        let s = try Sandbox()
+        try s.write("groceries.md", "# Groceries\n\n- milk\n")
+        try s.makeRepository()
+        try s.run(["config", "set", "gitAutoCommit", "true"])
+        try s.gitOK(["switch", "-q", "-c", "side"])
+        try s.write("groceries.md", "# Groceries\n\n- oat milk\n")
+        try s.gitOK(["commit", "-q", "-am", "side"])
+        try s.gitOK(["switch", "-q", "main"])
+        try s.write("groceries.md", "# Groceries\n\n- butter\n")
+        try s.gitOK(["commit", "-q", "-am", "main"])
+        if operation == "rebase" { try s.gitOK(["switch", "-q", "side"]) }
+        let stopped = try s.git(operation == "merge" ? ["merge", "side"] : ["rebase", "main"])
+        #expect(stopped.status != 0, "\(stopped)")
+        let before = try s.gitOK(["rev-parse", "HEAD"])
+
+        let r = try s.run(["add", "During it"])
+        #expect(r.status == 0, "\(r)")
+        #expect(
+            r.stderr
+                == "warning: the note is saved, but not committed: a \(operation) is in progress; finish it "
+                + "(git status says how) or abort it, then 'notes sync' commits the notes\n", "\(r)")
+        #expect(try s.read("during-it.md").contains("During it"))
+        #expect(try s.gitOK(["rev-parse", "HEAD"]) == before)
+        #expect(try s.gitStatus().contains("?? during-it.md"))
+    }
+
     @Test func readCommandsAndUnchangedEditsCommitNothing() throws {
         let s = try Self.repository()
         for arguments in [

@@ -107,12 +107,48 @@ public struct GitRepository: Sendable {
             targets += gone.filter { known.contains($0) }
         }
         guard !targets.isEmpty else { return .nothingToCommit }
-        if !existing.isEmpty { try check(["add", "--"] + existing) }
+        let deadline = Date().addingTimeInterval(GitRepository.indexLockWait)
+        if !existing.isEmpty { try writingIndex(["add", "--"] + existing, until: deadline) }
         if try hasHead(), try run(["diff", "--quiet", "HEAD", "--"] + targets).status == 0 {
             return .nothingToCommit
         }
-        try check(["commit", "--quiet", "-m", plan.message, "--"] + targets)
+        try writingIndex(["commit", "--quiet", "-m", plan.message, "--"] + targets, until: deadline)
         return .committed
+    }
+
+    /// How long, in seconds, a commit waits for another git's `index.lock` to go.
+    static let indexLockWait = 10.0
+
+    /// `check` for a command that writes git's index: while another git holds `index.lock`, it
+    /// waits for the lock to go (until `deadline`) and then tries again, instead of failing at once
+    /// as git does. git offers no wait of its own, so the lock file's existence is polled.
+    @discardableResult
+    func writingIndex(_ arguments: [String], until deadline: Date) throws(GitError) -> ProcessResult {
+        let lock = gitDirectory + "/index.lock"
+        var traced = false
+        while true {
+            while FileSystem.status(lock) != nil && Date() < deadline {
+                if !traced { Trace.mark("git: waiting for index.lock") }
+                traced = true
+                usleep(5000)
+            }
+            let result = try run(arguments)
+            if result.status == 0 { return result }
+            guard result.errorText.contains("index.lock"), Date() < deadline else {
+                throw .failed(command: "git " + (arguments.first ?? ""), message: result.errorText)
+            }
+        }
+    }
+
+    /// What git has left unfinished in the work tree — `"rebase"` or `"merge"` — or nil.
+    public func unfinishedOperation() -> String? {
+        for (marker, what) in [
+            ("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
+        ]
+        where FileSystem.status(gitDirectory + "/" + marker) != nil {
+            return what
+        }
+        return nil
     }
 
     /// Whether HEAD names a commit (false in a repository with no commit yet).

@@ -56,12 +56,25 @@ extension NoteStore {
     /// Commits exactly the files of the changes made through this store since the last call (the
     /// `gitAutoCommit` setting); nil when there was nothing to commit. The changes count as dealt
     /// with whatever git says, so a failed commit is reported once, not again with the next.
+    /// Holding the vault's lock, so that writers committing at once take turns instead of racing
+    /// for git's `index.lock` (and waiting for another git's). During a rebase or a merge nothing
+    /// is committed (a commit would land in the middle of it): that throws `unfinished`, once per
+    /// store, and `sync` commits the notes when it is over.
     @discardableResult
     public func commitChanges() throws(GitError) -> GitRepository.CommitOutcome? {
         let pending = Array(changes.dropFirst(changesCommitted))
         changesCommitted = changes.count
         guard let plan = CommitPlan(pending) else { return nil }
-        return try repository().commit(plan)
+        let repository = try repository()
+        if let what = repository.unfinishedOperation() {
+            guard !toldUnfinished else { return nil }
+            toldUnfinished = true
+            throw .unfinished(what)
+        }
+        // Without the lock (a state folder that cannot hold one) the commit is tried all the same.
+        let lock = try? VaultLock(path: lockPath, wait: true)
+        defer { lock?.release() }
+        return try repository.commit(plan)
     }
 
     /// Forgets the changes not committed yet, so that `commitChanges` does not commit them (the

@@ -72,6 +72,8 @@ public final class NoteStore {
     public private(set) var changes: [Change] = []
     /// How many of `changes` have been committed (or offered to git) already.
     var changesCommitted = 0
+    /// Whether auto-commit has said that a rebase or merge in progress kept it from committing.
+    var toldUnfinished = false
     private var current: Catalog?
     var unreported: [Diagnostic] = []
 
