@@ -81,6 +81,32 @@ import Testing
         #expect(try String(contentsOfFile: other + "/groceries.md", encoding: .utf8).contains("- eggs"))
     }
 
+    /// The pictures and files notes link to go with them; an untracked file no note links to stays.
+    @Test func syncCommitsTheAttachmentsNotesLinkToAndNoOtherUntrackedFile() throws {
+        let (s, other) = try Self.clones()
+        try s.write("trips/rome.md", "# Rome\n\n![[photo.png]]\n![](img/a.png)\n[pdf](../docs/x.pdf)\n")
+        try s.write("attachments/photo.png", "png\n")
+        try s.write("trips/img/a.png", "png a\n")
+        try s.write("docs/x.pdf", "pdf\n")
+        try s.write("img/unused.png", "not linked\n")
+        try s.write("scratch.txt", "not linked\n")
+        var r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.gitStatus() == "?? img/unused.png\n?? scratch.txt\n")
+        #expect(
+            try s.committedFiles()
+                == ["attachments/photo.png", "docs/x.pdf", "trips/img/a.png", "trips/rome.md"])
+
+        r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        for (path, text) in [
+            ("attachments/photo.png", "png\n"), ("trips/img/a.png", "png a\n"), ("docs/x.pdf", "pdf\n"),
+        ] {
+            #expect(try String(contentsOfFile: other + "/" + path, encoding: .utf8) == text, "\(path)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: other + "/img/unused.png"))
+    }
+
     @Test func aDeletedNoteIsReportedByItsOldTitle() throws {
         let (s, other) = try Self.clones()
         try s.run(["delete", "--yes", "plan"], env: ["NOTES_VAULT": other])

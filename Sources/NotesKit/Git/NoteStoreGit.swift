@@ -43,13 +43,16 @@ extension NoteStore {
     }
 
     /// `notes sync` (see `GitRepository.sync`): the titles of the notes that came in are read as
-    /// the vault reads them (its `titleFrom`).
+    /// the vault reads them (its `titleFrom`), and the untracked files that notes link to or embed
+    /// are committed with the notes, so the other clones get them too.
     public func sync(committed: (CommitPlan) -> Void = { _ in }) throws(GitError) -> SyncReport {
         let source = vault.titleSource
-        return try repository().sync(
+        let repository = try repository()
+        return try repository.sync(
             title: { path, text in
                 Note(path: path, document: NoteDocument(parsing: text), mtime: 0, titleFrom: source).title
             },
+            attachments: { linkedAttachments($0, repository: repository) },
             committed: committed)
     }
 

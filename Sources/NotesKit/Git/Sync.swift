@@ -27,9 +27,11 @@ extension GitRepository {
     /// `git pull --rebase --autostash` and `git push`, and says which notes came in. A rebase
     /// that stops on a conflict throws `rebaseConflict` and leaves the repository exactly as git
     /// left it. `committed` is called as soon as the local commit is made, so a sync that fails
-    /// after it can still say so. `title` reads a note's title from its text.
+    /// after it can still say so. `title` reads a note's title from its text; `attachments` gives
+    /// the untracked files the notes link to, which are committed with them.
     public func sync(
-        title: (String, String) -> String, committed: (CommitPlan) -> Void = { _ in }
+        title: (String, String) -> String, attachments: (GitStatus) -> [String] = { _ in [] },
+        committed: (CommitPlan) -> Void = { _ in }
     ) throws(GitError) -> SyncReport {
         for (marker, what) in [
             ("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
@@ -46,7 +48,10 @@ extension GitRepository {
         let branch = branchResult.output.trimmingCharacters(in: .newlines)
 
         var report = SyncReport()
-        if let plan = CommitPlan(status.noteChanges(exists: { FileSystem.status(folder + "/" + $0) != nil })),
+        let pending =
+            status.noteChanges(exists: { FileSystem.status(folder + "/" + $0) != nil })
+            + attachments(status).map { Change.added($0) }
+        if let plan = CommitPlan(pending),
             try commit(plan) == .committed
         {
             report.committed = plan
