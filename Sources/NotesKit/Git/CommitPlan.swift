@@ -28,7 +28,9 @@ public struct CommitPlan: Equatable, Sendable {
         } else if changes.count == 1 {
             message = "notes: " + verbs[0] + " " + subjects[0]
         } else if Set(verbs).count == 1 {
-            let list = subjects.count <= 3 ? subjects.joined(separator: ", ") : "\(subjects.count) notes"
+            // `sync` commits the attachments notes link to with them: files, not notes.
+            let noun = paths.allSatisfy(Vault.isNoteName) ? "notes" : "files"
+            let list = subjects.count <= 3 ? subjects.joined(separator: ", ") : "\(subjects.count) \(noun)"
             message = "notes: " + verbs[0] + " " + list
             if subjects.count > 3 { message += "\n\n" + subjects.map { "- " + $0 }.joined(separator: "\n") }
         } else {
