@@ -134,11 +134,45 @@ import Testing
             String($0).replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         }
         #expect(lines.map { String($0.prefix(4)) } == ["   C", " * C", " * N"], "\(r)")
+        // Piped, the marks are a fourth column: --git implies --marks.
+        let piped = try s.run(["list", "--git", "--sort", "created"])
+        #expect(
+            piped.stdout.split(separator: "\n").map {
+                $0.split(separator: "\t", omittingEmptySubsequences: false).last ?? ""
+            }
+                == ["", "*", "*"], "\(piped)")
         // Outside a repository, --git is a clear error.
         let plain = try Sandbox()
         try plain.useGit()
         let outside = try plain.run(["list", "--git"])
         #expect(outside.status == 1)
         #expect(outside.stderr.hasPrefix("Error: '\(plain.vault)' is not in a git repository"), "\(outside)")
+    }
+
+    /// Piped rows have three columns unless the marks are asked for (`--marks`, or `--git`):
+    /// then a fourth holds them, empty for a note without any.
+    @Test func pipedMarksAreAFourthColumnOnlyWhenAsked() throws {
+        let s = try Sandbox()
+        try s.write("clean.md", "---\ncreatedAt: 2026-11-03T10:00:00Z\n---\n# Clean\n")
+        try s.write(
+            "torn.md", "---\ncreatedAt: 2026-11-02T10:00:00Z\n---\n<<<<<<< a\nx\n=======\ny\n>>>>>>> b\n")
+        try s.write("plan.md", "---\ncreatedAt: 2026-11-01T10:00:00Z\n---\n# Plan\n")
+        try s.write("plan.conflict-20261130-101500.md", "# Plan, typed meanwhile\n")
+        let plain = try s.run(["list", "--sort", "created", "--reverse"])
+        #expect(plain.status == 0, "\(plain)")
+        #expect(
+            plain.stdout.split(separator: "\n").allSatisfy { $0.split(separator: "\t").count == 3 },
+            "\(plain)")
+        let r = try s.run(["list", "--marks", "--sort", "created", "--reverse"])
+        #expect(r.status == 0, "\(r)")
+        let rows = r.stdout.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
+        #expect(rows.map { $0.count } == [4, 4, 4, 4], "\(r)")
+        #expect(
+            Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[3]) })
+                == ["plan": "=", "plan.conflict-20261130-101500": "", "torn": "!", "clean": ""], "\(r)")
+        let search = try s.run(["search", "--marks", "plan"])
+        #expect(search.stdout.contains("\tPlan\t=\n"), "\(search)")
     }
 }

@@ -58,6 +58,110 @@ import Testing
         #expect(status == "A  staged.md\n M unrelated.txt\n")
     }
 
+    /// A move is one commit named as `notes move` reports it, with the notes whose links it rewrote.
+    @Test func aMoveIsCommittedWithTheLinksItRewrote() throws {
+        let s = try Self.repository()
+        try s.write("idea.md", "# Big idea\n")
+        try s.write("one.md", "# One\n\n[[idea]] and [[idea|the idea]]\n")
+        try s.write("two.md", "# Two\n\nSee [it](idea.md).\n")
+        try s.gitOK(["add", "idea.md", "one.md", "two.md"])
+        try s.gitOK(["commit", "-q", "-m", "links", "--", "idea.md", "one.md", "two.md"])
+        var r = try s.run(["move", "idea", "plan"])
+        #expect(r.status == 0 && r.stderr == "", "\(r)")
+        #expect(r.stdout.hasPrefix("Moved 'idea' to 'plan'; rewrote 3 links in 2 notes:\n"), "\(r)")
+        #expect(try s.commitSubjects().first == "notes: move idea to plan (rewrote 3 links in 2 notes)")
+        #expect(try s.committedFiles() == ["one.md", "plan.md", "two.md"])
+        #expect(try s.gitOK(["show", "--name-status", "--format=", "-M"]).contains("R100\tidea.md\tplan.md"))
+        r = try s.run(["move", "groceries", "shopping"])
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.commitSubjects().first == "notes: move groceries to shopping")
+        try Self.expectUserWorkUntouched(s)
+    }
+
+    /// Writers that run at once take turns to commit, so none finds git's `index.lock` or HEAD
+    /// taken by another (`cannot lock ref 'HEAD'`) and every note is committed. A few runs, as the
+    /// race does not go wrong every time.
+    @Test(.tags(.heavy), .skippedInQuickLoop, arguments: 0..<4)
+    func writersAtOnceLeaveNoNoteUncommitted(run: Int) throws {
+        let s = try Sandbox()
+        try s.makeRepository()
+        try s.run(["config", "set", "gitAutoCommit", "true"])
+        let count = 16
+        let race = try Race(s, label: "parallel auto-commit, run \(run)")
+        let racers = try (0..<count).map { try race.gated("add\($0)", ["add", "Note \($0)"]) }
+        race.release(racers)
+        for (name, result) in race.finishAll() {
+            #expect(result.status == 0 && result.stderr == "", "\(race.label): \(name): \(result)")
+        }
+        #expect(try s.gitStatus() == "", "\(race.label)")
+        let subjects = try s.commitSubjects()
+        #expect(Set(subjects) == Set(["start"] + (0..<count).map { "notes: add note-\($0)" }), "\(subjects)")
+        #expect(subjects.count == count + 1)
+    }
+
+    /// Another git working in the repository (its `index.lock` there) makes a commit wait, not fail.
+    @Test func aCommitWaitsForAnotherGitsIndexLock() throws {
+        let s = try Sandbox()
+        try s.makeRepository()
+        try s.run(["config", "set", "gitAutoCommit", "true"])
+        let lock = s.vault + "/.git/index.lock"
+        #expect(FileManager.default.createFile(atPath: lock, contents: Data()))
+        let race = try Race(s, label: "index.lock")
+        let racer = try race.gated("add", ["add", "While git works"], env: ["NOTES_TRACE": "1"])
+        race.release([racer])
+        // The lock goes only once the commit waits for it.
+        let waited = Self.waitUntil(racer, says: "git: waiting for index.lock")
+        try FileManager.default.removeItem(atPath: lock)
+        let r = racer.finish()
+        #expect(waited, "\(r)")
+        #expect(r.status == 0 && !r.stderr.contains("warning"), "\(r)")
+        #expect(try s.commitSubjects() == ["notes: add while-git-works", "start"])
+        #expect(try s.gitStatus() == "")
+    }
+
+    /// Whether `racer` wrote `text` to its stderr before it ended (or a minute passed).
+    static func waitUntil(_ racer: Racer, says text: String) -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let said = (try? String(contentsOfFile: racer.errPath, encoding: .utf8)) ?? ""
+            if said.contains(text) { return true }
+            if racer.poll() { return false }
+            usleep(1000)
+        }
+        return false
+    }
+
+    /// A commit in the middle of a rebase would land among the commits being replayed, and git
+    /// refuses one of only some paths during a merge: auto-commit commits nothing and says so once.
+    @Test(arguments: ["merge", "rebase"]) func duringAnUnfinishedRebaseOrMergeNothingIsCommitted(
+        operation: String
+    ) throws {
+        let s = try Sandbox()
+        try s.write("groceries.md", "# Groceries\n\n- milk\n")
+        try s.makeRepository()
+        try s.run(["config", "set", "gitAutoCommit", "true"])
+        try s.gitOK(["switch", "-q", "-c", "side"])
+        try s.write("groceries.md", "# Groceries\n\n- oat milk\n")
+        try s.gitOK(["commit", "-q", "-am", "side"])
+        try s.gitOK(["switch", "-q", "main"])
+        try s.write("groceries.md", "# Groceries\n\n- butter\n")
+        try s.gitOK(["commit", "-q", "-am", "main"])
+        if operation == "rebase" { try s.gitOK(["switch", "-q", "side"]) }
+        let stopped = try s.git(operation == "merge" ? ["merge", "side"] : ["rebase", "main"])
+        #expect(stopped.status != 0, "\(stopped)")
+        let before = try s.gitOK(["rev-parse", "HEAD"])
+
+        let r = try s.run(["add", "During it"])
+        #expect(r.status == 0, "\(r)")
+        #expect(
+            r.stderr
+                == "warning: the note is saved, but not committed: a \(operation) is in progress; finish it "
+                + "(git status says how) or abort it, then 'notes sync' commits the notes\n", "\(r)")
+        #expect(try s.read("during-it.md").contains("During it"))
+        #expect(try s.gitOK(["rev-parse", "HEAD"]) == before)
+        #expect(try s.gitStatus().contains("?? during-it.md"))
+    }
+
     @Test func readCommandsAndUnchangedEditsCommitNothing() throws {
         let s = try Self.repository()
         for arguments in [

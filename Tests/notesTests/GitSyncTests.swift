@@ -82,6 +82,32 @@ import Testing
         #expect(try String(contentsOfFile: other + "/groceries.md", encoding: .utf8).contains("- eggs"))
     }
 
+    /// The pictures and files notes link to go with them; an untracked file no note links to stays.
+    @Test func syncCommitsTheAttachmentsNotesLinkToAndNoOtherUntrackedFile() throws {
+        let (s, other) = try Self.clones()
+        try s.write("trips/rome.md", "# Rome\n\n![[photo.png]]\n![](img/a.png)\n[pdf](../docs/x.pdf)\n")
+        try s.write("attachments/photo.png", "png\n")
+        try s.write("trips/img/a.png", "png a\n")
+        try s.write("docs/x.pdf", "pdf\n")
+        try s.write("img/unused.png", "not linked\n")
+        try s.write("scratch.txt", "not linked\n")
+        var r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.gitStatus() == "?? img/unused.png\n?? scratch.txt\n")
+        #expect(
+            try s.committedFiles()
+                == ["attachments/photo.png", "docs/x.pdf", "trips/img/a.png", "trips/rome.md"])
+
+        r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        for (path, text) in [
+            ("attachments/photo.png", "png\n"), ("trips/img/a.png", "png a\n"), ("docs/x.pdf", "pdf\n"),
+        ] {
+            #expect(try String(contentsOfFile: other + "/" + path, encoding: .utf8) == text, "\(path)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: other + "/img/unused.png"))
+    }
+
     @Test func aDeletedNoteIsReportedByItsOldTitle() throws {
         let (s, other) = try Self.clones()
         try s.run(["delete", "--yes", "plan"], env: ["NOTES_VAULT": other])
@@ -198,6 +224,31 @@ import Testing
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.split(separator: "\n").count == 4)
         #expect(try s.run(["history", "never-was"]).stderr == "Error: no note matches 'never-was'\n")
+    }
+
+    /// git's `--follow` takes a look-alike note added later for a copy of the first (`C085`, or
+    /// `C098` for a long one) and shows the first note's commits; history follows renames only.
+    @Test(arguments: [
+        "# Meeting\n\n- agenda\n- notes\n",
+        (1...40).map { "line \($0)\n" }.joined(),
+    ])
+    func historyNeverShowsALookAlikeNotesCommits(body: String) throws {
+        let s = try Sandbox()
+        try s.write("from-a.md", "---\ncreatedAt: 2025-01-01T10:00:00Z\n---\n" + body)
+        try s.makeRepository()
+        try s.write("from-a.md", "---\ncreatedAt: 2025-01-01T10:00:00Z\n---\n" + body + "- more\n")
+        try s.gitOK(["commit", "-q", "-am", "Grow a"])
+        try s.write("from-b.md", "---\ncreatedAt: 2025-01-02T10:00:00Z\n---\n" + body + "- more\n")
+        try s.gitOK(["add", "from-b.md"])
+        try s.gitOK(["commit", "-q", "-m", "Add b"])
+        let follow = try s.gitOK(["log", "--follow", "--format=%s", "--", "from-b.md"])
+        #expect(follow.contains("start"), "git's --follow takes b for a copy of a: \(follow)")
+
+        let r = try s.run(["history", "from-b"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.split(separator: "\n").map { $0.split(separator: "\t").last ?? "" } == ["Add b"])
+        let patch = try s.run(["log", "--patch", "from-b"])
+        #expect(!patch.stdout.contains("from-a.md"), "\(patch)")
     }
 
     @Test func historyOfADeletedNoteNeverLeavesTheVault() throws {

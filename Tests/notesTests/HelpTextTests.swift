@@ -124,7 +124,7 @@ import Testing
             """
             OVERVIEW: List notes, newest first.
 
-            USAGE: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+            USAGE: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
 
             ALIASES: ls
 
@@ -135,6 +135,7 @@ import Testing
               -t, --tag <tag>     Only notes with this tag, or one nested below it; repeat for all of several.
               --json              Print a JSON array.
               --git               Mark notes with changes git has not committed ('*', "dirty" in JSON).
+              --marks             Piped, add a fourth column with the marks ('!', '=', '*'); implied by --git.
               --vault <dir>       The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
               --config <file>     The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>      Colour output: auto, always or never (default: auto).
@@ -144,9 +145,10 @@ import Testing
               --version           Show the version.
 
             On a terminal each note is a row: title, date and ID. Piped, each line is
-            ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC. Marks before a title: '!' the note
-            holds conflict markers, '=' it has conflict copies (see 'notes conflicts'), '*' git has
-            changes to it not committed yet (with --git).
+            ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC, and with --marks a fourth column
+            with the marks. Marks before a title: '!' the note holds conflict markers, '=' it has
+            conflict copies (see 'notes conflicts'), '*' git has changes to it not committed yet
+            (with --git).
 
             """
         ),
@@ -155,7 +157,7 @@ import Testing
             """
             OVERVIEW: Find notes containing every term of a query.
 
-            USAGE: notes search [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [<query> ...]
+            USAGE: notes search [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks] [<query> ...]
 
             ALIASES: find
 
@@ -169,6 +171,7 @@ import Testing
               -t, --tag <tag>     Only notes with this tag, or one nested below it; repeat for all of several.
               --json              Print a JSON array.
               --git               Mark notes with changes git has not committed ('*', "dirty" in JSON).
+              --marks             Piped, add a fourth column with the marks ('!', '=', '*'); implied by --git.
               --vault <dir>       The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
               --config <file>     The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>      Colour output: auto, always or never (default: auto).
@@ -800,7 +803,7 @@ import Testing
             ["list", "--frob"],
             """
             Error: Unknown option '--frob'.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """
@@ -827,7 +830,7 @@ import Testing
             ["list", "--sort", "sideways"],
             """
             Error: 'sideways' is not a sort order; use updated, created or title.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """
@@ -836,7 +839,7 @@ import Testing
             ["list", "--color=sometimes"],
             """
             Error: 'sometimes' is not a colour mode; use auto, always or never.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """
@@ -854,7 +857,7 @@ import Testing
             ["list", "extra"],
             """
             Error: Unexpected argument 'extra'. To search, use: notes search extra
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """
@@ -863,7 +866,7 @@ import Testing
             ["list", "-n"],
             """
             Error: Missing value for '-n, --limit <n>'.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """
@@ -971,7 +974,7 @@ import Testing
             ["list", "--tag"],
             """
             Error: Missing value for '-t, --tag <tag>'.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """

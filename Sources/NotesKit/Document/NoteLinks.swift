@@ -126,8 +126,11 @@ public enum NoteLinks {
 
     // MARK: Wiki links
 
-    /// The wiki link whose `[[` is at `i`, if it is one: `]]` closes it on the same line.
-    private static func wikiLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> NoteLink? {
+    /// The wiki link whose `[[` is at `i`, if it is one: `]]` closes it on the same line. With
+    /// `attachments`, only one to an attachment (`[[photo.png]]`); else only one to a note.
+    static func wikiLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, attachments: Bool = false)
+        -> NoteLink?
+    {
         let innerStart = i + 2
         var j = innerStart
         var close: Int?
@@ -154,7 +157,7 @@ public enum NoteLinks {
         let target = trimmed(bytes, innerStart..<targetEnd)
         guard !target.isEmpty else { return nil }
         let name = string(bytes, target)
-        guard !isAttachment(name) else { return nil }
+        guard isAttachment(name) == attachments else { return nil }
         let embed =
             i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
         let range = (embed ? i - 1 : i)..<(close + 2)
@@ -185,7 +188,7 @@ public enum NoteLinks {
 
     /// The parts of `[text](destination "title")`: where the destination is (without `<>`), and
     /// where the whole ends.
-    private struct MarkdownParts {
+    struct MarkdownParts {
         var destination: Range<Int>
         var angled: Bool
         var end: Int
@@ -198,7 +201,7 @@ public enum NoteLinks {
     }
 
     /// The Markdown link (or image, without its `!`) whose `[` is at `i`, all on one line.
-    private static func markdownLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> MarkdownParts? {
+    static func markdownLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> MarkdownParts? {
         // The text: brackets nest, escaped ones do not count.
         var depth = 0
         var j = i

@@ -15,10 +15,22 @@ public struct CommitPlan: Equatable, Sendable {
         self.paths = paths
         let verbs = changes.map(CommitPlan.verb)
         let subjects = changes.map(CommitPlan.subject)
-        if changes.count == 1 {
+        let rewrites = changes.compactMap { change -> Int? in
+            if case .rewroteLinks(_, let count) = change { return count }
+            return nil
+        }
+        if case .moved = changes[0], changes.count > 1, rewrites.count == changes.count - 1 {
+            // One move and the links it rewrote: what `notes move` printed.
+            let links = rewrites.reduce(0, +)
+            message =
+                "notes: move \(subjects[0]) (rewrote \(links) link\(links == 1 ? "" : "s") in "
+                + "\(rewrites.count) note\(rewrites.count == 1 ? "" : "s"))"
+        } else if changes.count == 1 {
             message = "notes: " + verbs[0] + " " + subjects[0]
         } else if Set(verbs).count == 1 {
-            let list = subjects.count <= 3 ? subjects.joined(separator: ", ") : "\(subjects.count) notes"
+            // `sync` commits the attachments notes link to with them: files, not notes.
+            let noun = paths.allSatisfy(Vault.isNoteName) ? "notes" : "files"
+            let list = subjects.count <= 3 ? subjects.joined(separator: ", ") : "\(subjects.count) \(noun)"
             message = "notes: " + verbs[0] + " " + list
             if subjects.count > 3 { message += "\n\n" + subjects.map { "- " + $0 }.joined(separator: "\n") }
         } else {
@@ -36,13 +48,15 @@ public struct CommitPlan: Equatable, Sendable {
         case .removed: "delete"
         case .restored: "restore"
         case .moved: "move"
+        case .rewroteLinks: "rewrite links in"
         }
     }
 
     /// The notes a change is about, by ID.
     static func subject(_ change: Change) -> String {
         switch change {
-        case .added(let path), .modified(let path), .removed(let path), .restored(let path):
+        case .added(let path), .modified(let path), .removed(let path), .restored(let path),
+            .rewroteLinks(let path, _):
             Note.id(forPath: path)
         case .moved(let from, let to):
             Note.id(forPath: from) + " to " + Note.id(forPath: to)

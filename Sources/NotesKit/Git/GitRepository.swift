@@ -107,12 +107,48 @@ public struct GitRepository: Sendable {
             targets += gone.filter { known.contains($0) }
         }
         guard !targets.isEmpty else { return .nothingToCommit }
-        if !existing.isEmpty { try check(["add", "--"] + existing) }
+        let deadline = Date().addingTimeInterval(GitRepository.indexLockWait)
+        if !existing.isEmpty { try writingIndex(["add", "--"] + existing, until: deadline) }
         if try hasHead(), try run(["diff", "--quiet", "HEAD", "--"] + targets).status == 0 {
             return .nothingToCommit
         }
-        try check(["commit", "--quiet", "-m", plan.message, "--"] + targets)
+        try writingIndex(["commit", "--quiet", "-m", plan.message, "--"] + targets, until: deadline)
         return .committed
+    }
+
+    /// How long, in seconds, a commit waits for another git's `index.lock` to go.
+    static let indexLockWait = 10.0
+
+    /// `check` for a command that writes git's index: while another git holds `index.lock`, it
+    /// waits for the lock to go (until `deadline`) and then tries again, instead of failing at once
+    /// as git does. git offers no wait of its own, so the lock file's existence is polled.
+    @discardableResult
+    func writingIndex(_ arguments: [String], until deadline: Date) throws(GitError) -> ProcessResult {
+        let lock = gitDirectory + "/index.lock"
+        var traced = false
+        while true {
+            while FileSystem.status(lock) != nil && Date() < deadline {
+                if !traced { Trace.mark("git: waiting for index.lock") }
+                traced = true
+                usleep(5000)
+            }
+            let result = try run(arguments)
+            if result.status == 0 { return result }
+            guard result.errorText.contains("index.lock"), Date() < deadline else {
+                throw .failed(command: "git " + (arguments.first ?? ""), message: result.errorText)
+            }
+        }
+    }
+
+    /// What git has left unfinished in the work tree — `"rebase"` or `"merge"` — or nil.
+    public func unfinishedOperation() -> String? {
+        for (marker, what) in [
+            ("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
+        ]
+        where FileSystem.status(gitDirectory + "/" + marker) != nil {
+            return what
+        }
+        return nil
     }
 
     /// Whether HEAD names a commit (false in a repository with no commit yet).
@@ -134,12 +170,61 @@ public struct GitRepository: Sendable {
     }
 
     /// The commits that changed the note at a vault-relative path, newest first, following it
-    /// through renames (`git log --follow`); with `patch`, each with its diff.
+    /// through renames; with `patch`, each with its diff. Not `git log --follow`: that always looks
+    /// for copies too, so a small note that looks like another (`C085 a.md b.md`) would show the
+    /// other's commits. Here each stretch of history is `git log` of one path, and where the note
+    /// was added, a rename to it at least 90% similar (`-M90%`, no copies) leads to its old path.
     public func history(of path: String, patch: Bool) throws(GitError) -> [Commit] {
         guard try hasHead() else { return [] }
-        var arguments = ["log", "--follow", "--no-color", "--format=%x1e%H%x1f%at%x1f%an%x1f%s"]
+        var commits: [Commit] = []
+        var (current, start) = (path, "HEAD")
+        var seen: Set<String> = []
+        while true {
+            var stretch = try log(start, paths: [current], patch: patch)
+            guard let oldest = stretch.last, seen.insert(oldest.hash).inserted,
+                let source = try renameSource(of: current, in: oldest.hash)
+            else {
+                commits += stretch
+                break
+            }
+            if patch,
+                let renamed = try log(oldest.hash, paths: [source, current], patch: true, count: 1).first
+            {
+                stretch[stretch.count - 1] = renamed
+            }
+            commits += stretch
+            guard try run(["rev-parse", "--quiet", "--verify", oldest.hash + "^"]).status == 0 else { break }
+            (current, start) = (source, oldest.hash + "^")
+        }
+        return commits
+    }
+
+    /// The vault-relative path that `commit` renamed (at least 90% similar, never a copy) to the
+    /// vault-relative `path`; nil when it did not, or the old path is outside the vault.
+    private func renameSource(of path: String, in commit: String) throws(GitError) -> String? {
+        let fields = try check([
+            "diff-tree", "-r", "-z", "--root", "--no-commit-id", "--name-status", "-M90%",
+            "--diff-filter=R", commit,
+        ]).stdout.split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        var i = 0
+        while i + 2 < fields.count {
+            let (old, new) = (fields[i + 1], fields[i + 2])
+            i += 3
+            if new == prefix + path { return vaultPath(old) }
+        }
+        return nil
+    }
+
+    /// `git log` from `start` of the commits that changed `paths`, newest first.
+    private func log(_ start: String, paths: [String], patch: Bool, count: Int? = nil) throws(GitError)
+        -> [Commit]
+    {
+        var arguments = ["log", "--no-follow", "--no-color", "-M90%", "--format=%x1e%H%x1f%at%x1f%an%x1f%s"]
+        if let count { arguments.append("--max-count=\(count)") }
         if patch { arguments.append("--patch") }
-        let result = try check(arguments + ["--", path])
+        let result = try check(arguments + [start, "--"] + paths)
         return result.stdout.split(separator: 0x1E).compactMap { record -> Commit? in
             let text = String(decoding: record, as: UTF8.self)
             let header = text.prefix { $0 != "\n" }

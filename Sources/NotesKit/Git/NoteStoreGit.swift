@@ -43,16 +43,19 @@ extension NoteStore {
     }
 
     /// `notes sync` (see `GitRepository.sync`): the titles of the notes that came in are read as
-    /// the vault reads them (its `titleFrom`).
+    /// the vault reads them (its `titleFrom`), and the untracked files that notes link to or embed
+    /// are committed with the notes, so the other clones get them too.
     public func sync(mergeDriver: String?, committed: (CommitPlan) -> Void = { _ in }) throws(GitError)
         -> SyncReport
     {
         let source = vault.titleSource
-        return try repository().sync(
+        let repository = try repository()
+        return try repository.sync(
             mergeDriver: mergeDriver,
             title: { path, text in
                 Note(path: path, document: NoteDocument(parsing: text), mtime: 0, titleFrom: source).title
             },
+            attachments: { linkedAttachments($0, repository: repository) },
             committed: committed)
     }
 
@@ -69,12 +72,25 @@ extension NoteStore {
     /// Commits exactly the files of the changes made through this store since the last call (the
     /// `gitAutoCommit` setting); nil when there was nothing to commit. The changes count as dealt
     /// with whatever git says, so a failed commit is reported once, not again with the next.
+    /// Holding the vault's lock, so that writers committing at once take turns instead of racing
+    /// for git's `index.lock` (and waiting for another git's). During a rebase or a merge nothing
+    /// is committed (a commit would land in the middle of it): that throws `unfinished`, once per
+    /// store, and `sync` commits the notes when it is over.
     @discardableResult
     public func commitChanges() throws(GitError) -> GitRepository.CommitOutcome? {
         let pending = Array(changes.dropFirst(changesCommitted))
         changesCommitted = changes.count
         guard let plan = CommitPlan(pending) else { return nil }
-        return try repository().commit(plan)
+        let repository = try repository()
+        if let what = repository.unfinishedOperation() {
+            guard !toldUnfinished else { return nil }
+            toldUnfinished = true
+            throw .unfinished(what)
+        }
+        // Without the lock (a state folder that cannot hold one) the commit is tried all the same.
+        let lock = try? VaultLock(path: lockPath, wait: true)
+        defer { lock?.release() }
+        return try repository.commit(plan)
     }
 
     /// Forgets the changes not committed yet, so that `commitChanges` does not commit them (the

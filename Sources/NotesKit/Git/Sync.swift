@@ -32,9 +32,11 @@ extension GitRepository {
     /// conflict throws `rebaseConflict` and leaves the repository as git left it; the next sync
     /// goes on with it once the notes hold no markers. `committed` is called as soon as the local
     /// commit is made, so a sync that fails after it can still say so. `title` reads a note's
-    /// title from its text.
+    /// title from its text; `attachments` gives the untracked files the notes link to, which are
+    /// committed with them.
     public func sync(
         mergeDriver: String? = nil, title: (String, String) -> String,
+        attachments: (GitStatus) -> [String] = { _ in [] },
         committed: (CommitPlan) -> Void = { _ in }
     ) throws(GitError) -> SyncReport {
         if FileSystem.status(gitDirectory + "/MERGE_HEAD") != nil { throw .unfinished("merge") }
@@ -53,7 +55,10 @@ extension GitRepository {
         let branch = branchResult.output.trimmingCharacters(in: .newlines)
 
         var report = SyncReport()
-        if let plan = CommitPlan(status.noteChanges(exists: { FileSystem.status(folder + "/" + $0) != nil })),
+        let pending =
+            status.noteChanges(exists: { FileSystem.status(folder + "/" + $0) != nil })
+            + attachments(status).map { Change.added($0) }
+        if let plan = CommitPlan(pending),
             try commit(plan) == .committed
         {
             report.committed = plan

@@ -108,7 +108,7 @@ extension NoteStore {
     /// appeared at the new path meanwhile is never replaced), and the rewritten notes put in place,
     /// each atomically. When a rewritten note cannot be written, nothing is moved. A note that is
     /// no longer as the index saw it when the plan was made, or that changes while it is rewritten,
-    /// is left as it is and reported in `changed`. Records `.moved` and a `.modified` per rewritten note.
+    /// is left as it is and reported in `changed`. Records `.moved` and a `.rewroteLinks` per rewritten note.
     public func move(_ plan: MovePlan) throws(VaultError) -> MoveReport {
         let rewriter = plan.rewriter
         return try withLock { () throws(VaultError) -> MoveReport in
@@ -169,7 +169,9 @@ extension NoteStore {
                 switch outcome {
                 case .written:
                     report.rewritten.append(entry)
-                    record(.modified(entry.path == plan.from ? plan.to : entry.path))
+                    record(
+                        .rewroteLinks(
+                            entry.path == plan.from ? plan.to : entry.path, count: entry.rewrites.count))
                 case .changed: report.changed.append(entry.id)
                 case .failed(let error): report.failed.append((entry.id, VaultError(error)))
                 }

@@ -12,11 +12,15 @@ public enum Change: Equatable, Sendable {
     case removed(String)
     /// A note file was renamed or moved.
     case moved(from: String, to: String)
+    /// A move rewrote this many links in the note at this path (to follow the moved note).
+    case rewroteLinks(String, count: Int)
 
     /// The vault-relative paths the change touched.
     public var paths: [String] {
         switch self {
-        case .added(let path), .restored(let path), .modified(let path), .removed(let path): return [path]
+        case .added(let path), .restored(let path), .modified(let path), .removed(let path),
+            .rewroteLinks(let path, _):
+            return [path]
         case .moved(let from, let to): return [from, to]
         }
     }
@@ -68,6 +72,8 @@ public final class NoteStore {
     public private(set) var changes: [Change] = []
     /// How many of `changes` have been committed (or offered to git) already.
     var changesCommitted = 0
+    /// Whether auto-commit has said that a rebase or merge in progress kept it from committing.
+    var toldUnfinished = false
     private var current: Catalog?
     var unreported: [Diagnostic] = []
 

@@ -14,8 +14,11 @@ struct ListOptions {
     static let jsonFlag = Flag("json", help: "Print a JSON array.")
     static let gitFlag = Flag(
         "git", help: "Mark notes with changes git has not committed ('*', \"dirty\" in JSON).")
+    static let marksFlag = Flag(
+        "marks", help: "Piped, add a fourth column with the marks ('!', '=', '*'); implied by --git.")
     static let specs = [
         sortOption.spec, reverseFlag.spec, limitOption.spec, tagOption.spec, jsonFlag.spec, gitFlag.spec,
+        marksFlag.spec,
     ]
 
     var sort: SortOrder?
@@ -24,9 +27,12 @@ struct ListOptions {
     var tags: [String]
     var json: Bool
     var git: Bool
+    /// Whether piped rows get a fourth column with the marks.
+    var marks: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         git = arguments.flag(Self.gitFlag)
+        marks = git || arguments.flag(Self.marksFlag)
         sort = try arguments.value(Self.sortOption)
         limit = try arguments.value(Self.limitOption)?.value
         reverse = arguments.flag(Self.reverseFlag)
@@ -62,7 +68,7 @@ struct ListOptions {
                 note: listed.note, date: order.date(of: listed.note), snippet: listed.snippet,
                 conflictCopies: listed.conflictCopies, dirty: listed.uncommitted)
         }
-        let text = ListView.render(rows, query: search, json: json, style: style)
+        let text = ListView.render(rows, query: search, json: json, marks: marks, style: style)
         context.output.out(text.stdout)
         if let notice = text.notice { context.output.err(notice) }
     }
@@ -82,9 +88,10 @@ struct ListCommand: NotesCommand {
         unexpected: { "Unexpected argument '\($0)'. To search, use: " + Shell.notes("search", argument: $0) },
         discussion: """
             On a terminal each note is a row: title, date and ID. Piped, each line is
-            ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC. Marks before a title: '!' the note
-            holds conflict markers, '=' it has conflict copies (see 'notes conflicts'), '*' git has
-            changes to it not committed yet (with --git).
+            ID<TAB>DATE<TAB>TITLE with the date in ISO 8601 UTC, and with --marks a fourth column
+            with the marks. Marks before a title: '!' the note holds conflict markers, '=' it has
+            conflict copies (see 'notes conflicts'), '*' git has changes to it not committed yet
+            (with --git).
             """, pages: true)
 
     let options: ListOptions

@@ -22,6 +22,11 @@ enum AutoCommitter {
                 "gitAutoCommit is on, but '\(folder)' is not in a git repository; nothing was committed "
                     + "(run 'git init' there, or 'notes config set gitAutoCommit false')"
             ]
+        } catch .unfinished(let what) {
+            return [
+                "the note is saved, but not committed: a \(what) is in progress; finish it (git status "
+                    + "says how) or abort it, then 'notes sync' commits the notes"
+            ]
         } catch .failed(_, let message) {
             let said =
                 message.isEmpty

@@ -9,8 +9,10 @@ enum ListView {
     }
 
     /// A JSON array (with `snippet` for a search), human rows or piped ones; with no rows on a
-    /// terminal, a sentence instead.
-    static func render(_ rows: [NoteRow], query: SearchQuery?, json: Bool, style: OutputStyle) -> Text {
+    /// terminal, a sentence instead. With `marks`, piped rows get a fourth column with the marks.
+    static func render(
+        _ rows: [NoteRow], query: SearchQuery?, json: Bool, marks: Bool = false, style: OutputStyle
+    ) -> Text {
         if json {
             let items = rows.map { row -> JSONText in
                 var fields = JSONText.noteFields(row.note)
@@ -28,6 +30,6 @@ enum ListView {
                 ?? "No notes yet; add one with 'notes add'."
             return Text(stdout: "", notice: notice)
         }
-        return Text(stdout: NoteRows.render(rows, query: query, style: style))
+        return Text(stdout: NoteRows.render(rows, query: query, marks: marks, style: style))
     }
 }

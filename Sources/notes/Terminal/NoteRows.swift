@@ -22,14 +22,19 @@ struct NoteRow {
 
 /// Renders rows for a TTY (tinted capsules) or for pipes (`ID<TAB>DATE<TAB>TITLE`).
 enum NoteRows {
-    /// Rows as the style wants them: human lines or tab-separated ones.
-    static func render(_ rows: [NoteRow], query: SearchQuery? = nil, style: OutputStyle) -> String {
-        guard style.human else { return piped(rows) }
+    /// Rows as the style wants them: human lines or tab-separated ones (with `marks`, a fourth
+    /// column holding them).
+    static func render(
+        _ rows: [NoteRow], query: SearchQuery? = nil, marks: Bool = false, style: OutputStyle
+    ) -> String {
+        guard style.human else { return piped(rows, marks: marks) }
         return human(rows, query: query, style: style).map { $0 + "\n" }.joined()
     }
 
-    /// `ID<TAB>DATE<TAB>TITLE` lines with ISO 8601 UTC dates, no colour, no truncation.
-    static func piped(_ rows: [NoteRow]) -> String {
+    /// `ID<TAB>DATE<TAB>TITLE` lines with ISO 8601 UTC dates, no colour, no truncation; with
+    /// `marks`, `<TAB>MARKS` after the title (empty when the note has none), so that scripts
+    /// reading three columns never see a fourth unless they ask for it.
+    static func piped(_ rows: [NoteRow], marks: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(rows.count * 64)
         for row in rows {
@@ -38,6 +43,10 @@ enum NoteRows {
             out.append(NoteDate.format(row.date))
             out.append("\t")
             out.append(ANSI.printable(row.note.title))
+            if marks {
+                out.append("\t")
+                out.append(row.marks)
+            }
             out.append("\n")
         }
         return out
