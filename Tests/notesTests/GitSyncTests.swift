@@ -14,7 +14,7 @@ import Testing
         try s.write("groceries.md", "# Groceries\n\n- milk\n- bread\n")
         try s.write("plan.md", "# Plan\n\nfirst\n")
         try s.gitOK(["init", "-q"])
-        try s.gitOK(["add", "groceries.md", "plan.md"])
+        try s.gitOK(["add", "groceries.md", "plan.md", ".notes/.gitignore"])
         try s.gitOK(["commit", "-q", "-m", "start"])
         try s.gitOK(["remote", "add", "origin", remote])
         try s.gitOK(["push", "-q", "-u", "origin", "main"])
