@@ -45,15 +45,21 @@ final class Context {
     lazy var loadedSettings: SettingsFile.Loaded = {
         let loaded = settingsFile.load()
         if let corruption = loaded.corruption {
-            output.warn(
-                (corruption.errorDescription ?? "")
-                    + "; using the defaults. Fix it or run 'notes config reset'.")
+            output.warn((corruption.errorDescription ?? "") + "; using the defaults. " + Self.fix(corruption))
         }
         for problem in loaded.settings.problems {
             output.warn("\(settingsFile.path): \(problem); using the default")
         }
         return loaded
     }()
+
+    /// What to do about a settings file that cannot be read.
+    static func fix(_ corruption: SettingsError) -> String {
+        if case .notAFile = corruption {
+            return "Move that folder away or remove it; the settings file is then written in its place."
+        }
+        return "Fix it or run 'notes config reset'."
+    }
 
     /// Where the vault of this run is, and how it was chosen (as `store` finds it).
     lazy var vaultLocation = locations.vault(flag: globals.vault, setting: loadedSettings.settings.vault)
@@ -64,10 +70,13 @@ final class Context {
         let layered = LayeredSettings(user: loadedSettings, vaultRoot: vaultLocation.path)
         let path = layered.vaultFile.path
         if let corruption = layered.vault.corruption {
-            output.warn(
-                (corruption.errorDescription ?? "") + "; the vault's settings are not used. "
-                    + "Fix it, or remove it and set them again with 'notes config set --vault-local KEY VALUE'."
-            )
+            let fix =
+                if case .notAFile = corruption {
+                    "Move that folder away or remove it."
+                } else {
+                    "Fix it, or remove it and set them again with 'notes config set --vault-local KEY VALUE'."
+                }
+            output.warn((corruption.errorDescription ?? "") + "; the vault's settings are not used. " + fix)
         }
         for problem in layered.vault.settings.problems {
             output.warn("\(path): \(problem); it is ignored")

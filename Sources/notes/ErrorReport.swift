@@ -29,6 +29,11 @@ struct ErrorReport {
             sentence = commandError.message
         case let vaultError as VaultError:
             sentence = (vaultError.errorDescription ?? "\(error)") + (Self.hint(for: vaultError) ?? "")
+        case SettingsError.notAFile(let path):
+            sentence =
+                SettingsError.notAFile(path: path).localizedDescription
+                + "; move that folder away or remove it (the defaults apply without a file), "
+                + "or name another file with --config FILE"
         case let localized as LocalizedError:
             sentence = localized.errorDescription ?? "\(error)"
         default:

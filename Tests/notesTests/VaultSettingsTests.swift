@@ -92,4 +92,28 @@ import Testing
         #expect(r.stderr.hasPrefix("Error: 'editor' is a personal setting"), "\(r)")
         #expect(!r.stderr.contains("settings.json"))
     }
+
+    @Test func aSettingsFileThatIsAFolderSaysToMoveIt() throws {
+        let s = try Sandbox()
+        let path = s.config + "/notes/settings.json"
+        try FileManager.default.createDirectory(atPath: path + "/inside", withIntermediateDirectories: true)
+        var r = try s.run(["list"])
+        #expect(r.status == 0, "\(r)")
+        #expect(
+            r.stderr
+                == "warning: the settings file '\(path)' is a folder, not a file; using the defaults. "
+                + "Move that folder away or remove it; the settings file is then written in its place.\n")
+        r = try s.run(["config", "reset"])
+        #expect(r.status == 1, "\(r)")
+        #expect(
+            r.stderr.hasSuffix(
+                "Error: the settings file '\(path)' is a folder, not a file; move that folder away or remove it "
+                    + "(the defaults apply without a file), or name another file with --config FILE\n"),
+            "\(r)")
+        r = try s.run(["config", "set", "scheme", "blue"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("is a folder, not a file; move that folder away or remove it"), "\(r)")
+        #expect(!r.stderr.contains("config reset"), "\(r)")
+        #expect(Disk.exists(path + "/inside"))
+    }
 }

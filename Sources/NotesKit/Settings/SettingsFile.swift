@@ -27,7 +27,10 @@ public struct SettingsFile: Sendable {
 
     /// Loads the settings; a missing file means defaults, a corrupt one defaults plus the problem.
     public func load() -> Loaded {
-        guard FileSystem.status(path) != nil else { return Loaded(settings: Settings(), exists: false) }
+        guard let status = FileSystem.status(path) else { return Loaded(settings: Settings(), exists: false) }
+        if status.kind == .directory {
+            return Loaded(settings: Settings(), exists: true, corruption: .notAFile(path: path))
+        }
         do {
             let (bytes, _) = try FileSystem.read(path, followSymlinks: followsLinks)
             return Loaded(settings: try Settings.decode(bytes, path: path), exists: true)
@@ -53,10 +56,12 @@ public struct SettingsFile: Sendable {
     }
 
     /// Replaces the file with defaults, keeping the old bytes in `<file>.bak`; returns the backup's
-    /// path when there was a file to keep.
-    public func reset() throws(VaultError) -> String? {
+    /// path when there was a file to keep. A folder in the file's place is not touched: it throws
+    /// `SettingsError.notAFile`.
+    public func reset() throws -> String? {
         var backup: String?
-        if FileSystem.status(path) != nil {
+        if let status = FileSystem.status(path) {
+            if status.kind == .directory { throw SettingsError.notAFile(path: path) }
             let (bytes, _) = try VaultError.mapping(FileSystem.read(path, followSymlinks: followsLinks))
             // Nothing to keep when it already holds the defaults; never overwrite an older backup.
             if bytes != Settings().encoded() {

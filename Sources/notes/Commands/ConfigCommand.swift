@@ -31,9 +31,13 @@ enum ConfigCommand: CommandDescription {
     /// The user's settings to modify; refuses when the file is corrupt, so it is never overwritten.
     static func writableSettings(_ context: Context) throws -> Settings {
         if let corruption = context.loadedSettings.corruption {
-            throw CommandError(
-                (corruption.errorDescription ?? "the settings file is not valid")
-                    + "; fix it by hand or run 'notes config reset' (which keeps a .bak)")
+            let fix =
+                if case .notAFile = corruption {
+                    "; move that folder away or remove it, then run this again"
+                } else {
+                    "; fix it by hand or run 'notes config reset' (which keeps a .bak)"
+                }
+            throw CommandError((corruption.errorDescription ?? "the settings file is not valid") + fix)
         }
         return context.loadedSettings.settings
     }
@@ -50,9 +54,13 @@ enum ConfigCommand: CommandDescription {
         }
         let loaded = SettingsFile.ofVault(at: store.vault.root).load()
         if let corruption = loaded.corruption {
-            throw CommandError(
-                (corruption.errorDescription ?? "the vault's settings are not valid")
-                    + "; fix it by hand, or remove it and run this again")
+            let fix =
+                if case .notAFile = corruption {
+                    "; move that folder away or remove it, then run this again"
+                } else {
+                    "; fix it by hand, or remove it and run this again"
+                }
+            throw CommandError((corruption.errorDescription ?? "the vault's settings are not valid") + fix)
         }
         return (store, loaded.settings)
     }
