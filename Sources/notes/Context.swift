@@ -45,13 +45,11 @@ final class Context {
 
     lazy var settingsFile = SettingsFile(path: locations.settingsPath(flag: globals.config))
 
-    /// The settings, loaded once; a corrupt file or bad values are reported as warnings.
+    /// The user's settings file, loaded once; a corrupt file or bad values are reported as warnings.
     lazy var loadedSettings: SettingsFile.Loaded = {
         let loaded = settingsFile.load()
         if let corruption = loaded.corruption {
-            output.warn(
-                (corruption.errorDescription ?? "")
-                    + "; using the defaults. Fix it or run 'notes config reset'.")
+            output.warn((corruption.errorDescription ?? "") + "; using the defaults. " + Self.fix(corruption))
         }
         for problem in loaded.settings.problems {
             output.warn("\(settingsFile.path): \(problem); using the default")
@@ -59,7 +57,54 @@ final class Context {
         return loaded
     }()
 
-    var settings: Settings { loadedSettings.settings }
+    /// What to do about a settings file that cannot be read.
+    static func fix(_ corruption: SettingsError) -> String {
+        if case .notAFile = corruption {
+            return "Move that folder away or remove it; the settings file is then written in its place."
+        }
+        return "Fix it or run 'notes config reset'."
+    }
+
+    /// Where the vault of this run is, and how it was chosen (as `store` finds it).
+    lazy var vaultLocation = locations.vault(flag: globals.vault, setting: loadedSettings.settings.vault)
+
+    /// The user's settings with the vault's own `.notes/settings.json` over them for the keys
+    /// that belong to a vault; what is wrong with the vault's file is reported as warnings.
+    lazy var layeredSettings: LayeredSettings = {
+        let layered = LayeredSettings(user: loadedSettings, vaultRoot: vaultLocation.path)
+        let path = layered.vaultFile.path
+        if let corruption = layered.vault.corruption {
+            let fix =
+                if case .notAFile = corruption {
+                    "Move that folder away or remove it."
+                } else {
+                    "Fix it, or remove it and set them again with 'notes config set --vault-local KEY VALUE'."
+                }
+            output.warn((corruption.errorDescription ?? "") + "; the vault's settings are not used. " + fix)
+        }
+        for problem in layered.vault.settings.problems {
+            output.warn("\(path): \(problem); it is ignored")
+        }
+        for key in layered.ignoredKeys {
+            output.warn(
+                "\(path): '\(key.rawValue)' is a personal setting and is never taken from a vault's "
+                    + "settings; it is ignored (set your own with 'notes config set \(key.rawValue) VALUE')")
+        }
+        return layered
+    }()
+
+    /// Reads the vault's file again after a command changed it, without repeating its warnings:
+    /// turning `gitAutoCommit` on there commits that very change.
+    func reloadVaultSettings() {
+        // The change that turns auto-commit off is committed as it was made: with it on.
+        committingAnyway = committingAnyway || settings.autoCommit
+        layeredSettings = LayeredSettings(user: loadedSettings, vaultRoot: vaultLocation.path)
+    }
+
+    private var committingAnyway = false
+
+    /// The settings in effect: the vault's for its keys, else the user's, else the defaults.
+    var settings: Settings { layeredSettings.effective }
 
     // MARK: The vault
 
@@ -74,9 +119,11 @@ final class Context {
         {
         case .opened(let store):
             openedStore = store
+            if creatingDefaultVault { warnAboutNotesRepository(besides: store) }
         case .created(let store, let path):
             output.err("Created the vault \(path).")
             openedStore = store
+            warnAboutNotesRepository(besides: store)
         case .missingDefault(let path):
             output.err(
                 "No vault at \(path) yet; create one with 'notes init DIR' or add a note with 'notes add'.")
@@ -86,12 +133,27 @@ final class Context {
 
     private var openedStore: NoteStore?
 
+    /// A write that went to the `vault` setting or `~/Notes` while the current directory is in a
+    /// git repository of notes that is not a vault (a clone made before its `.notes/` was
+    /// committed) says where the note went and how to make that repository the vault.
+    private func warnAboutNotesRepository(besides store: NoteStore) {
+        let source = vaultLocation.source
+        guard source == .defaultVault || source == .explicit(Locations.vaultSetting),
+            let repository = locations.notesRepositoryWithoutVault(),
+            let canonical = FileSystem.realPath(repository),
+            !(store.vault.canonicalRoot + "/").hasPrefix(canonical + "/")
+        else { return }
+        output.warn(
+            "this went to the vault \(store.vault.root), not to \(repository), a git repository of notes "
+                + "that is not a vault; make it one with: " + Shell.notes("init", argument: repository))
+    }
+
     /// Commits what this command changed in the vault so far, when `gitAutoCommit` is on;
     /// returns the warnings of a commit that failed. Once per command, and once per change
     /// in the browser.
     func commitChanges() -> [String] {
         guard let openedStore else { return [] }
-        return AutoCommitter.commit(openedStore, enabled: settings.autoCommit)
+        return AutoCommitter.commit(openedStore, enabled: settings.autoCommit || committingAnyway)
     }
 
     /// The store's catalog, printing the warnings about the files read to bring it up to date.

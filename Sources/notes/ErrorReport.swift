@@ -31,6 +31,11 @@ struct ErrorReport {
             sentence = (vaultError.errorDescription ?? "\(error)") + (Self.hint(for: vaultError) ?? "")
         case let gitError as GitError:
             sentence = (gitError.errorDescription ?? "\(error)") + (Self.hint(for: gitError) ?? "")
+        case SettingsError.notAFile(let path):
+            sentence =
+                SettingsError.notAFile(path: path).localizedDescription
+                + "; move that folder away or remove it (the defaults apply without a file), "
+                + "or name another file with --config FILE"
         case let localized as LocalizedError:
             sentence = localized.errorDescription ?? "\(error)"
         default:

@@ -8,7 +8,7 @@ import Testing
 /// whose resolution the move changes is rewritten, its target only.
 @Suite struct NoteMoveTests {
     static let vault: [Sandbox.Item] = [
-        .directory(".notes", []),
+        .directory(".notes", [.file(".gitignore", Sandbox.stateIgnore)]),
         .file(
             "idea.md",
             "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md) and [[plan]].\n"

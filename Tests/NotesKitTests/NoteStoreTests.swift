@@ -44,7 +44,9 @@ import Testing
     }
 
     @Test func everyChangeIsRecorded() throws {
-        try Sandbox(tree: [.directory("v", [.directory(".notes", [])])]).test { root in
+        try Sandbox(tree: [
+            .directory("v", [.directory(".notes", [.file(".gitignore", Sandbox.stateIgnore)])])
+        ]).test { root in
             let notes = store(try Vault(root: root + "/v"))
             let id = try notes.add(content: "# Plan\n", now: 100, folder: "work")
             #expect(id == "work/plan")
@@ -213,20 +215,27 @@ import Testing
     }
 
     @Test func theStoreAppliesTheContentRules() throws {
-        try Sandbox(tree: [.directory("v", [.directory(".notes", []), .file("n.md", "# N\r\n\r\nbody\r\n")])])
-            .test { root in
-                let notes = store(try Vault(root: root + "/v"))
-                #expect(throws: VaultError.emptyNote) { try notes.add(content: " \n\t\n", now: 1) }
-                #expect(try notes.add(content: "\n  # Trimmed  \n\n", now: 1) == "trimmed")
-                #expect(Disk.text(root + "/v/trimmed.md")?.hasSuffix("---\n# Trimmed\n") == true)
-                let loaded = try notes.open("n", cwd: root)
-                // The same text (line endings aside) is no change: nothing is written or recorded.
-                #expect(try !notes.update(loaded, content: "# N\n\nbody\n  ", now: 2, expectUnchanged: true))
-                #expect(Disk.text(root + "/v/n.md") == "# N\r\n\r\nbody\r\n")
-                #expect(throws: VaultError.emptyNote) {
-                    try notes.update(loaded, content: "", now: 2, expectUnchanged: true)
-                }
-                #expect(notes.changes == [.added("trimmed.md")])
+        try Sandbox(tree: [
+            .directory(
+                "v",
+                [
+                    .directory(".notes", [.file(".gitignore", Sandbox.stateIgnore)]),
+                    .file("n.md", "# N\r\n\r\nbody\r\n"),
+                ])
+        ])
+        .test { root in
+            let notes = store(try Vault(root: root + "/v"))
+            #expect(throws: VaultError.emptyNote) { try notes.add(content: " \n\t\n", now: 1) }
+            #expect(try notes.add(content: "\n  # Trimmed  \n\n", now: 1) == "trimmed")
+            #expect(Disk.text(root + "/v/trimmed.md")?.hasSuffix("---\n# Trimmed\n") == true)
+            let loaded = try notes.open("n", cwd: root)
+            // The same text (line endings aside) is no change: nothing is written or recorded.
+            #expect(try !notes.update(loaded, content: "# N\n\nbody\n  ", now: 2, expectUnchanged: true))
+            #expect(Disk.text(root + "/v/n.md") == "# N\r\n\r\nbody\r\n")
+            #expect(throws: VaultError.emptyNote) {
+                try notes.update(loaded, content: "", now: 2, expectUnchanged: true)
             }
+            #expect(notes.changes == [.added("trimmed.md")])
+        }
     }
 }

@@ -84,7 +84,7 @@ func withSampleVault(_ body: (Vault, String) throws -> Void) throws {
         try Sandbox(initVault: false).test { root throws in
             let path = root + "/new"
             #expect(try Vault.initialize(at: path) == true)
-            #expect(Disk.text(path + "/.notes/.gitignore") == "*\n")
+            #expect(Disk.text(path + "/.notes/.gitignore") == Sandbox.stateIgnore)
             #expect(try Vault.initialize(at: path) == false)
             #expect(Disk.names(path) == [".notes"])
         }

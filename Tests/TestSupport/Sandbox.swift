@@ -89,9 +89,15 @@ public final class Sandbox {
         for folder in [home, config, vault] {
             try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        if initVault { try Self.lay([.directory(".notes", [.file(".gitignore", "*\n")])], in: vault) }
+        if initVault {
+            try Self.lay([.directory(".notes", [.file(".gitignore", Self.stateIgnore)])], in: vault)
+        }
         try Self.lay(items, in: vault)
     }
+
+    /// The `.gitignore` `notes init` writes in `.notes/`: the state is ignored, but this file and
+    /// the vault's settings are committed.
+    public static let stateIgnore = "*\n!.gitignore\n!settings.json\n"
 
     /// A sandbox whose vault holds `items` and nothing else (no `.notes/`), for the tests that only
     /// need a folder tree: `try Sandbox(tree: […]).test { root in … }`.

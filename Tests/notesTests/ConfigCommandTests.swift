@@ -39,7 +39,7 @@ import Testing
             try JSONSerialization.jsonObject(
                 with: Data(try s.run(["config", "list", "--json"]).stdout.utf8)) as? [String: [String: Any]])
         #expect(json["scheme"]?["value"] as? String == "blue")
-        #expect(json["scheme"]?["source"] as? String == "file")
+        #expect(json["scheme"]?["source"] as? String == "user")
         #expect(json["isDarkOn"]?["value"] as? Bool == false)
         #expect(json["isDarkOn"]?["source"] as? String == "default")
         #expect(json["editor"]?["value"] is NSNull)

@@ -23,15 +23,15 @@ import Testing
         #expect(r.status == 0)
         #expect(
             r.stdout == """
-                isDarkOn       false        default (file value "yes" is invalid)
-                scheme         default      default (file value "purple" is invalid)
-                sort           updated      default (file value 3 is invalid)
+                isDarkOn       false        default (user file value "yes" is invalid)
+                scheme         default      default (user file value "purple" is invalid)
+                sort           updated      default (user file value 3 is invalid)
                 titleFrom      content      default
-                editor         code --wait  file
+                editor         code --wait  user
                 vault          (unset)      default
                 gitAutoCommit  false        default
-                plugins        {"a":[1,2]}  file (not used by notes)
-                zz             x            file (not used by notes)
+                plugins        {"a":[1,2]}  user (not used by notes)
+                zz             x            user (not used by notes)
 
                 """)
         let json = try #require(
@@ -40,7 +40,7 @@ import Testing
         #expect(json["isDarkOn"]?["value"] as? Bool == false)
         #expect(json["isDarkOn"]?["source"] as? String == "default")
         #expect(json["isDarkOn"]?["invalidFileValue"] as? String == "yes")
-        #expect(json["editor"]?["source"] as? String == "file")
+        #expect(json["editor"]?["source"] as? String == "user")
         #expect(json["editor"]?["invalidFileValue"] == nil)
     }
 
@@ -51,9 +51,9 @@ import Testing
             try s.run(["config"]).stdout == """
                 isDarkOn       false                                     default
                 scheme         default                                   default
-                sort           title                                     file
+                sort           title                                     user
                 titleFrom      content                                   default
-                editor         \(long)  file
+                editor         \(long)  user
                 vault          (unset)                                   default
                 gitAutoCommit  false                                     default
 

@@ -21,7 +21,9 @@ import Testing
             let r = try s.run(arguments)
             #expect(r.status == 0, "\(arguments): \(r)")
             let status = try s.gitStatus()
-            #expect(status == (arguments[0] == "edit" ? " M groceries.md\n" : ""), "after \(arguments)")
+            // A write brings the one-line .gitignore the reads wrote up to date, to be committed.
+            let expected = arguments[0] == "edit" ? " M groceries.md\n?? .notes/.gitignore\n" : ""
+            #expect(status == expected, "after \(arguments)")
         }
     }
 
@@ -42,9 +44,11 @@ import Testing
         try s.makeRepository()
         try s.run(["add", "New one"])
         try s.run(["edit", "groceries", "# Groceries\n\n- eggs"])
-        // The first delete makes .notes/ for the trash, with its .gitignore.
-        try s.run(["delete", "--yes", "new-one"])
-        #expect(try s.gitStatus() == " M groceries.md\n")
+        // The first delete makes .notes/ for the trash, with its .gitignore, which is committed with
+        // the vault (and says how): nothing else of the trash shows.
+        let r = try s.run(["delete", "--yes", "new-one"])
+        #expect(r.stderr.contains("git -C \(s.vault) add -- .notes/.gitignore"), "\(r)")
+        #expect(try s.gitStatus() == " M groceries.md\n?? .notes/.gitignore\n")
     }
 
     @Test func initMakesSureTheStateFolderIsIgnored() throws {
@@ -52,17 +56,22 @@ import Testing
         try s.makeRepository()
         var r = try s.run(["init", s.vault])
         #expect(r.status == 0, "\(r)")
+        // Its .gitignore is the one file of .notes/ to commit (without gitAutoCommit, init says how).
+        #expect(r.stderr.contains("git -C \(s.vault) add -- .notes/.gitignore"), "\(r)")
         try s.run(["list"])
-        // Only the merge driver's .gitattributes, for sync to commit.
-        #expect(try s.gitStatus() == "?? .gitattributes\n")
+        // The merge driver's .gitattributes and the state folder's .gitignore: the vault's files.
+        #expect(try s.gitStatus() == "?? .gitattributes\n?? .notes/.gitignore\n")
+        try s.gitOK(["add", "--", ".gitattributes", ".notes/.gitignore"])
+        try s.gitOK(["commit", "-q", "-m", "vault"])
+        #expect(try s.gitStatus() == "")
         // A .gitignore that lost its '*' (edited, or from an older tool) gets it back.
         try s.write(".notes/.gitignore", "index\n")
         try s.write(".notes/lock", "")
         #expect(try s.gitStatus() != "")
         r = try s.run(["init", s.vault])
         #expect(r.status == 0, "\(r)")
-        #expect(try s.read(".notes/.gitignore") == "index\n*\n")
-        #expect(try s.gitStatus() == "?? .gitattributes\n")
+        #expect(try s.read(".notes/.gitignore") == "index\n" + Sandbox.stateIgnore)
+        #expect(try s.gitStatus() == " M .notes/.gitignore\n")
     }
 
     @Test func initWarnsWhenGitAlreadyTracksTheStateFolder() throws {

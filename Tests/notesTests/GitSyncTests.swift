@@ -15,7 +15,7 @@ import Testing
         try s.write("plan.md", "# Plan\n\nfirst\n")
         try s.write(".gitattributes", "*.md merge=notes\n*.markdown merge=notes\n")
         try s.gitOK(["init", "-q"])
-        try s.gitOK(["add", "groceries.md", "plan.md", ".gitattributes"])
+        try s.gitOK(["add", "groceries.md", "plan.md", ".gitattributes", ".notes/.gitignore"])
         try s.gitOK(["commit", "-q", "-m", "start"])
         try s.gitOK(["remote", "add", "origin", remote])
         try s.gitOK(["push", "-q", "-u", "origin", "main"])

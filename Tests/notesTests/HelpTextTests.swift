@@ -430,7 +430,7 @@ import Testing
               --version        Show the version.
 
             SUBCOMMANDS:
-              list   Every key, its value, and whether it comes from the file or the default.
+              list   Every key, its value, and where it comes from: the vault, the user's file, or the default.
               get    Print one key's value.
               set    Set a key (the value is checked first).
               unset  Remove a key from the file, so its default applies.
@@ -450,12 +450,15 @@ import Testing
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
 
+            sort, titleFrom, gitAutoCommit belong to the vault: with --vault-local they go in its
+            .notes/settings.json (committed with it) and win over the user's file. The others are personal.
+
             """
         ),
         (
             ["config", "list"],
             """
-            OVERVIEW: Every key, its value, and whether it comes from the file or the default.
+            OVERVIEW: Every key, its value, and where it comes from: the vault, the user's file, or the default.
 
             USAGE: notes config list [--json]
 
@@ -499,6 +502,9 @@ import Testing
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
 
+            sort, titleFrom, gitAutoCommit belong to the vault: with --vault-local they go in its
+            .notes/settings.json (committed with it) and win over the user's file. The others are personal.
+
             """
         ),
         (
@@ -506,13 +512,14 @@ import Testing
             """
             OVERVIEW: Set a key (the value is checked first).
 
-            USAGE: notes config set <key> <value>
+            USAGE: notes config set [--vault-local] <key> <value>
 
             ARGUMENTS:
               <key>    A settings key (see KEYS below).
               <value>  The key's new value.
 
             OPTIONS:
+              --vault-local    Write the vault's own settings (.notes/settings.json, committed with it).
               --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
@@ -529,6 +536,9 @@ import Testing
               editor         editor command, e.g. 'code --wait'
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
+
+            sort, titleFrom, gitAutoCommit belong to the vault: with --vault-local they go in its
+            .notes/settings.json (committed with it) and win over the user's file. The others are personal.
 
             """
         ),
@@ -537,12 +547,13 @@ import Testing
             """
             OVERVIEW: Remove a key from the file, so its default applies.
 
-            USAGE: notes config unset <key>
+            USAGE: notes config unset [--vault-local] <key>
 
             ARGUMENTS:
               <key>  A settings key (see KEYS below).
 
             OPTIONS:
+              --vault-local    Write the vault's own settings (.notes/settings.json, committed with it).
               --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
@@ -559,6 +570,9 @@ import Testing
               editor         editor command, e.g. 'code --wait'
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
+
+            sort, titleFrom, gitAutoCommit belong to the vault: with --vault-local they go in its
+            .notes/settings.json (committed with it) and win over the user's file. The others are personal.
 
             """
         ),
@@ -884,7 +898,7 @@ import Testing
             ["config", "set", "scheme", "purple"],
             """
             Error: 'purple' is not a valid value for 'scheme'; valid values: default, blue, orange, yellow, green, indigo
-            Usage: notes config set <key> <value>
+            Usage: notes config set [--vault-local] <key> <value>
               See 'notes config set --help' for more information.
 
             """
@@ -911,7 +925,7 @@ import Testing
             ["config", "set", "editor"],
             """
             Error: Missing the value for 'editor'.
-            Usage: notes config set <key> <value>
+            Usage: notes config set [--vault-local] <key> <value>
               See 'notes config set --help' for more information.
 
             """

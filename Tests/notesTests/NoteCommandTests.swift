@@ -19,7 +19,8 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout == "Initialized an empty vault in \(s.root.path)/fresh\n")
         #expect(
-            try String(contentsOfFile: s.root.path + "/fresh/.notes/.gitignore", encoding: .utf8) == "*\n")
+            try String(contentsOfFile: s.root.path + "/fresh/.notes/.gitignore", encoding: .utf8)
+                == Sandbox.stateIgnore)
         let again = try s.run(["init", s.root.path + "/fresh"], vaultVariable: false)
         #expect(again.status == 0)
         #expect(again.stdout.contains("already a vault"))

@@ -153,7 +153,7 @@ import Testing
         let s = try Sandbox(initVault: false)
         try s.write("n.md", "note\n")
         #expect(try s.run(["rm", "--yes", "n"]).status == 0)
-        #expect(try s.read(".notes/.gitignore") == "*\n")
+        #expect(try s.read(".notes/.gitignore") == Sandbox.stateIgnore)
     }
 }
 

@@ -13,6 +13,15 @@ public struct CommitPlan: Equatable, Sendable {
         var paths: [String] = []
         for path in changes.flatMap(\.paths) where !paths.contains(path) { paths.append(path) }
         self.paths = paths
+        // The vault's own files (a `.gitignore` brought up to date) go along with the notes
+        // without a word; only a commit of nothing else names them.
+        let notes = changes.filter { if case .vaultFile = $0 { false } else { true } }
+        guard !notes.isEmpty else {
+            let settings = paths.contains(Vault.settingsPath)
+            message = "notes: update " + (settings ? "the vault's settings" : paths.joined(separator: ", "))
+            return
+        }
+        let changes = notes
         let verbs = changes.map(CommitPlan.verb)
         let subjects = changes.map(CommitPlan.subject)
         let rewrites = changes.compactMap { change -> Int? in
@@ -49,6 +58,7 @@ public struct CommitPlan: Equatable, Sendable {
         case .restored: "restore"
         case .moved: "move"
         case .rewroteLinks: "rewrite links in"
+        case .vaultFile: "update"
         }
     }
 
@@ -60,6 +70,7 @@ public struct CommitPlan: Equatable, Sendable {
             Note.id(forPath: path)
         case .moved(let from, let to):
             Note.id(forPath: from) + " to " + Note.id(forPath: to)
+        case .vaultFile(let path): path
         }
     }
 }

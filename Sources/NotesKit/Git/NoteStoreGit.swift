@@ -93,6 +93,9 @@ extension NoteStore {
         return try repository.commit(plan)
     }
 
+    /// Whether the vault is inside a git work tree (false without git).
+    public func isInGitWorkTree() -> Bool { (try? repository()) != nil }
+
     /// Forgets the changes not committed yet, so that `commitChanges` does not commit them (the
     /// setting is off).
     public func skipChanges() {

@@ -55,14 +55,15 @@ public struct Locations: Sendable {
     public enum VaultSource: Equatable, Sendable {
         /// `--vault`, `NOTES_VAULT` or the `vault` setting: a missing folder is an error.
         case explicit(String)
-        /// A folder at or above the current directory holding `.notes/`.
+        /// A folder at or above the current directory holding `.notes/` or `.obsidian/`.
         case enclosing
         /// `~/Notes`: created by write commands when missing.
         case defaultVault
     }
 
     /// The vault path and how it was chosen: `--vault` · `NOTES_VAULT` · the nearest folder at or
-    /// above the current directory holding `.notes/` · the `vault` setting · `~/Notes`.
+    /// above the current directory holding `.notes/` or `.obsidian/` · the `vault` setting ·
+    /// `~/Notes`.
     public func vault(flag: String?, setting: String?) -> (path: String, source: VaultSource) {
         if let flag, !flag.isEmpty { return (expandTilde(flag), .explicit("--vault")) }
         if let env = environment["NOTES_VAULT"], !env.isEmpty {
@@ -70,12 +71,39 @@ public struct Locations: Sendable {
         }
         var directory = cwd
         while true {
-            if FileSystem.status(directory + "/.notes")?.kind == .directory { return (directory, .enclosing) }
+            for marker in ["/.notes", "/.obsidian"]
+            where FileSystem.status(directory + marker)?.kind == .directory {
+                return (directory, .enclosing)
+            }
             let parent = (directory as NSString).deletingLastPathComponent
             if parent == directory || parent.isEmpty { break }
             directory = parent
         }
-        if let setting, !setting.isEmpty { return (expandTilde(setting), .explicit("the 'vault' setting")) }
+        if let setting, !setting.isEmpty { return (expandTilde(setting), .explicit(Self.vaultSetting)) }
         return (home + "/Notes", .defaultVault)
+    }
+
+    /// How the `vault` setting is named as a source.
+    public static let vaultSetting = "the 'vault' setting"
+
+    /// The top of the git work tree holding the current directory (the nearest folder at or above
+    /// it with a `.git` folder or file) when that top holds Markdown files and no `.notes/`: a
+    /// clone of notes that is not a vault, where a note written elsewhere is easily missed.
+    /// Found without running git.
+    public func notesRepositoryWithoutVault() -> String? {
+        var directory = cwd
+        while FileSystem.status(directory + "/.git") == nil {
+            let parent = (directory as NSString).deletingLastPathComponent
+            if parent == directory || parent.isEmpty { return nil }
+            directory = parent
+        }
+        guard FileSystem.status(directory + "/.notes") == nil,
+            let entries = FileSystem.entries(directory),
+            entries.contains(where: {
+                $0.kind == .regular && !$0.name.hasPrefix(".")
+                    && ($0.name.hasSuffix(".md") || $0.name.hasSuffix(".markdown"))
+            })
+        else { return nil }
+        return directory
     }
 }

@@ -303,6 +303,8 @@ public enum SettingsError: LocalizedError, Equatable, Sendable {
     case corrupt(path: String, reason: String)
     /// A value is not valid for its key.
     case invalidValue(key: String, value: String, valid: [String]?)
+    /// A folder is where the settings file should be; defaults are used, and nothing replaces it.
+    case notAFile(path: String)
 
     public var errorDescription: String? {
         switch self {
@@ -311,6 +313,8 @@ public enum SettingsError: LocalizedError, Equatable, Sendable {
         case .invalidValue(let key, let value, let valid):
             let choices = valid.map { "; valid values: " + $0.joined(separator: ", ") } ?? ""
             return "'\(value)' is not a valid value for '\(key)'\(choices)"
+        case .notAFile(let path):
+            return "the settings file '\(path)' is a folder, not a file"
         }
     }
 }

@@ -4,9 +4,16 @@ import Foundation
 public struct SettingsFile: Sendable {
     /// The file's path.
     public let path: String
+    /// Whether a symlink at `path` is read and written through (the user's file, kept in a
+    /// dotfiles repository) or never (a vault's file, which came with a clone: a link there must
+    /// not make the tool read or write a file outside the vault).
+    public let followsLinks: Bool
 
     /// Creates a handle on the settings file at `path`.
-    public init(path: String) { self.path = path }
+    public init(path: String, followsLinks: Bool = true) {
+        self.path = path
+        self.followsLinks = followsLinks
+    }
 
     /// What loading found.
     public struct Loaded: Sendable {
@@ -20,9 +27,12 @@ public struct SettingsFile: Sendable {
 
     /// Loads the settings; a missing file means defaults, a corrupt one defaults plus the problem.
     public func load() -> Loaded {
-        guard FileSystem.status(path) != nil else { return Loaded(settings: Settings(), exists: false) }
+        guard let status = FileSystem.status(path) else { return Loaded(settings: Settings(), exists: false) }
+        if status.kind == .directory {
+            return Loaded(settings: Settings(), exists: true, corruption: .notAFile(path: path))
+        }
         do {
-            let (bytes, _) = try FileSystem.read(path, followSymlinks: true)
+            let (bytes, _) = try FileSystem.read(path, followSymlinks: followsLinks)
             return Loaded(settings: try Settings.decode(bytes, path: path), exists: true)
         } catch let error as SettingsError {
             return Loaded(settings: Settings(), exists: true, corruption: error)
@@ -38,7 +48,7 @@ public struct SettingsFile: Sendable {
     /// in a dotfiles repository) is written through the link, so the link stays.
     public func save(_ settings: Settings) throws(VaultError) {
         var target = path
-        if FileSystem.status(path)?.kind == .symlink, let resolved = FileSystem.realPath(path) {
+        if followsLinks, FileSystem.status(path)?.kind == .symlink, let resolved = FileSystem.realPath(path) {
             target = resolved
         }
         try VaultError.mapping(FileSystem.makeDirectory((target as NSString).deletingLastPathComponent))
@@ -46,11 +56,13 @@ public struct SettingsFile: Sendable {
     }
 
     /// Replaces the file with defaults, keeping the old bytes in `<file>.bak`; returns the backup's
-    /// path when there was a file to keep.
-    public func reset() throws(VaultError) -> String? {
+    /// path when there was a file to keep. A folder in the file's place is not touched: it throws
+    /// `SettingsError.notAFile`.
+    public func reset() throws -> String? {
         var backup: String?
-        if FileSystem.status(path) != nil {
-            let (bytes, _) = try VaultError.mapping(FileSystem.read(path, followSymlinks: true))
+        if let status = FileSystem.status(path) {
+            if status.kind == .directory { throw SettingsError.notAFile(path: path) }
+            let (bytes, _) = try VaultError.mapping(FileSystem.read(path, followSymlinks: followsLinks))
             // Nothing to keep when it already holds the defaults; never overwrite an older backup.
             if bytes != Settings().encoded() {
                 var candidate = path + ".bak"

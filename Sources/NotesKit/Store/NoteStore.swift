@@ -14,12 +14,15 @@ public enum Change: Equatable, Sendable {
     case moved(from: String, to: String)
     /// A move rewrote this many links in the note at this path (to follow the moved note).
     case rewroteLinks(String, count: Int)
+    /// One of the vault's own files, committed with its notes, was written at this vault-relative
+    /// path: `.notes/.gitignore` (made, or brought up to date) or `.notes/settings.json`.
+    case vaultFile(String)
 
     /// The vault-relative paths the change touched.
     public var paths: [String] {
         switch self {
         case .added(let path), .restored(let path), .modified(let path), .removed(let path),
-            .rewroteLinks(let path, _):
+            .rewroteLinks(let path, _), .vaultFile(let path):
             return [path]
         case .moved(let from, let to): return [from, to]
         }
@@ -164,13 +167,30 @@ public final class NoteStore {
         return catalog
     }
 
-    /// A `.notes/` made by hand or by an older version may have no `.gitignore`: the index and the
-    /// lock written there must not show up in `git status`, so it gets one. One `stat`.
+    /// A `.notes/` made by hand may have no `.gitignore`: the index and the lock written there must
+    /// not show up in `git status`, so it gets one. A read writes the old one-line `*`, which
+    /// ignores itself too and so leaves `git status` as it was; a write brings it up to date
+    /// (`bringStateIgnoreUpToDate`). One `stat`.
     private func keepStateIgnored() {
         guard stateFolder == vault.stateDirectory else { return }
         let ignore = stateFolder + "/.gitignore"
         if FileSystem.status(ignore) == nil { try? FileSystem.writeAtomically(Array("*\n".utf8), to: ignore) }
     }
+
+    /// A write command brings an old `.notes/.gitignore` (a one-line `*`, which ignores itself)
+    /// up to date, so that the folder and the vault's settings reach a clone, and records it as a
+    /// change for auto-commit (or the `git add` the user runs). Once per store; a vault without
+    /// `.notes/` is left alone, as any folder is until `init`.
+    private func bringStateIgnoreUpToDate() {
+        guard !stateIgnoreChecked else { return }
+        stateIgnoreChecked = true
+        guard FileSystem.status(vault.stateDirectory)?.kind == .directory,
+            let setup = try? Vault.prepareState(at: vault.root), setup.wroteIgnore
+        else { return }
+        changes.append(.vaultFile(Vault.stateIgnorePath))
+    }
+
+    private var stateIgnoreChecked = false
 
     /// The problems found in files and folders since this was last asked, to be reported once: a
     /// file's warnings come with the catalog that read it, whichever command built it.
@@ -263,7 +283,7 @@ public final class NoteStore {
     public func delete(_ note: Note, now: Double) throws(VaultError) {
         try withLock { () throws(VaultError) in
             // The trash lives in `<vault>/.notes` (with its .gitignore), which a first delete makes.
-            try Vault.initialize(at: vault.root)
+            try initializeState()
             try vault.trash(path: note.path, now: now)
         }
         record(.removed(note.path))
@@ -291,9 +311,44 @@ public final class NoteStore {
         try withLock { () throws(VaultError) in try vault.emptyTrash() }
     }
 
+    /// Makes the vault's `.notes/` (`notes init`), or brings its `.gitignore` up to date, and
+    /// records the `.gitignore` when it wrote it; returns whether it made `.notes/`.
+    @discardableResult
+    public func initializeState() throws(VaultError) -> Bool {
+        let setup = try Vault.prepareState(at: vault.root)
+        record(setup)
+        return setup.madeStateFolder
+    }
+
+    /// Records what `Vault.prepareState` did to this vault (`notes init` runs it before the
+    /// folder it makes can be opened): a `.gitignore` written is a change.
+    public func record(_ setup: Vault.StateSetup) {
+        if setup.wroteIgnore, !pendingChanges.contains(.vaultFile(Vault.stateIgnorePath)) {
+            changes.append(.vaultFile(Vault.stateIgnorePath))
+        }
+        stateIgnoreChecked = true
+    }
+
+    /// Writes the vault's own settings file, `.notes/settings.json` (making `.notes/` when the
+    /// vault has none), and records it, so auto-commit commits it like a note.
+    public func saveVaultSettings(_ settings: Settings) throws(VaultError) {
+        try initializeState()
+        try SettingsFile.ofVault(at: vault.root).save(settings)
+        // Git sees the settings only through the `.gitignore`'s exception, so the two go together
+        // (a commit of an unchanged one commits nothing of it).
+        if !pendingChanges.contains(.vaultFile(Vault.stateIgnorePath)) {
+            changes.append(.vaultFile(Vault.stateIgnorePath))
+        }
+        record(.vaultFile(Vault.settingsPath))
+    }
+
+    /// The changes not committed (or offered to git) yet.
+    public var pendingChanges: [Change] { Array(changes.dropFirst(changesCommitted)) }
+
     func record(_ change: Change) {
         changes.append(change)
         current = nil
+        bringStateIgnoreUpToDate()
     }
 
     /// Runs `body` holding the lock of the vault's state folder, waiting for another writer.

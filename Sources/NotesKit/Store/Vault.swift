@@ -26,12 +26,50 @@ public struct Vault: Sendable {
     /// The trash folder.
     public var trashDirectory: String { stateDirectory + "/trash" }
 
-    /// Makes `path` a vault: creates it and `.notes/` with a `.gitignore` of `*`, so that none
-    /// of the tool's state is ever committed. A `.gitignore` there that does not
-    /// ignore everything (edited, or brought by a clone) gets its `*` line back.
-    /// Returns false when it already was one.
-    @discardableResult
-    public static func initialize(at path: String) throws(VaultError) -> Bool {
+    /// The lines of `.notes/.gitignore`: everything in the state folder is ignored except this file
+    /// and the vault's settings, which are committed, so that a clone of the vault is a vault.
+    public static let stateIgnoreLines = ["*", "!.gitignore", "!settings.json"]
+
+    /// The vault-relative path of the state folder's `.gitignore`.
+    public static let stateIgnorePath = ".notes/.gitignore"
+    /// The vault-relative path of the vault's settings, `.notes/settings.json`.
+    public static let settingsPath = ".notes/settings.json"
+
+    /// The text of a new `.notes/.gitignore`.
+    static var stateIgnoreText: String { stateIgnoreLines.joined(separator: "\n") + "\n" }
+
+    /// What an existing `.notes/.gitignore` holding `text` should hold instead, or nil when it is up
+    /// to date: `*` followed by the two exceptions. Other lines (the user's) are kept, and the three
+    /// lines come last, in that order, so nothing earlier undoes them.
+    static func upToDateStateIgnore(_ text: String) -> String? {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        if let star = lines.lastIndex(of: "*"),
+            Vault.stateIgnoreLines.dropFirst().allSatisfy({ lines[star...].contains($0) })
+        {
+            return nil
+        }
+        var kept = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).filter {
+            !Vault.stateIgnoreLines.contains($0.trimmingCharacters(in: .whitespaces))
+        }
+        while kept.last?.allSatisfy(\.isWhitespace) == true { kept.removeLast() }
+        return kept.map { $0 + "\n" }.joined() + stateIgnoreText
+    }
+
+    /// What `prepareState(at:)` did.
+    public struct StateSetup: Equatable, Sendable {
+        /// Whether `.notes/` was made (false when the folder was a vault already).
+        public var madeStateFolder: Bool
+        /// Whether `.notes/.gitignore` was written (made, or an old one brought up to date).
+        public var wroteIgnore: Bool
+    }
+
+    /// Makes `path` a vault: creates it and `.notes/` with its `.gitignore` (`*`, `!.gitignore`,
+    /// `!settings.json`), so that none of the tool's state is ever committed but the vault's
+    /// settings are. A `.gitignore` there that is not up to date (an older one-line `*`, one
+    /// edited, or one brought by a clone) is brought up to date.
+    public static func prepareState(at path: String) throws(VaultError) -> StateSetup {
         let state = path + "/.notes"
         if let status = FileSystem.status(state), status.kind != .directory {
             throw .stateNotAFolder(state)
@@ -42,24 +80,28 @@ public struct Vault: Sendable {
         let ignore = state + "/.gitignore"
         if FileSystem.status(ignore) == nil {
             do {
-                try FileSystem.writeAtomically(Array("*\n".utf8), to: ignore)
+                try FileSystem.writeAtomically(Array(stateIgnoreText.utf8), to: ignore)
             } catch {
                 // A full disk: take back the folders just made (empty, so `rmdir` takes nothing else).
                 if !existed { rmdir(state) }
                 if !folderExisted { rmdir(path) }
                 throw VaultError(error)
             }
-        } else if let (bytes, _) = try? FileSystem.read(ignore),
-            let text = String(validating: bytes, as: UTF8.self),
-            !text.split(whereSeparator: \.isNewline).contains(where: {
-                $0.trimmingCharacters(in: .whitespaces) == "*"
-            })
-        {
-            let separator = text.isEmpty || text.hasSuffix("\n") ? "" : "\n"
-            try VaultError.mapping(
-                FileSystem.writeAtomically(Array((text + separator + "*\n").utf8), to: ignore))
+            return StateSetup(madeStateFolder: !existed, wroteIgnore: true)
         }
-        return !existed
+        if let (bytes, _) = try? FileSystem.read(ignore), let text = String(validating: bytes, as: UTF8.self),
+            let upToDate = upToDateStateIgnore(text)
+        {
+            try VaultError.mapping(FileSystem.writeAtomically(Array(upToDate.utf8), to: ignore))
+            return StateSetup(madeStateFolder: !existed, wroteIgnore: true)
+        }
+        return StateSetup(madeStateFolder: !existed, wroteIgnore: false)
+    }
+
+    /// `prepareState(at:)`, returning whether `.notes/` was made (false when it already was a vault).
+    @discardableResult
+    public static func initialize(at path: String) throws(VaultError) -> Bool {
+        try prepareState(at: path).madeStateFolder
     }
 
     /// The full path of a vault-relative path.

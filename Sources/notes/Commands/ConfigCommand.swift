@@ -17,7 +17,10 @@ enum ConfigCommand: CommandDescription {
         + Settings.Key.allCases.map {
             let width = (Settings.Key.allCases.map(\.rawValue.count).max() ?? 0) + 2
             return "  " + $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
-        }.joined(separator: "\n")
+        }.joined(separator: "\n") + "\n\n"
+        + Settings.Key.allCases.filter(\.belongsToVault).map(\.rawValue).joined(separator: ", ")
+        + " belong to the vault: with --vault-local they go in its\n"
+        + ".notes/settings.json (committed with it) and win over the user's file. The others are personal."
 
     /// The `<key>` argument of `get`, `set` and `unset`.
     static func keyArgument(after verb: String) -> Positional<Settings.Key> {
@@ -25,14 +28,49 @@ enum ConfigCommand: CommandDescription {
             "key", help: "A settings key (see KEYS below).", missing: "Missing the key after '\(verb)'.")
     }
 
-    /// The settings to modify; refuses when the file is corrupt, so it is never overwritten.
+    /// The user's settings to modify; refuses when the file is corrupt, so it is never overwritten.
     static func writableSettings(_ context: Context) throws -> Settings {
         if let corruption = context.loadedSettings.corruption {
-            throw CommandError(
-                (corruption.errorDescription ?? "the settings file is not valid")
-                    + "; fix it by hand or run 'notes config reset' (which keeps a .bak)")
+            let fix =
+                if case .notAFile = corruption {
+                    "; move that folder away or remove it, then run this again"
+                } else {
+                    "; fix it by hand or run 'notes config reset' (which keeps a .bak)"
+                }
+            throw CommandError((corruption.errorDescription ?? "the settings file is not valid") + fix)
         }
-        return context.settings
+        return context.loadedSettings.settings
+    }
+
+    /// `--vault-local` of `set` and `unset`: the vault's own file instead of the user's.
+    static let vaultLocalFlag = Flag(
+        "vault-local", help: "Write the vault's own settings (.notes/settings.json, committed with it).")
+
+    /// The store and the vault's own settings to modify, as its file has them (personal keys
+    /// included, so a write keeps the file as it was but for the key); refuses a corrupt file.
+    static func writableVaultSettings(_ context: Context) throws -> (NoteStore, Settings) {
+        guard let store = try context.store(creatingDefaultVault: true) else {
+            throw CommandError("no vault to write the settings of")
+        }
+        let loaded = SettingsFile.ofVault(at: store.vault.root).load()
+        if let corruption = loaded.corruption {
+            let fix =
+                if case .notAFile = corruption {
+                    "; move that folder away or remove it, then run this again"
+                } else {
+                    "; fix it by hand, or remove it and run this again"
+                }
+            throw CommandError((corruption.errorDescription ?? "the vault's settings are not valid") + fix)
+        }
+        return (store, loaded.settings)
+    }
+
+    /// A personal key cannot go in a vault's file, which every clone reads.
+    static func checkVaultLocal(_ key: Settings.Key, command: CommandSpec) throws(UsageError) {
+        guard !key.belongsToVault else { return }
+        throw UsageError(
+            message: "'\(key.rawValue)' is a personal setting and is never read from a vault's settings; "
+                + "set it without --vault-local.", command: command)
     }
 }
 
@@ -41,7 +79,8 @@ struct ConfigListCommand: NotesCommand {
     static let jsonFlag = Flag("json", help: "Print a JSON object.")
     static let spec = CommandSpec(
         name: "list", parent: "config",
-        overview: "Every key, its value, and whether it comes from the file or the default.",
+        overview:
+            "Every key, its value, and where it comes from: the vault, the user's file, or the default.",
         options: [jsonFlag.spec])
 
     let json: Bool
@@ -51,9 +90,10 @@ struct ConfigListCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let settings = context.settings
+        let layered = context.layeredSettings
+        let settings = layered.effective
         guard json else {
-            context.output.out(ConfigView.render(settings))
+            context.output.out(ConfigView.render(layered))
             return
         }
         var pairs: [(String, JSONText)] = []
@@ -64,10 +104,13 @@ struct ConfigListCommand: NotesCommand {
             case .gitAutoCommit: value = .bool(settings.autoCommit)
             default: value = .optional(settings.effective(key))
             }
-            let source = settings.value(key) != nil ? "file" : "default"
+            let source = layered.source(of: key).rawValue
             var fields: [(String, JSONText)] = [("value", value), ("source", .string(source))]
-            if let invalid = settings.invalidFileValue(key) {
+            if let invalid = layered.user.settings.invalidFileValue(key) {
                 fields.append(("invalidFileValue", .string(invalid.display)))
+            }
+            if let invalid = layered.vault.settings.invalidFileValue(key) {
+                fields.append(("invalidVaultFileValue", .string(invalid.display)))
             }
             pairs.append((key.rawValue, .object(fields)))
         }
@@ -105,14 +148,18 @@ struct ConfigSetCommand: NotesCommand {
         missing: { earlier in "Missing the value for '\(earlier.first ?? "")'." })
     static let spec = CommandSpec(
         name: "set", parent: "config", overview: "Set a key (the value is checked first).",
-        arguments: [keyArgument.spec, valueArgument.spec], discussion: ConfigCommand.keys)
+        arguments: [keyArgument.spec, valueArgument.spec], options: [ConfigCommand.vaultLocalFlag.spec],
+        discussion: ConfigCommand.keys)
 
     let key: Settings.Key
     let text: String
+    let vaultLocal: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         key = try arguments.argument(Self.keyArgument)
         text = try arguments.argument(Self.valueArgument)
+        vaultLocal = arguments.flag(ConfigCommand.vaultLocalFlag)
+        if vaultLocal { try ConfigCommand.checkVaultLocal(key, command: Self.spec) }
         var probe = Settings()
         do {
             try probe.set(key, text: text)
@@ -122,6 +169,17 @@ struct ConfigSetCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
+        if vaultLocal {
+            var (store, settings) = try ConfigCommand.writableVaultSettings(context)
+            try settings.set(key, text: text)
+            try store.saveVaultSettings(settings)
+            context.reloadVaultSettings()
+            let stored = settings.effective(key) ?? text
+            context.output.err(
+                "Set \(key.rawValue) to '\(stored)' in the vault's settings, "
+                    + store.vault.fullPath(Vault.settingsPath) + ".")
+            return
+        }
         let file = context.settingsFile
         var settings = try ConfigCommand.writableSettings(context)
         // A relative vault would mean another folder in every directory: store it absolute
@@ -146,15 +204,32 @@ struct ConfigUnsetCommand: NotesCommand {
     static let keyArgument = ConfigCommand.keyArgument(after: "unset")
     static let spec = CommandSpec(
         name: "unset", parent: "config", overview: "Remove a key from the file, so its default applies.",
-        arguments: [keyArgument.spec], discussion: ConfigCommand.keys)
+        arguments: [keyArgument.spec], options: [ConfigCommand.vaultLocalFlag.spec],
+        discussion: ConfigCommand.keys)
 
     let key: Settings.Key
+    let vaultLocal: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         key = try arguments.argument(Self.keyArgument)
+        vaultLocal = arguments.flag(ConfigCommand.vaultLocalFlag)
+        if vaultLocal { try ConfigCommand.checkVaultLocal(key, command: Self.spec) }
     }
 
     func run(_ context: Context) throws {
+        if vaultLocal {
+            var (store, settings) = try ConfigCommand.writableVaultSettings(context)
+            guard settings.isSet(key) else {
+                context.output.err("'\(key.rawValue)' was not set in the vault's settings; nothing changed.")
+                return
+            }
+            settings.unset(key)
+            try store.saveVaultSettings(settings)
+            context.reloadVaultSettings()
+            context.output.err(
+                "Unset \(key.rawValue) in the vault's settings; the user's setting or the default applies.")
+            return
+        }
         var settings = try ConfigCommand.writableSettings(context)
         guard settings.isSet(key) else {
             context.output.err("'\(key.rawValue)' was not set; nothing changed.")

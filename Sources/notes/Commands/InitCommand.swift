@@ -24,10 +24,22 @@ struct InitCommand: NotesCommand {
         if let status = FileSystem.status(absolute), status.kind != .directory {
             throw CommandError("'\(given)' exists and is not a folder; choose another path")
         }
-        if try Vault.initialize(at: absolute) {
+        let setup = try Vault.prepareState(at: absolute)
+        let store = NoteStore(
+            vault: try Vault(root: absolute), cacheDirectory: context.locations.cacheDirectory,
+            environment: context.environment)
+        store.record(setup)
+        if setup.madeStateFolder {
             context.output.out("Initialized an empty vault in \(absolute)\n")
-        } else {
+        } else if store.changes.isEmpty {
             context.output.out("\(absolute) is already a vault; nothing changed\n")
+        } else {
+            context.output.out("\(absolute) is already a vault; brought .notes/.gitignore up to date\n")
+        }
+        // Its `.gitignore` is committed as any change is, by the vault's own gitAutoCommit.
+        let settings = LayeredSettings(user: context.loadedSettings, vaultRoot: absolute).effective
+        for warning in AutoCommitter.commit(store, enabled: settings.autoCommit) {
+            context.output.err("warning: " + warning)
         }
         warnAboutTrackedState(in: absolute, context: context)
         try setUpMergeDriver(in: absolute, context: context)

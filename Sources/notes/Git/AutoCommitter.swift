@@ -9,8 +9,9 @@ enum AutoCommitter {
     /// warnings to show (none when all went well or there was nothing to do).
     static func commit(_ store: NoteStore, enabled: Bool) -> [String] {
         guard enabled else {
+            let hint = commitHint(store)
             store.skipChanges()
-            return []
+            return hint.map { [$0] } ?? []
         }
         do {
             try store.commitChanges()
@@ -35,5 +36,21 @@ enum AutoCommitter {
         } catch {
             return ["the note is saved, but git did not commit it: " + (error.errorDescription ?? "\(error)")]
         }
+    }
+
+    /// Without auto-commit, the vault's own files a command wrote (`.notes/.gitignore` made or
+    /// brought up to date, `.notes/settings.json`) are what a clone needs to be the same vault:
+    /// the `git add` to run, when the vault is in a git work tree.
+    private static func commitHint(_ store: NoteStore) -> String? {
+        var paths: [String] = []
+        for case .vaultFile(let path) in store.pendingChanges where !paths.contains(path) {
+            paths.append(path)
+        }
+        guard !paths.isEmpty, store.isInGitWorkTree() else { return nil }
+        let folder = Shell.quote(store.vault.root)
+        let quoted = paths.map(Shell.quote).joined(separator: " ")
+        return "wrote " + paths.joined(separator: " and ")
+            + ", which a clone of the vault needs; commit it with: "
+            + "git -C \(folder) add -- \(quoted) && git -C \(folder) commit -m 'notes: update the vault files' -- \(quoted)"
     }
 }

@@ -1,0 +1,82 @@
+extension Settings.Key {
+    /// Whether the key belongs to a vault: read from the vault's `.notes/settings.json` (committed,
+    /// so every clone has it) before the user's file. The others (`isDarkOn`, `scheme`, `editor`,
+    /// `vault`) are personal and never read from a vault's file: a cloned vault must not choose
+    /// the command that runs as the editor, nor where notes go.
+    public var belongsToVault: Bool {
+        switch self {
+        case .sort, .titleFrom, .gitAutoCommit: true
+        case .isDarkOn, .scheme, .editor, .vault: false
+        }
+    }
+}
+
+/// Where the value of a setting comes from.
+public enum SettingSource: String, Equatable, Sendable {
+    /// The vault's own file, `<vault>/.notes/settings.json`.
+    case vault
+    /// The user's settings file.
+    case user
+    /// Neither file sets it.
+    case `default`
+}
+
+/// The settings of one run: the user's file and, for the keys that belong to a vault, the vault's
+/// file, which wins. `effective` is what commands use; `source(of:)` says where each value is from.
+public struct LayeredSettings: Sendable {
+    /// The user's file as loaded.
+    public var user: SettingsFile.Loaded
+    /// The vault's file, `<vault>/.notes/settings.json`.
+    public var vaultFile: SettingsFile
+    /// The vault's file as loaded, personal keys dropped (defaults when it is missing or corrupt).
+    public var vault: SettingsFile.Loaded
+    /// The personal keys the vault's file sets, which are ignored.
+    public var ignoredKeys: [Settings.Key] = []
+    /// The values of the user's file with the vault's file's vault keys put over them.
+    public var effective: Settings
+
+    /// Loads the vault's file of the vault at `vaultRoot` and lays it over the user's settings.
+    public init(user: SettingsFile.Loaded, vaultRoot: String) {
+        self.user = user
+        vaultFile = SettingsFile.ofVault(at: vaultRoot)
+        var vault =
+            FileSystem.status(vaultRoot + "/.notes")?.kind == .directory
+            ? vaultFile.load() : SettingsFile.Loaded(settings: Settings(), exists: false)
+        var effective = user.settings
+        for key in Settings.Key.allCases where vault.settings.isSet(key) {
+            guard key.belongsToVault else {
+                ignoredKeys.append(key)
+                vault.settings.unset(key)
+                continue
+            }
+            effective.take(key, from: vault.settings)
+        }
+        self.vault = vault
+        self.effective = effective
+    }
+
+    /// Where the value of `key` comes from: a valid value in the vault's file, else in the
+    /// user's, else the default.
+    public func source(of key: Settings.Key) -> SettingSource {
+        if key.belongsToVault, vault.settings.value(key) != nil { return .vault }
+        if user.settings.value(key) != nil { return .user }
+        return .default
+    }
+}
+
+extension SettingsFile {
+    /// The settings file of the vault at `root`, `.notes/settings.json`, never read or written
+    /// through a symlink.
+    public static func ofVault(at root: String) -> SettingsFile {
+        SettingsFile(path: root + "/" + Vault.settingsPath, followsLinks: false)
+    }
+}
+
+extension Settings {
+    /// Gives this key `other`'s value when `other` has a valid one (an invalid one was reported,
+    /// and the value below it applies).
+    mutating func take(_ key: Key, from other: Settings) {
+        guard let value = other.value(key) else { return }
+        try? set(key, text: value.display)
+    }
+}
