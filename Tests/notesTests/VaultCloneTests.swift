@@ -30,7 +30,9 @@ import Testing
         #expect(r.stderr.contains("git -C \(a) add -- .notes/.gitignore"), "\(r)")
         r = try s.run(["config", "set", "--vault-local", "sort", "title"], cwd: a, vaultVariable: false)
         #expect(r.status == 0, "\(r)")
-        #expect(r.stderr.contains("git -C \(a) add -- .notes/.gitignore .notes/settings.json"), "\(r)")
+        #expect(
+            r.stderr.contains("git -C \(a) add -- .notes/.gitignore .gitattributes .notes/settings.json"),
+            "\(r)")
         for title in ["Zebra", "Apple"] {
             r = try s.run(["add", title], cwd: a, vaultVariable: false)
             #expect(r.status == 0, "\(r)")
@@ -38,7 +40,9 @@ import Testing
         try s.gitOK(["add", "-A"], in: a)
         try s.gitOK(["commit", "-q", "-m", "notes"], in: a)
         // Of .notes/, only the two files that make a clone the same vault.
-        #expect(try Self.tracked(s, in: a) == ".notes/.gitignore\n.notes/settings.json\napple.md\nzebra.md\n")
+        #expect(
+            try Self.tracked(s, in: a)
+                == ".gitattributes\n.notes/.gitignore\n.notes/settings.json\napple.md\nzebra.md\n")
         try s.gitOK(["push", "-q", "origin", "HEAD"], in: a)
 
         let b = s.root.path + "/b"
@@ -70,7 +74,8 @@ import Testing
         #expect(r.status == 0, "\(r)")
         // Turning it on commits that very change, with the .gitignore init wrote.
         #expect(try s.commitSubjects(in: a).count == 1)
-        #expect(try s.committedFiles(in: a) == [".notes/.gitignore", ".notes/settings.json"])
+        #expect(
+            try s.committedFiles(in: a) == [".gitattributes", ".notes/.gitignore", ".notes/settings.json"])
         r = try s.run(["add", "Idea"], cwd: a, vaultVariable: false)
         #expect(r.status == 0 && r.stderr == "", "\(r)")
         #expect(try s.commitSubjects(in: a).first == "notes: add idea")

@@ -8,6 +8,9 @@ public enum MergeDriver {
     /// The `.gitattributes` lines that send notes through the driver.
     public static let attributeLines = ["*.md merge=notes", "*.markdown merge=notes"]
 
+    /// Where the lines go: `.gitattributes` at the vault's top.
+    public static let attributesPath = ".gitattributes"
+
     /// The name of the driver in git's configuration (`merge.notes.driver`).
     static let configKey = "merge.notes.driver"
 
@@ -101,7 +104,7 @@ extension MergeDriver {
     /// it held; returns whether it wrote the file.
     @discardableResult
     public static func writeAttributes(in folder: String) throws(FileSystemError) -> Bool {
-        let path = folder + "/.gitattributes"
+        let path = folder + "/" + attributesPath
         var text = ""
         if FileSystem.status(path) != nil {
             text = String(decoding: try FileSystem.read(path).0, as: UTF8.self)

@@ -18,8 +18,9 @@ public struct SyncReport: Equatable, Sendable {
     public var upstream: String = ""
     /// The notes the pull brought, in path order.
     public var incoming: [Incoming] = []
-    /// Whether `.gitattributes`, with the lines of the merge driver for notes, was committed.
-    public var attributesCommitted = false
+    /// Whether the vault's own files (`.gitattributes`, `.notes/.gitignore`, `.notes/settings.json`)
+    /// were committed.
+    public var vaultFilesCommitted = false
     /// How many commits were pushed.
     public var pushed = 0
 }
@@ -55,6 +56,9 @@ extension GitRepository {
         let branch = branchResult.output.trimmingCharacters(in: .newlines)
 
         var report = SyncReport()
+        // The vault's own files first, in a commit of their own: a pull may bring them too, and
+        // a rebase that stops on a note then has them in place already.
+        if try commitVaultFiles() { report.vaultFilesCommitted = true }
         let pending =
             status.noteChanges(exists: { FileSystem.status(folder + "/" + $0) != nil })
             + attachments(status).map { Change.added($0) }
@@ -77,8 +81,6 @@ extension GitRepository {
             before = try check(["rev-parse", "HEAD"]).output.trimmingCharacters(in: .newlines)
         }
 
-        // A `.gitattributes` that `init` wrote is committed first: the pull may bring one too.
-        if try commitMergeAttributes() { report.attributesCommitted = true }
         let pull = try run(["pull", "--rebase", "--autostash"])
         guard pull.status == 0 else { throw try stop(after: pull, of: "git pull") }
         do {
@@ -86,7 +88,7 @@ extension GitRepository {
         } catch {
             throw .failed(command: "notes sync", message: error.localizedDescription)
         }
-        if try commitMergeAttributes() { report.attributesCommitted = true }
+        if try commitVaultFiles() { report.vaultFilesCommitted = true }
         let tip = try check(["rev-parse", "@{upstream}"]).output.trimmingCharacters(in: .newlines)
         report.incoming = try incoming(since: before, to: tip, title: title)
 

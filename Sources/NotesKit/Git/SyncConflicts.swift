@@ -122,17 +122,17 @@ extension GitRepository {
         return before
     }
 
-    /// Commits `.gitattributes` by itself when git shows it new or changed (the merge driver's
-    /// lines that `init` or `sync` wrote); returns whether it made a commit.
-    func commitMergeAttributes() throws(GitError) -> Bool {
-        let name = ".gitattributes"
-        guard
-            try status().entries.contains(where: {
-                $0.path == name && !$0.isUnmerged && FileSystem.status(folder + "/" + name) != nil
-            }),
-            var plan = CommitPlan([.added(name)])
-        else { return false }
-        plan.message = "notes: merge notes with the notes merge driver (.gitattributes)"
+    /// Commits the vault's own files that git has changes to — `.gitattributes` (the merge
+    /// driver's lines), `.notes/.gitignore` and `.notes/settings.json`, which make a clone the
+    /// same vault — in a commit of their own; returns whether it made one.
+    func commitVaultFiles() throws(GitError) -> Bool {
+        let own = [MergeDriver.attributesPath, Vault.stateIgnorePath, Vault.settingsPath]
+        let changed = Set(try status().entries.filter { !$0.isUnmerged }.map(\.path))
+        let paths = own.filter { changed.contains($0) && FileSystem.status(folder + "/" + $0) != nil }
+        guard var plan = CommitPlan(paths.map { Change.vaultFile($0) }) else { return false }
+        if paths == [MergeDriver.attributesPath] {
+            plan.message = "notes: merge notes with the notes merge driver (.gitattributes)"
+        }
         return try commit(plan) == .committed
     }
 

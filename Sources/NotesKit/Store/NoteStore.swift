@@ -336,8 +336,13 @@ public final class NoteStore {
         try SettingsFile.ofVault(at: vault.root).save(settings)
         // Git sees the settings only through the `.gitignore`'s exception, so the two go together
         // (a commit of an unchanged one commits nothing of it).
-        if !pendingChanges.contains(.vaultFile(Vault.stateIgnorePath)) {
-            changes.append(.vaultFile(Vault.stateIgnorePath))
+        // So does the merge driver's `.gitattributes` that `init` wrote, when there is one.
+        var companions = [Vault.stateIgnorePath]
+        if FileSystem.status(vault.fullPath(MergeDriver.attributesPath)) != nil {
+            companions.append(MergeDriver.attributesPath)
+        }
+        for path in companions where !pendingChanges.contains(.vaultFile(path)) {
+            changes.append(.vaultFile(path))
         }
         record(.vaultFile(Vault.settingsPath))
     }

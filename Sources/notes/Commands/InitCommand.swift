@@ -29,32 +29,26 @@ struct InitCommand: NotesCommand {
             vault: try Vault(root: absolute), cacheDirectory: context.locations.cacheDirectory,
             environment: context.environment)
         store.record(setup)
+        // Notes merge through this binary's merge driver, so that two machines' `updatedAt` never
+        // conflict: `.gitattributes` and, in git, the local driver setting.
+        let wroteAttributes = try store.setUpMergeDriver(context.mergeDriver)
         if setup.madeStateFolder {
             context.output.out("Initialized an empty vault in \(absolute)\n")
-        } else if store.changes.isEmpty {
+        } else if store.pendingChanges.isEmpty {
             context.output.out("\(absolute) is already a vault; nothing changed\n")
         } else {
-            context.output.out("\(absolute) is already a vault; brought .notes/.gitignore up to date\n")
+            let wrote =
+                (setup.wroteIgnore ? [".notes/.gitignore"] : []) + (wroteAttributes ? [".gitattributes"] : [])
+            context.output.out(
+                "\(absolute) is already a vault; brought \(wrote.joined(separator: " and ")) up to date\n")
         }
-        // Its `.gitignore` is committed as any change is, by the vault's own gitAutoCommit.
+        // The vault's own files are committed as any change is, by the vault's own gitAutoCommit
+        // (or the `git add` to run is said).
         let settings = LayeredSettings(user: context.loadedSettings, vaultRoot: absolute).effective
         for warning in AutoCommitter.commit(store, enabled: settings.autoCommit) {
             context.output.err("warning: " + warning)
         }
         warnAboutTrackedState(in: absolute, context: context)
-        try setUpMergeDriver(in: absolute, context: context)
-    }
-
-    /// Notes merge through this binary's merge driver, so that two machines' `updatedAt` never
-    /// conflict: `.gitattributes` (which `sync` commits) and, in git, the local driver setting.
-    private func setUpMergeDriver(in folder: String, context: Context) throws {
-        let store = NoteStore(
-            vault: try Vault(root: folder), cacheDirectory: context.locations.cacheDirectory,
-            environment: context.environment)
-        if try store.setUpMergeDriver(context.mergeDriver), (try? store.uncommittedPaths()) != nil {
-            context.output.out(
-                "Wrote .gitattributes (notes merge through notes' merge driver); 'notes sync' commits it.\n")
-        }
     }
 
     /// `.notes/` is ignored by its own `.gitignore`, but files git already tracks stay tracked:

@@ -41,8 +41,9 @@ struct SyncCommand: NotesCommand {
                         + ")\n")
             }
         }
-        if report.attributesCommitted {
-            output.out("Committed .gitattributes: notes merge through notes' merge driver.\n")
+        if report.vaultFilesCommitted {
+            output.out(
+                "Committed the vault's own files (.gitattributes, .notes/): a clone is the same vault.\n")
         }
         switch report.pushed {
         case 0: output.out("Nothing to push.\n")

@@ -49,7 +49,11 @@ enum AutoCommitter {
         guard !paths.isEmpty, store.isInGitWorkTree() else { return nil }
         let folder = Shell.quote(store.vault.root)
         let quoted = paths.map(Shell.quote).joined(separator: " ")
-        return "wrote " + paths.joined(separator: " and ")
+        let named =
+            paths.count < 3
+            ? paths.joined(separator: " and ")
+            : paths.dropLast().joined(separator: ", ") + " and " + (paths.last ?? "")
+        return "wrote " + named
             + ", which a clone of the vault needs; commit it with: "
             + "git -C \(folder) add -- \(quoted) && git -C \(folder) commit -m 'notes: update the vault files' -- \(quoted)"
     }
