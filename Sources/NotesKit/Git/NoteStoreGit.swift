@@ -58,10 +58,24 @@ extension NoteStore {
     /// with whatever git says, so a failed commit is reported once, not again with the next.
     @discardableResult
     public func commitChanges() throws(GitError) -> GitRepository.CommitOutcome? {
-        let pending = Array(changes.dropFirst(changesCommitted))
+        var pending = Array(changes.dropFirst(changesCommitted))
         changesCommitted = changes.count
+        guard !pending.isEmpty else { return nil }
+        let repository = try repository()
+        // A repository that ignores the vault's `.notes/` itself keeps it out: `git add` of a path
+        // in it would fail the commit of the notes too. Git lists a folder it ignores whole as
+        // `.notes/`; one whose own `.gitignore` lets files through, file by file.
+        if pending.contains(where: { if case .vaultFile = $0 { true } else { false } }) {
+            let ignored = try repository.run([
+                "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--",
+                ".notes",
+            ]).stdout.split(separator: 0)
+            if ignored.contains(where: { String(decoding: $0, as: UTF8.self) == ".notes/" }) {
+                pending.removeAll { if case .vaultFile = $0 { true } else { false } }
+            }
+        }
         guard let plan = CommitPlan(pending) else { return nil }
-        return try repository().commit(plan)
+        return try repository.commit(plan)
     }
 
     /// Whether the vault is inside a git work tree (false without git).
