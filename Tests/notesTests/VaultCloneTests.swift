@@ -126,6 +126,18 @@ import Testing
         #expect(try t.gitStatus() == "")
     }
 
+    @Test func aRepositoryThatIgnoresTheStateFolderStillCommitsTheNotes() throws {
+        let s = try Sandbox(initVault: false)
+        try s.write(".notes/.gitignore", "*\n")
+        try s.write(".gitignore", ".notes/\n")
+        try s.makeRepository()
+        try s.run(["config", "set", "gitAutoCommit", "true"])
+        let r = try s.run(["add", "Kept"])
+        #expect(r.status == 0 && r.stderr == "", "\(r)")
+        #expect(try s.committedFiles() == ["kept.md"])
+        #expect(try s.gitStatus() == "")
+    }
+
     @Test func aFolderWithObsidianIsFoundAsTheVault() throws {
         let s = try Sandbox(initVault: false, layout: [.directory(".obsidian", [.file("app.json", "{}")])])
         try FileManager.default.createDirectory(

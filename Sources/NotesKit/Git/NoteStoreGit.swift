@@ -80,10 +80,25 @@ extension NoteStore {
     /// store, and `sync` commits the notes when it is over.
     @discardableResult
     public func commitChanges() throws(GitError) -> GitRepository.CommitOutcome? {
-        let pending = Array(changes.dropFirst(changesCommitted))
+        var pending = Array(changes.dropFirst(changesCommitted))
         changesCommitted = changes.count
-        guard let plan = CommitPlan(pending) else { return nil }
+        guard !pending.isEmpty else { return nil }
         let repository = try repository()
+        // A repository that ignores the vault's `.notes/` itself keeps it out: `git add` of a path
+        // in it would fail the commit of the notes too. Git lists a folder it ignores whole as
+        // `.notes/`; one whose own `.gitignore` lets files through, file by file.
+        if pending.contains(where: { if case .vaultFile = $0 { true } else { false } }) {
+            let ignored = try repository.run([
+                "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--",
+                ".notes",
+            ]).stdout.split(separator: 0)
+            if ignored.contains(where: { String(decoding: $0, as: UTF8.self) == ".notes/" }) {
+                pending.removeAll {
+                    if case .vaultFile(let path) = $0 { path.hasPrefix(".notes/") } else { false }
+                }
+            }
+        }
+        guard let plan = CommitPlan(pending) else { return nil }
         if let what = repository.unfinishedOperation() {
             guard !toldUnfinished else { return nil }
             toldUnfinished = true
