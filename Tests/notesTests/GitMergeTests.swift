@@ -209,6 +209,11 @@ import Testing
         try s.write(".gitattributes", "*.png binary")
         r = try s.run(["init", s.vault])
         #expect(r.status == 0, "\(r)")
+        // It is already a vault, but not nothing changed.
+        #expect(
+            r.stdout
+                == "Wrote .gitattributes: git merges notes through notes' merge driver; 'notes sync' commits it.\n",
+            "\(r)")
         #expect(try s.read(".gitattributes") == "*.png binary\n*.md merge=notes\n*.markdown merge=notes\n")
     }
 

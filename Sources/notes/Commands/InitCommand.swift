@@ -24,25 +24,30 @@ struct InitCommand: NotesCommand {
         if let status = FileSystem.status(absolute), status.kind != .directory {
             throw CommandError("'\(given)' exists and is not a folder; choose another path")
         }
-        if try Vault.initialize(at: absolute) {
+        let created = try Vault.initialize(at: absolute)
+        let (wroteAttributes, inGit) = try setUpMergeDriver(in: absolute, context: context)
+        if created {
             context.output.out("Initialized an empty vault in \(absolute)\n")
-        } else {
+        } else if !wroteAttributes {
             context.output.out("\(absolute) is already a vault; nothing changed\n")
         }
+        if wroteAttributes && (inGit || !created) {
+            context.output.out(
+                "Wrote .gitattributes: git merges notes through notes' merge driver"
+                    + (inGit ? "; 'notes sync' commits it.\n" : ".\n"))
+        }
         warnAboutTrackedState(in: absolute, context: context)
-        try setUpMergeDriver(in: absolute, context: context)
     }
 
     /// Notes merge through this binary's merge driver, so that two machines' `updatedAt` never
     /// conflict: `.gitattributes` (which `sync` commits) and, in git, the local driver setting.
-    private func setUpMergeDriver(in folder: String, context: Context) throws {
+    /// Returns whether `.gitattributes` was written and whether the folder is in git.
+    private func setUpMergeDriver(in folder: String, context: Context) throws -> (Bool, Bool) {
         let store = NoteStore(
             vault: try Vault(root: folder), cacheDirectory: context.locations.cacheDirectory,
             environment: context.environment)
-        if try store.setUpMergeDriver(context.mergeDriver), (try? store.uncommittedPaths()) != nil {
-            context.output.out(
-                "Wrote .gitattributes (notes merge through notes' merge driver); 'notes sync' commits it.\n")
-        }
+        let wrote = try store.setUpMergeDriver(context.mergeDriver)
+        return (wrote, (try? store.uncommittedPaths()) != nil)
     }
 
     /// `.notes/` is ignored by its own `.gitignore`, but files git already tracks stay tracked:
