@@ -210,6 +210,9 @@ import Testing
         try s.write(".gitattributes", "*.png binary")
         r = try s.run(["init", s.vault])
         #expect(r.status == 0, "\(r)")
+        // It is already a vault, but not nothing changed.
+        #expect(r.stdout == "\(s.vault) is already a vault; brought .gitattributes up to date\n", "\(r)")
+        #expect(r.stderr.contains("add -- .gitattributes &&"), "\(r)")
         #expect(try s.read(".gitattributes") == "*.png binary\n*.md merge=notes\n*.markdown merge=notes\n")
     }
 
