@@ -308,13 +308,14 @@ private final class World {
                 func remount() -> Int32 {
                     mount("tmpfs", mountPoint, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), "size=512k")
                 }
-                // The kernel refuses (EBUSY) while any process has a file there open for writing; in
-                // a loaded parallel run that has been seen for a moment, so it tries again, bounded.
+                // The kernel refuses (EBUSY) while any process has a file there open for writing. In
+                // a parallel run, a child another test spawns holds a copy of this process's open files
+                // for the moment between its fork and its exec: tried again, bounded, not waited for.
                 var result = remount()
                 var tries = 0
-                while result != 0 && errno == EBUSY && tries < 200 {
+                while result != 0 && errno == EBUSY && tries < 100_000 {
                     tries += 1
-                    usleep(10_000)
+                    sched_yield()
                     result = remount()
                 }
                 guard result == 0 else {
