@@ -26,6 +26,27 @@ import Testing
         return s
     }
 
+    @Test func aCopyNeverMakesANameAmbiguous() throws {
+        let s = try Self.vault()
+        // A prefix or a title that both a note and its copy have names the note.
+        for (name, expected) in [("grocer", "groceries"), ("Groceries", "groceries"), ("pla", "plan")] {
+            let r = try s.run(["show", "--json", name])
+            #expect(r.status == 0, "\(name): \(r)")
+            let id = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["id"]
+            #expect(id as? String == expected, "\(name): \(r)")
+        }
+        #expect(try s.run(["edit", "grocer", "-"], stdin: "# Groceries\n\n- oat milk\n").status == 0)
+        #expect(try s.read("groceries.md").hasSuffix("- oat milk\n"))
+        // The copy is reached by its own ID; a copy whose note is gone by its name.
+        #expect(
+            try s.run(["show", "groceries.sync-conflict-20261130-101500-ABCDEFG"]).stdout.contains("- eggs"))
+        #expect(try s.run(["show", "old"]).stdout == "# Old\n")
+        // Two notes that are not copies stay ambiguous.
+        try s.write("plans.md", "# Plans\n")
+        let r = try s.run(["show", "pla"])
+        #expect(r.status == 1 && r.stderr.hasPrefix("Error: 'pla' matches 2 notes"), "\(r)")
+    }
+
     @Test func conflictsListsEachCopyWithItsOriginal() throws {
         let s = try Self.vault()
         var r = try s.run(["conflicts"])

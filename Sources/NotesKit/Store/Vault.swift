@@ -155,11 +155,18 @@ public struct Vault: Sendable {
         if let exact = ids.indices.first(where: { ids[$0] == argument || paths[$0] == argument }) {
             return exact
         }
-        let prefixed = ids.indices.filter { ids[$0].hasPrefix(argument) }
+        // Conflict copies never make a name ambiguous: beside the note they are copies of (or any
+        // other note that is not a copy) they drop out, and each is still reached by its own ID.
+        func withoutCopies(_ candidates: [Int]) -> [Int] {
+            guard candidates.count > 1 else { return candidates }
+            let originals = candidates.filter { ConflictCopy(path: paths[$0]) == nil }
+            return originals.isEmpty ? candidates : originals
+        }
+        let prefixed = withoutCopies(ids.indices.filter { ids[$0].hasPrefix(argument) })
         if prefixed.count == 1 { return prefixed[0] }
         if prefixed.count > 1 { throw .ambiguous(argument, candidates: prefixed.map { ids[$0] }.sorted()) }
         let folded = TextFolding.fold(argument)
-        let titled = titles.indices.filter { TextFolding.fold(titles[$0]) == folded }
+        let titled = withoutCopies(titles.indices.filter { TextFolding.fold(titles[$0]) == folded })
         if titled.count == 1 { return titled[0] }
         if titled.count > 1 { throw .ambiguous(argument, candidates: titled.map { ids[$0] }.sorted()) }
         return nil
