@@ -26,6 +26,19 @@ import Testing
         return s
     }
 
+    @Test func aNoteIsNamedByItsFileNameAsALinkNamesIt() throws {
+        let s = try Sandbox()
+        try s.write("en/Plugins/Backlinks.md", "# Backlinks plugin\n")
+        try s.write("work/standup-at-ten.md", "# Standup\n")
+        try s.write("a/same.md", "# One\n")
+        try s.write("b/same.md", "# Two\n")
+        #expect(try s.run(["show", "Backlinks"]).stdout == "# Backlinks plugin\n")
+        #expect(try s.run(["show", "standup-at-ten"]).stdout == "# Standup\n")
+        let r = try s.run(["show", "same"])
+        #expect(r.status == 1 && r.stderr.hasPrefix("Error: 'same' matches 2 notes"), "\(r)")
+        #expect(try s.run(["show", "b/same"]).stdout == "# Two\n")
+    }
+
     @Test func aCopyNeverMakesANameAmbiguous() throws {
         let s = try Self.vault()
         // A prefix or a title that both a note and its copy have names the note.

@@ -145,8 +145,9 @@ public struct Vault: Sendable {
 
     // MARK: Resolving IDs
 
-    /// The index of the one item `argument` names: exact ID or path · unique ID prefix · unique
-    /// title (case- and accent-insensitive). Nil when nothing matches; throws when several do.
+    /// The index of the one item `argument` names: exact ID or path · unique file name (without
+    /// its extension) · unique ID prefix · unique title (case- and accent-insensitive). Nil when
+    /// nothing matches; throws when several do.
     static func match(
         _ argument: String, ids: [String], paths: [String], titles: [String]
     ) throws(VaultError) -> Int? {
@@ -162,6 +163,10 @@ public struct Vault: Sendable {
             let originals = candidates.filter { ConflictCopy(path: paths[$0]) == nil }
             return originals.isEmpty ? candidates : originals
         }
+        // A file name, as a `[[link]]` names a note: `Backlinks` for `en/Plugins/Backlinks.md`.
+        let named = withoutCopies(ids.indices.filter { Note.fileTitle(paths[$0]) == argument })
+        if named.count == 1 { return named[0] }
+        if named.count > 1 { throw .ambiguous(argument, candidates: named.map { ids[$0] }.sorted()) }
         let prefixed = withoutCopies(ids.indices.filter { ids[$0].hasPrefix(argument) })
         if prefixed.count == 1 { return prefixed[0] }
         if prefixed.count > 1 { throw .ambiguous(argument, candidates: prefixed.map { ids[$0] }.sorted()) }
