@@ -21,19 +21,8 @@ import Testing
     /// the groceries note, committed and pushed, and no `.gitattributes` yet.
     static func clones(crlf: Bool = false) throws -> (Sandbox, other: String) {
         let s = try Sandbox()
-        try s.useGit()
-        let remote = s.root.path + "/remote.git"
-        try s.gitOK(["init", "-q", "--bare", remote], in: s.root.path)
         try s.write("groceries.md", groceries(start, second: 0, crlf: crlf))
-        try s.gitOK(["init", "-q"])
-        // The vault's own .gitignore is committed, as `init` or a first sync commits it.
-        try s.gitOK(["add", "groceries.md", ".notes/.gitignore"])
-        try s.gitOK(["commit", "-q", "-m", "start"])
-        try s.gitOK(["remote", "add", "origin", remote])
-        try s.gitOK(["push", "-q", "-u", "origin", "main"])
-        let other = s.root.path + "/other"
-        try s.gitOK(["clone", "-q", remote, other], in: s.root.path)
-        return (s, other)
+        return (s, try s.pushedAndCloned(["groceries.md"]))
     }
 
     static func replacing(_ old: String, with new: String, in lines: [String]) -> [String] {

@@ -56,6 +56,23 @@ extension Sandbox {
         return r.stdout
     }
 
+    /// Makes the vault a repository holding `files` (vault-relative, already written) and the
+    /// vault's own `.notes/.gitignore`, committed and pushed to a bare `remote.git` beside it, and
+    /// clones that to `other`; returns the clone's path.
+    func pushedAndCloned(_ files: [String]) throws -> String {
+        try useGit()
+        let remote = root.path + "/remote.git"
+        try gitOK(["init", "-q", "--bare", remote], in: root.path)
+        try gitOK(["init", "-q"])
+        try gitOK(["add", "--"] + files + [".notes/.gitignore"])
+        try gitOK(["commit", "-q", "-m", "start"])
+        try gitOK(["remote", "add", "origin", remote])
+        try gitOK(["push", "-q", "-u", "origin", "main"])
+        let other = root.path + "/other"
+        try gitOK(["clone", "-q", remote, other], in: root.path)
+        return other
+    }
+
     /// Makes the vault a git repository with everything in it committed.
     func makeRepository(commitAll: Bool = true) throws {
         try useGit()

@@ -8,20 +8,10 @@ import Testing
     /// the notes `groceries` and `plan` and the `.gitattributes` of `notes init`, committed and pushed.
     static func clones() throws -> (Sandbox, other: String) {
         let s = try Sandbox()
-        try s.useGit()
-        let remote = s.root.path + "/remote.git"
-        try s.gitOK(["init", "-q", "--bare", remote], in: s.root.path)
         try s.write("groceries.md", "# Groceries\n\n- milk\n- bread\n")
         try s.write("plan.md", "# Plan\n\nfirst\n")
         try s.write(".gitattributes", "*.md merge=notes\n*.markdown merge=notes\n")
-        try s.gitOK(["init", "-q"])
-        try s.gitOK(["add", "groceries.md", "plan.md", ".gitattributes", ".notes/.gitignore"])
-        try s.gitOK(["commit", "-q", "-m", "start"])
-        try s.gitOK(["remote", "add", "origin", remote])
-        try s.gitOK(["push", "-q", "-u", "origin", "main"])
-        let other = s.root.path + "/other"
-        try s.gitOK(["clone", "-q", remote, other], in: s.root.path)
-        return (s, other)
+        return (s, try s.pushedAndCloned(["groceries.md", "plan.md", ".gitattributes"]))
     }
 
     @Test func aFastForwardReportsWhatCameIn() throws {
