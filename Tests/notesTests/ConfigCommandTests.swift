@@ -32,6 +32,7 @@ import Testing
                 editor         (unset)     default
                 vault          (unset)     default
                 gitAutoCommit  false       default
+                fileNames      slug        default
 
                 """)
         #expect(try s.run(["config", "set", "scheme", "blue"]).status == 0)

@@ -30,6 +30,7 @@ import Testing
                 editor         code --wait  user
                 vault          (unset)      default
                 gitAutoCommit  false        default
+                fileNames      slug         default
                 plugins        {"a":[1,2]}  user (not used by notes)
                 zz             x            user (not used by notes)
 
@@ -56,6 +57,7 @@ import Testing
                 editor         \(long)  user
                 vault          (unset)                                   default
                 gitAutoCommit  false                                     default
+                fileNames      slug                                      default
 
                 """)
     }

@@ -430,7 +430,7 @@ import Testing
               --version        Show the version.
 
             SUBCOMMANDS:
-              list   Every key, its value, and where it comes from: the vault, the user's file, or the default.
+              list   Every key, its value, and where it comes from: the vault, the user's file, Obsidian, or the default.
               get    Print one key's value.
               set    Set a key (the value is checked first).
               unset  Remove a key from the file, so its default applies.
@@ -449,16 +449,18 @@ import Testing
               editor         editor command, e.g. 'code --wait'
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
+              fileNames      new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
 
-            sort, titleFrom, gitAutoCommit belong to the vault: with --vault-local they go in its
+            sort, titleFrom, gitAutoCommit, fileNames belong to the vault: with --vault-local they go in its
             .notes/settings.json (committed with it) and win over the user's file. The others are personal.
+            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename.
 
             """
         ),
         (
             ["config", "list"],
             """
-            OVERVIEW: Every key, its value, and where it comes from: the vault, the user's file, or the default.
+            OVERVIEW: Every key, its value, and where it comes from: the vault, the user's file, Obsidian, or the default.
 
             USAGE: notes config list [--json]
 
@@ -501,9 +503,11 @@ import Testing
               editor         editor command, e.g. 'code --wait'
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
+              fileNames      new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
 
-            sort, titleFrom, gitAutoCommit belong to the vault: with --vault-local they go in its
+            sort, titleFrom, gitAutoCommit, fileNames belong to the vault: with --vault-local they go in its
             .notes/settings.json (committed with it) and win over the user's file. The others are personal.
+            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename.
 
             """
         ),
@@ -536,9 +540,11 @@ import Testing
               editor         editor command, e.g. 'code --wait'
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
+              fileNames      new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
 
-            sort, titleFrom, gitAutoCommit belong to the vault: with --vault-local they go in its
+            sort, titleFrom, gitAutoCommit, fileNames belong to the vault: with --vault-local they go in its
             .notes/settings.json (committed with it) and win over the user's file. The others are personal.
+            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename.
 
             """
         ),
@@ -570,9 +576,11 @@ import Testing
               editor         editor command, e.g. 'code --wait'
               vault          default vault folder ('~' expanded)
               gitAutoCommit  commit each change to notes with git (true or false)
+              fileNames      new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
 
-            sort, titleFrom, gitAutoCommit belong to the vault: with --vault-local they go in its
+            sort, titleFrom, gitAutoCommit, fileNames belong to the vault: with --vault-local they go in its
             .notes/settings.json (committed with it) and win over the user's file. The others are personal.
+            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename.
 
             """
         ),

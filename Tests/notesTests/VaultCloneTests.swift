@@ -144,7 +144,8 @@ import Testing
             atPath: s.vault + "/projects", withIntermediateDirectories: true)
         let r = try s.run(["add", "Plan"], cwd: s.vault + "/projects", vaultVariable: false)
         #expect(r.status == 0 && r.stderr == "", "\(r)")
-        #expect(s.exists("projects/plan.md"))
+        // Named as Obsidian names notes: by the title.
+        #expect(s.exists("projects/Plan.md"))
         #expect(
             try s.run(["path"], cwd: s.vault + "/projects", vaultVariable: false).stdout == s.vault + "\n")
     }

@@ -48,6 +48,7 @@ import Testing
                 editor         (unset)     default
                 vault          (unset)     default
                 gitAutoCommit  false       default
+                fileNames      slug        default
 
                 """)
         #expect(

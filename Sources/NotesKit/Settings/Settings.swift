@@ -56,12 +56,21 @@ public enum Scheme: String, CaseIterable, Codable, Sendable {
     case `default`, blue, orange, yellow, green, indigo
 }
 
+/// How `add` names a new note's file (the `fileNames` setting).
+public enum FileNaming: String, CaseIterable, Codable, Sendable {
+    /// A slug of the title: `project-plan.md`.
+    case slug
+    /// The title as written, only what cannot be in a file name replaced: `Project Plan.md`, as
+    /// Obsidian names notes, so that a `[[Project Plan]]` link finds the file by its name.
+    case title
+}
+
 /// The user's preferences: a JSON object, every key optional, defaults in one place.
 /// Keys the tool does not know are kept when the file is written again.
 public struct Settings: Codable, Equatable, Sendable {
     /// One settings key with how to check and show its value.
     public enum Key: String, CaseIterable, Sendable {
-        case isDarkOn, scheme, sort, titleFrom, editor, vault, gitAutoCommit
+        case isDarkOn, scheme, sort, titleFrom, editor, vault, gitAutoCommit, fileNames
 
         /// What the key means, for `notes config` help.
         public var summary: String {
@@ -74,6 +83,8 @@ public struct Settings: Codable, Equatable, Sendable {
             case .editor: return "editor command, e.g. 'code --wait'"
             case .vault: return "default vault folder ('~' expanded)"
             case .gitAutoCommit: return "commit each change to notes with git (true or false)"
+            case .fileNames:
+                return "new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)"
             }
         }
 
@@ -84,6 +95,7 @@ public struct Settings: Codable, Equatable, Sendable {
             case .scheme: return Scheme.allCases.map(\.rawValue)
             case .sort: return SortOrder.allCases.map(\.rawValue)
             case .titleFrom: return TitleSource.allCases.map(\.rawValue)
+            case .fileNames: return FileNaming.allCases.map(\.rawValue)
             case .editor, .vault: return nil
             }
         }
@@ -96,6 +108,7 @@ public struct Settings: Codable, Equatable, Sendable {
         public static let sort = SortOrder.updated
         public static let titleFrom = TitleSource.content
         public static let gitAutoCommit = false
+        public static let fileNames = FileNaming.slug
     }
 
     /// Dark palette, if set.
@@ -112,6 +125,8 @@ public struct Settings: Codable, Equatable, Sendable {
     public var vault: String?
     /// Whether write commands commit their changes with git, if set.
     public var gitAutoCommit: Bool?
+    /// How new notes' files are named, if set.
+    public var fileNames: FileNaming?
     /// Keys the tool does not know (and known keys with values it cannot read), kept as they were.
     public var other: [String: JSONValue] = [:]
     /// Problems with individual values (wrong type or unknown name); those keys fall back to defaults.
@@ -130,6 +145,8 @@ public struct Settings: Codable, Equatable, Sendable {
     public var titleSource: TitleSource { titleFrom ?? Defaults.titleFrom }
     /// Auto-commit, with the default applied.
     public var autoCommit: Bool { gitAutoCommit ?? Defaults.gitAutoCommit }
+    /// How new notes' files are named, with the default applied.
+    public var fileNaming: FileNaming { fileNames ?? Defaults.fileNames }
 
     private struct AnyKey: CodingKey {
         var stringValue: String
@@ -173,6 +190,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case .editor: return editor.map { .string($0) }
         case .vault: return vault.map { .string($0) }
         case .gitAutoCommit: return gitAutoCommit.map { .bool($0) }
+        case .fileNames: return fileNames.map { .string($0.rawValue) }
         case nil: return nil
         }
     }
@@ -187,6 +205,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case .editor: return editor
         case .vault: return vault
         case .gitAutoCommit: return String(autoCommit)
+        case .fileNames: return fileNaming.rawValue
         }
     }
 
@@ -206,7 +225,8 @@ public struct Settings: Codable, Equatable, Sendable {
                     key: name, value: s.replacingOccurrences(of: "\0", with: "\\u0000"), valid: nil)
             }
             if key == .editor { editor = s } else { vault = s }
-        case (.scheme, .string(let s)), (.sort, .string(let s)), (.titleFrom, .string(let s)):
+        case (.scheme, .string(let s)), (.sort, .string(let s)), (.titleFrom, .string(let s)),
+            (.fileNames, .string(let s)):
             try set(key, text: s)
         default:
             throw .invalidValue(key: name, value: json.display, valid: key.validValues)
@@ -239,6 +259,11 @@ public struct Settings: Codable, Equatable, Sendable {
                 throw .invalidValue(key: key.rawValue, value: text, valid: key.validValues)
             }
             titleFrom = source
+        case .fileNames:
+            guard let naming = FileNaming(rawValue: text.lowercased()) else {
+                throw .invalidValue(key: key.rawValue, value: text, valid: key.validValues)
+            }
+            fileNames = naming
         case .editor:
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw .invalidValue(key: key.rawValue, value: text, valid: nil)
@@ -261,6 +286,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case .editor: editor = nil
         case .vault: vault = nil
         case .gitAutoCommit: gitAutoCommit = nil
+        case .fileNames: fileNames = nil
         }
         other[key.rawValue] = nil
     }

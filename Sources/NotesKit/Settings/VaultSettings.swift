@@ -5,8 +5,18 @@ extension Settings.Key {
     /// the command that runs as the editor, nor where notes go.
     public var belongsToVault: Bool {
         switch self {
-        case .sort, .titleFrom, .gitAutoCommit: true
+        case .sort, .titleFrom, .gitAutoCommit, .fileNames: true
         case .isDarkOn, .scheme, .editor, .vault: false
+        }
+    }
+
+    /// The value a vault with an `.obsidian/` folder gives the key when neither settings file
+    /// does: file names as titles, and titles from file names, as Obsidian shows and links notes.
+    public var obsidianDefault: String? {
+        switch self {
+        case .fileNames: FileNaming.title.rawValue
+        case .titleFrom: TitleSource.filename.rawValue
+        case .isDarkOn, .scheme, .sort, .editor, .vault, .gitAutoCommit: nil
         }
     }
 }
@@ -17,12 +27,15 @@ public enum SettingSource: String, Equatable, Sendable {
     case vault
     /// The user's settings file.
     case user
+    /// Neither file sets it, and the vault has an `.obsidian/` folder, which implies a value.
+    case obsidian
     /// Neither file sets it.
     case `default`
 }
 
 /// The settings of one run: the user's file and, for the keys that belong to a vault, the vault's
-/// file, which wins. `effective` is what commands use; `source(of:)` says where each value is from.
+/// file, which wins; below both, what an `.obsidian/` folder at the vault's top implies. `effective`
+/// is what commands use; `source(of:)` says where each value is from.
 public struct LayeredSettings: Sendable {
     /// The user's file as loaded.
     public var user: SettingsFile.Loaded
@@ -32,6 +45,8 @@ public struct LayeredSettings: Sendable {
     public var vault: SettingsFile.Loaded
     /// The personal keys the vault's file sets, which are ignored.
     public var ignoredKeys: [Settings.Key] = []
+    /// Whether the vault has an `.obsidian/` folder at its top (see `Settings.Key.obsidianDefault`).
+    public var isObsidianVault: Bool
     /// The values of the user's file with the vault's file's vault keys put over them.
     public var effective: Settings
 
@@ -51,15 +66,22 @@ public struct LayeredSettings: Sendable {
             }
             effective.take(key, from: vault.settings)
         }
+        isObsidianVault = Vault.isObsidian(at: vaultRoot)
+        if isObsidianVault {
+            for key in Settings.Key.allCases where effective.value(key) == nil {
+                if let implied = key.obsidianDefault { try? effective.set(key, text: implied) }
+            }
+        }
         self.vault = vault
         self.effective = effective
     }
 
     /// Where the value of `key` comes from: a valid value in the vault's file, else in the
-    /// user's, else the default.
+    /// user's, else what an `.obsidian/` folder implies, else the default.
     public func source(of key: Settings.Key) -> SettingSource {
         if key.belongsToVault, vault.settings.value(key) != nil { return .vault }
         if user.settings.value(key) != nil { return .user }
+        if isObsidianVault, key.obsidianDefault != nil { return .obsidian }
         return .default
     }
 }

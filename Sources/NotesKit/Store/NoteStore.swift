@@ -115,6 +115,7 @@ public final class NoteStore {
         func store() throws(VaultError) -> NoteStore {
             var vault = try Vault(root: path)
             vault.titleSource = settings.titleSource
+            vault.fileNaming = settings.fileNaming
             return NoteStore(
                 vault: vault, cacheDirectory: locations.cacheDirectory, environment: locations.environment)
         }

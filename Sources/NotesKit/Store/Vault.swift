@@ -9,6 +9,8 @@ public struct Vault: Sendable {
     public let canonicalRoot: String
     /// Where notes' titles come from (the `titleFrom` setting).
     public var titleSource: TitleSource = .content
+    /// How new notes' files are named (the `fileNames` setting).
+    public var fileNaming: FileNaming = .slug
 
     /// Opens an existing vault folder; throws `vaultMissing` when there is no such folder.
     public init(root: String) throws(VaultError) {
@@ -338,11 +340,11 @@ public struct Vault: Sendable {
     }
 
     /// Creates a note holding `content` (already trimmed) in the vault-relative `folder`, named
-    /// after its title; returns its ID.
+    /// after its title (a slug of it, or the title itself, as `fileNaming` says); returns its ID.
     func add(content: String, now: Double, folder: String = "") throws(VaultError) -> String {
         let document = NoteDocument(parsing: content)
         let probe = Note(path: "x.md", document: document, mtime: now)
-        var base = Slug.make(probe.title)
+        var base = fileNaming == .title ? TitleFileName.make(probe.title) : Slug.make(probe.title)
         if base.isEmpty { base = Slug.fallback(now: now) }
         let bytes = Array(NoteDocument.newFile(document, created: now).utf8)
         if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(fullPath(folder))) }
@@ -412,5 +414,15 @@ extension Vault {
             parts.append(part)
         }
         return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+}
+
+extension Vault {
+    /// Whether the vault has an `.obsidian/` folder at its top: a vault Obsidian opens.
+    public var isObsidian: Bool { Vault.isObsidian(at: root) }
+
+    /// Whether the folder at `root` has an `.obsidian/` folder (not a symlink to one).
+    public static func isObsidian(at root: String) -> Bool {
+        FileSystem.status(root + "/.obsidian")?.kind == .directory
     }
 }

@@ -20,7 +20,8 @@ enum ConfigCommand: CommandDescription {
         }.joined(separator: "\n") + "\n\n"
         + Settings.Key.allCases.filter(\.belongsToVault).map(\.rawValue).joined(separator: ", ")
         + " belong to the vault: with --vault-local they go in its\n"
-        + ".notes/settings.json (committed with it) and win over the user's file. The others are personal."
+        + ".notes/settings.json (committed with it) and win over the user's file. The others are personal.\n"
+        + "In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename."
 
     /// The `<key>` argument of `get`, `set` and `unset`.
     static func keyArgument(after verb: String) -> Positional<Settings.Key> {
@@ -80,7 +81,7 @@ struct ConfigListCommand: NotesCommand {
     static let spec = CommandSpec(
         name: "list", parent: "config",
         overview:
-            "Every key, its value, and where it comes from: the vault, the user's file, or the default.",
+            "Every key, its value, and where it comes from: the vault, the user's file, Obsidian, or the default.",
         options: [jsonFlag.spec])
 
     let json: Bool

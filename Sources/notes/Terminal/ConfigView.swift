@@ -4,7 +4,8 @@ import NotesKit
 enum ConfigView {
     /// `key  value  source` lines, columns aligned to the longest key and value (a value longer
     /// than 40 columns pushes only its own row's source along). The source is `vault` (the
-    /// vault's `.notes/settings.json`), `user` (the user's file) or `default`. Known keys first,
+    /// vault's `.notes/settings.json`), `user` (the user's file), `obsidian` (what an `.obsidian/`
+    /// folder implies) or `default`. Known keys first,
     /// then the keys the user's file holds that notes does not use.
     static func render(_ layered: LayeredSettings) -> String {
         let settings = layered.effective
