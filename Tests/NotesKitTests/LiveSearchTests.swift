@@ -26,8 +26,9 @@ import Testing
         #expect(SearchQuery(query).narrows(SearchQuery(broader)) == expected, "\(name)")
     }
 
-    /// A vault where dates tie (ties go by ID), titles sort in localized order, and some notes
-    /// are new since the index was written (read from their files, not mapped).
+    /// A vault where dates tie (ties go by ID), titles sort in localized order, a conflict copy
+    /// sorts after its original, and some notes are new since the index was written (read from
+    /// their files, not mapped).
     static let vault: [Sandbox.Item] = [
         .directory(".notes", []),
         .file("b.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# Banana bread\n"),
@@ -38,6 +39,10 @@ import Testing
         .file("z/d.md", "---\ncreatedAt: 2026-02-01T00:00:00Z\n---\n# Éclair\n\ncream\n"),
         .file("e10.md", "---\ncreatedAt: 2026-01-05T00:00:00Z\n---\n# Note 10\n"),
         .file("e9.md", "---\ncreatedAt: 2026-01-05T00:00:00Z\n---\n# Note 9\n"),
+        // The newest, but a conflict copy: it sorts right after its original.
+        .file(
+            "b (Ann's conflicted copy 2026-04-01).md",
+            "---\ncreatedAt: 2026-04-01T00:00:00Z\n---\n# Banana loaf\n"),
     ]
 
     @Test(arguments: NotesKit.SortOrder.allCases)
@@ -147,8 +152,9 @@ import Testing
     @Test func aHitIsFoundByItsID() throws {
         try Sandbox(tree: Self.vault).test { root in
             var live = LiveSearch(catalog: store(try Vault(root: root)).catalog, order: .title)
-            #expect(ids(live.hits) == ["a", "b", "c", "z/d", "e9", "e10"])
-            #expect(live.hits.rank(ofID: "z/d") == 3)
+            #expect(
+                ids(live.hits) == ["a", "b", "b (Ann's conflicted copy 2026-04-01)", "c", "z/d", "e9", "e10"])
+            #expect(live.hits.rank(ofID: "z/d") == 4)
             #expect(live.hits.rank(ofID: "z") == nil)
             live.search(SearchQuery("note"))
             #expect(live.hits.rank(ofID: "e10") == 1)

@@ -111,7 +111,8 @@ public struct Catalog: Sendable {
     }
 
     /// The notes a query selects — every term in the searchable text, every tag among the note's
-    /// tags, on all cores — sorted in its order and cut to its limit. The one search path of list,
+    /// tags, on all cores — sorted in its order (a conflict copy right after its original) and cut
+    /// to its limit. The one search path of list,
     /// search and ID completion. Only the notes returned are made into `Note`s.
     public func run(_ query: NoteQuery) -> [Note] {
         // The positions of the hits; nil when every note is one (no search).
@@ -138,8 +139,7 @@ public struct Catalog: Sendable {
         func hit(_ p: Int) -> Int { hits?[p] ?? p }
         // A few of many (`list --limit 20`) are selected in one pass rather than sorted.
         let selecting = query.limit.map { $0 < total / 8 } ?? false
-        let precedes = ordering(query.order, of: hits, readingDatesOnce: !selecting)
-        let first = query.reverse ? { (a: Int, b: Int) in precedes(b, a) } : precedes
+        let first = ordering(query.order, of: hits, readingDatesOnce: !selecting, reverse: query.reverse)
         var positions: [Int]
         if selecting, let limit = query.limit {
             positions = []
@@ -178,7 +178,7 @@ public struct Catalog: Sendable {
     /// code-point order, which UTF-8 byte order is). IDs are unique, so the order is total and a
     /// reversed order is the same list backwards. `hits` nil means every position. A sort reads
     /// each date many times, so `readingDatesOnce` reads them all first; a selection reads them
-    /// in place. The one order of `run` and of the browser's `hits(order:)`.
+    /// in place. Conflict copies are placed by `ordering(_:of:readingDatesOnce:reverse:)`.
     func ordering(_ order: SortOrder, of hits: [Int]?, readingDatesOnce: Bool) -> (Int, Int) -> Bool {
         let total = hits?.count ?? count
         func hit(_ p: Int) -> Int { hits?[p] ?? p }

@@ -27,9 +27,9 @@ public struct LinkSite: Equatable, Sendable {
 }
 
 extension Catalog {
-    /// Every tag with the number of notes that have it, most used first, ties A→Z by folded name
-    /// (byte order); each spelled as in the newest note (the `updated` order, ties by ID) that has
-    /// it. Reads the index's folded tags, and the spellings of the winners only.
+    /// Every tag with the number of notes that have it (a conflict copy beside its original is
+    /// not one), most used first, ties A→Z by folded name (byte order); each spelled as in the
+    /// newest note (the `updated` order, ties by ID) that has it. Reads the index's folded tags, and the spellings of the winners only.
     public func tagCounts() -> [TagCount] {
         struct Entry {
             var folded: [UInt8]
@@ -40,7 +40,8 @@ extension Catalog {
         }
         var entries: [Entry] = []
         var byHash: [UInt64: [Int]] = [:]
-        for position in 0..<count {
+        let copies = originalsOfCopies()
+        for position in 0..<count where copies[position] == nil {
             var tagNumber = 0
             tags(at: position).forEachFoldedTag { tag in
                 defer { tagNumber += 1 }
@@ -94,14 +95,16 @@ extension Catalog {
         }
     }
 
-    /// The links to `note` from every note (itself included), by linking note in ID order, then
-    /// in file order. Only links whose keys could name it (`NamingKeys`) are resolved.
+    /// The links to `note` from every note (itself included; a conflict copy beside its original
+    /// is not one), by linking note in ID order, then in file order. Only links whose keys could
+    /// name it (`NamingKeys`) are resolved.
     public func backlinks(to note: Note) -> [LinkSite] {
         guard let target = position(ofPath: note.path) else { return [] }
         let resolver = LinkResolver(catalog: self)
         let keys = NamingKeys(resolver, target)
+        let copies = originalsOfCopies()
         var sources: [(Int, [Int])] = []
-        for position in 0..<count {
+        for position in 0..<count where copies[position] == nil {
             var numbers: [Int] = []
             linkKeys(at: position).forEachLink { link in
                 if keys.couldName(link) {

@@ -53,6 +53,8 @@ final class LinkResolver {
         lazy var byTitle = HashTable(count: catalog.count) { position, _ in
             self.catalog.tags(at: position).foldedTitle.map { MappedIndex.hash($0) }
         }
+        /// The conflict copies beside their originals, which no name or title resolves a link to.
+        lazy var copies = catalog.originalsOfCopies()
         lazy var byFoldedName = HashTable(count: catalog.count) { position, scratch in
             self.catalog.withPath(at: position) { path in
                 scratch.removeAll(keepingCapacity: true)
@@ -99,14 +101,24 @@ final class LinkResolver {
     }
 
     /// The positions `table` files under the hash of `key` whose `matches` says they are it, and
-    /// the moving note if it will be.
+    /// the moving note if it will be; never a conflict copy beside its original (see
+    /// `isCopyBesideOriginal`).
     private func lookUp(_ table: HashTable, _ key: UnsafeRawBufferPointer, _ matches: (Int) -> Bool) -> [Int]
     {
-        var found = table.positions(for: MappedIndex.hash(key)).map(Int.init).filter(matches)
+        var found = table.positions(for: MappedIndex.hash(key)).map(Int.init).filter {
+            matches($0) && !isCopyBesideOriginal($0)
+        }
         if let moving, !found.contains(moving.position), matches(moving.position) {
             found.append(moving.position)
         }
         return found
+    }
+
+    /// Whether the note at `position` is a conflict copy whose original is a note: a second
+    /// version of that note, which a link reaches only by its exact ID or path, never by a file
+    /// name or a title it shares with the original, and so never in the original's place.
+    func isCopyBesideOriginal(_ position: Int) -> Bool {
+        position != moving?.position && tables.copies[position] != nil
     }
 
     /// Calls `body` with the file name of the note at `position`, without `.md` or `.markdown`.

@@ -101,9 +101,8 @@ extension Catalog {
     /// Every note in `order`, sorted as `run` sorts (see `ordering`): the hits of the empty search,
     /// from which any search of this catalog filters.
     public func hits(order: SortOrder) -> SearchHits {
-        let ordered = (0..<count).sorted(by: ordering(order, of: nil, readingDatesOnce: true)).map {
-            Int32($0)
-        }
+        let precedes = ordering(order, of: nil, readingDatesOnce: true, reverse: false)
+        let ordered = (0..<count).sorted(by: precedes).map { Int32($0) }
         return SearchHits(
             catalog: self, search: SearchQuery(""), order: order, ordered: ordered, candidates: ordered)
     }
