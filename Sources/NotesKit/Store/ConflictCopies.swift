@@ -11,8 +11,8 @@ extension Catalog {
 
     /// The conflict copies whose original is a note of this catalog, by position, each with its
     /// original's position. Such a copy is a second version of a note, not a note of its own: it
-    /// counts in no tag and is no backlink, no title or folded name resolves a link to it, and
-    /// it sorts right after its original. A copy whose original is gone is a note like any other.
+    /// counts in no tag and is no backlink, no file name or title resolves a link to it, and it
+    /// sorts right after its original. A copy whose original is gone is a note like any other.
     /// A pass over a flag of each note; the rest only when there are copies.
     func originalsOfCopies() -> [Int: Int] {
         guard let index else { return [:] }
@@ -61,7 +61,7 @@ extension Catalog {
         }
         let precedes = ordering(order, of: sorted, readingDatesOnce: readingDatesOnce)
         let ordered = reverse ? { a, b in precedes(b, a) } : precedes
-        // Where each copy sorts: at its original's place (for a copy of a copy, the first original's).
+        // Where each copy sorts: at its original's place (a copy of a copy, at the note both copy).
         var anchors = Array(0..<total)
         for (copy, place) in places where place < total {
             var current = copy
