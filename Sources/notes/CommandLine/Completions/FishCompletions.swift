@@ -44,8 +44,12 @@ extension Completions {
                 end
             end
 
+            # Note IDs, trashed IDs, folders or tags of the vault that match the word being typed (as typed,
+            # quotes and backslashes included; the value alone in --opt=value), matched folded by notes;
+            # fish keeps those that match it its own way and quotes them.
             function __notes_dynamic
-                command notes (__notes_globals) __complete $argv[1] -- (commandline -ct) 2>/dev/null
+                set -l word (string replace -r -- '^--[^=]*=' '' (commandline -ct))
+                command notes (__notes_globals) __complete $argv[1] --shell fish -- "$word" 2>/dev/null
             end
 
             # __notes_at POSITION NAMES...: the command path is NAMES (alternatives joined by ','), and
@@ -176,6 +180,7 @@ extension Completions {
         case .noteID: "-x -a '(__notes_dynamic ids)'"
         case .trashedNoteID: "-x -a '(__notes_dynamic trashed)'"
         case .folder: "-x -a '(__notes_dynamic folders)'"
+        case .tag: "-x -a '(__notes_dynamic tags)'"
         case .directory: "-x -a '(__fish_complete_directories)'"
         case .file: "-r -F"
         case .settingsKey: "-x -a " + fishQuote(Settings.Key.allCases.map(\.rawValue).joined(separator: " "))
