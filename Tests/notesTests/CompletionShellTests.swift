@@ -63,6 +63,7 @@ import Testing
         Case(typed: "show en/Pri", ran: ["show", "en/Price $5"]),
         Case(typed: "list --tag caf", ran: ["list", "--tag", "Café"]),
         Case(typed: "list --tag=desk", ran: ["list", "--tag=desktop"]),
+        Case(typed: "list --tag=DESK", ran: ["list", "--tag=desktop"]),
         Case(typed: "list -t DESK", ran: ["list", "-t", "desktop"]),
     ]
 

@@ -45,11 +45,15 @@ extension Completions {
             end
 
             # Note IDs, trashed IDs, folders or tags of the vault that match the word being typed (as typed,
-            # quotes and backslashes included; the value alone in --opt=value), matched folded by notes;
-            # fish keeps those that match it its own way and quotes them.
+            # quotes and backslashes included), matched folded by notes; fish keeps those that match it its
+            # own way and quotes them. In --opt=value the value is matched, and the candidates start with
+            # --opt=: fish puts a candidate that differs in case in place of the whole word.
             function __notes_dynamic
-                set -l word (string replace -r -- '^--[^=]*=' '' (commandline -ct))
-                command notes (__notes_globals) __complete $argv[1] --shell fish -- "$word" 2>/dev/null
+                set -l token (commandline -ct)
+                set -l option (string match -r -- '^--[^=]*=' "$token")
+                set -l word (string sub -s (math (string length -- "$option") + 1) -- "$token")
+                command notes (__notes_globals) __complete $argv[1] --shell fish -- "$word" 2>/dev/null \
+                    | string replace -r -- '^' "$option"
             end
 
             # __notes_at POSITION NAMES...: the command path is NAMES (alternatives joined by ','), and
