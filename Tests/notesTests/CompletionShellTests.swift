@@ -58,6 +58,8 @@ import Testing
             fish: ["show", "de/benutzeroberflache/t"]),
         Case(typed: "show en/Rock", ran: ["show", "en/Rock 'n' Roll"]),
         Case(typed: "show 'en/Rock", ran: ["show", "en/Rock 'n' Roll"]),
+        Case(
+            typed: #"show 'en/Rock \'n"#, ran: ["show", #"en/Rock \n"#], fish: ["show", "en/Rock 'n' Roll"]),
         Case(typed: "show en/Say", ran: ["show", "en/Say \"hi\""]),
         Case(typed: #"show "en/Say"#, ran: ["show", "en/Say \"hi\""]),
         Case(typed: "show en/Pri", ran: ["show", "en/Price $5"]),
@@ -132,6 +134,9 @@ import Testing
         // zsh and fish quote themselves: the lines are the IDs.
         (#"de/benutzeroberfl\a"#, "zsh", ["de/Benutzeroberfläche/Tabs"]),
         ("\"en/Say", "fish", ["en/Say \"hi\""]),
+        // fish reads \' inside single quotes; bash does not.
+        (#"'en/Rock \'n"#, "fish", ["en/Rock 'n' Roll"]),
+        (#"'en/Rock \'n"#, "zsh", []),
         // Without a shell the word is taken as it is.
         ("DE/BENUTZER", nil, ["de/Benutzeroberfläche/Tabs"]),
         (#"en/Rock\"#, nil, []),

@@ -50,15 +50,20 @@ extension NoteStore {
     /// `indexedIDs` as UTF-8 lines, each ended by a line feed, made without a string per note: at
     /// 100,000 notes and an empty prefix, the strings and their sort would cost more than the rest.
     public func indexedIDLines(prefix: String) -> [UInt8]? {
-        guard let (view, numbers) = indexedRecords() else { return nil }
         let wanted = Array(prefix.utf8)
+        return indexedIDLines { id in
+            id.count >= wanted.count && wanted.indices.allSatisfy { id[$0] == wanted[$0] }
+        }
+    }
+
+    /// `indexedIDLines` of the IDs (as UTF-8) that `isWanted` takes, which are the only ones sorted.
+    public func indexedIDLines(where isWanted: (UnsafeRawBufferPointer) -> Bool) -> [UInt8]? {
+        guard let (view, numbers) = indexedRecords() else { return nil }
         var text: [UInt8] = []
         var spans: [(start: Int, count: Int)] = []
         for number in numbers {
             view.withID(at: number) { id in
-                guard id.count >= wanted.count, wanted.indices.allSatisfy({ id[$0] == wanted[$0] }) else {
-                    return
-                }
+                guard isWanted(id) else { return }
                 spans.append((text.count, id.count))
                 text.append(contentsOf: id)
             }

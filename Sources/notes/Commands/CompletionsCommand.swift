@@ -62,7 +62,7 @@ struct CompleteCommand: NotesCommand {
         what = try arguments.argument(Self.whatArgument)
         shell = try arguments.value(Self.shellOption)
         let typed = try arguments.optionalArgument(Self.prefixArgument) ?? ""
-        word = shell == nil ? CompletionWord(text: typed) : CompletionWord(typed: typed)
+        word = shell == nil ? CompletionWord(text: typed) : CompletionWord(typed: typed, fish: shell == .fish)
     }
 
     func run(_ context: Context) throws {
@@ -71,8 +71,9 @@ struct CompleteCommand: NotesCommand {
         var words: [String]
         switch what {
         case .ids:
-            if let lines = store.indexedIDLines(prefix: "") {
-                words = word.matches(lines: lines)
+            var matcher = CompletionWord.Matcher(word.text)
+            if let lines = store.indexedIDLines(where: { matcher.matches($0) }) {
+                words = lines.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
             } else {
                 words = word.matches(store.catalog.notes.map(\.id).sorted())
             }

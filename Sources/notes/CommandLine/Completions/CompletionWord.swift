@@ -17,21 +17,34 @@ struct CompletionWord {
         beforeQuote = text
     }
 
-    /// Reads a word the way bash, zsh and fish quote: a backslash takes the next character as it
-    /// is, single quotes everything up to the next one, double quotes all but `\`, `$`, `` ` ``
-    /// and `"` after a backslash. A trailing backslash is dropped, a quote left open is noted.
-    init(typed: String) {
+    /// Reads a word the way the shells quote: a backslash takes the next character as it is, single
+    /// quotes everything up to the next one, double quotes all but `\`, `$`, `` ` `` and `"` after
+    /// a backslash. fish also reads `\'` and `\\` inside single quotes, and a backslash keeps its
+    /// meaning before `` ` `` in double ones. A trailing backslash is dropped, a quote left open is
+    /// noted.
+    init(typed: String, fish: Bool = false) {
         var text = ""
         var quote: Character?
         var beforeQuote = ""
         var escaped = false
+        let escapedInDoubleQuotes = fish ? "\\$\"\n" : "\\$`\"\n"
         for character in typed {
             if escaped {
-                if quote == "\"" && !"\\$`\"\n".contains(character) { text.append("\\") }
+                if quote == "\"" && !escapedInDoubleQuotes.contains(character)
+                    || quote == "'" && character != "'" && character != "\\"
+                {
+                    text.append("\\")
+                }
                 text.append(character)
                 escaped = false
             } else if quote == "'" {
-                if character == "'" { quote = nil } else { text.append(character) }
+                if character == "'" {
+                    quote = nil
+                } else if fish && character == "\\" {
+                    escaped = true
+                } else {
+                    text.append(character)
+                }
             } else if character == "\\" {
                 escaped = true
             } else if character == quote {
@@ -51,33 +64,26 @@ struct CompletionWord {
     /// The candidates whose folded form (case, accents and width aside) starts with the word's.
     func matches(_ candidates: [String]) -> [String] {
         var matcher = Matcher(text)
-        return candidates.filter { matcher.matches(Array($0.utf8)[...]) }
-    }
-
-    /// `matches` of UTF-8 lines, each ended by a line feed, making a string of the matches only.
-    func matches(lines: [UInt8]) -> [String] {
-        var matcher = Matcher(text)
-        return lines.split(separator: 0x0A).filter { matcher.matches($0) }.map {
-            String(decoding: $0, as: UTF8.self)
-        }
+        return candidates.filter { matcher.matches($0.utf8) }
     }
 
     /// Whether a candidate's folded form starts with the word's. A candidate that starts with
     /// ASCII is compared a byte at a time, lower-cased, as far as the word goes; one with other
     /// characters there is folded whole.
-    private struct Matcher {
-        var folder = TextFolder()
-        let wanted: [UInt8]
+    struct Matcher {
+        private var folder = TextFolder()
+        private let wanted: [UInt8]
 
         init(_ text: String) { wanted = folder.foldedBytes(text) }
 
-        mutating func matches(_ candidate: ArraySlice<UInt8>) -> Bool {
+        /// Whether `candidate`, valid UTF-8, matches.
+        mutating func matches<C: Collection<UInt8>>(_ candidate: C) -> Bool {
             var i = 0
             for byte in candidate {
                 if i == wanted.count { return true }
                 if byte >= 0x80 {
-                    return candidate.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }.starts(
-                        with: wanted)
+                    return Array(candidate).withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }
+                        .starts(with: wanted)
                 }
                 if byte &+ ((byte &- 0x41) < 26 ? 0x20 : 0) != wanted[i] { return false }
                 i += 1
