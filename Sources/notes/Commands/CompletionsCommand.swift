@@ -81,7 +81,12 @@ struct CompleteCommand: NotesCommand {
             var seen = Set<String>()
             words = store.trashEntries().entries.map(\.note.id).filter { seen.insert($0).inserted }
         case .folders:
-            let ids = store.indexedIDs(prefix: "") ?? store.catalog.notes.map(\.id)
+            // A folder that matches is the start of an ID that does.
+            var matcher = CompletionWord.Matcher(word.text)
+            let ids =
+                store.indexedIDLines(where: { matcher.matches($0) }).map { lines in
+                    lines.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+                } ?? store.catalog.notes.map(\.id)
             var folders = Set<String>()
             for id in ids {
                 var parts = id.split(separator: "/").dropLast()

@@ -120,16 +120,19 @@ struct CompletionWord {
 
     /// `text` with a backslash before every character the shell would read as syntax.
     static func escaped<S: StringProtocol>(_ text: S) -> String {
-        var out = ""
-        for character in text {
-            if character.isASCII,
-                !(character.isLetter || character.isNumber || "_./,:+@%-".contains(character))
-            {
-                out.append("\\")
-            }
-            out.append(character)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            if byte < 0x80 && !isPlain[Int(byte)] { out.append(UInt8(ascii: "\\")) }
+            out.append(byte)
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The ASCII characters a shell reads as they are, anywhere in a word.
+    private static let isPlain: [Bool] = (0..<128).map { byte in
+        let c = Character(Unicode.Scalar(UInt8(byte)))
+        return c.isLetter || c.isNumber || "_./,:+@%-".contains(c)
     }
 
     /// What follows, in `candidate`, the part that folds to `prefix` (folded, a prefix of the
