@@ -90,7 +90,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: CompletionTests.installed("zsh") != nil, "zsh is not installed"))
+    @Test(.enabled(if: CompletionShellTests.runnable("zsh"), "zsh is not installed"))
     func zshCompletes() throws {
         let s = try Self.sandbox()
         let script = try s.run(["completions", "zsh"]).stdout
@@ -110,7 +110,7 @@ import Testing
             program += "t " + line.map { "'" + $0 + "'" }.joined(separator: " ") + "\n"
         }
         program += "t notes list '--sort=cr'\nt notes init ''\n"
-        let zsh = try #require(Self.installed("zsh"))
+        let zsh = try #require(Self.installed("zsh"), "zsh is missing (CI installs it)")
         let r = try Self.shell(s, zsh, ["-f", "-c", program])
         #expect(r.status == 0 && r.stderr == "", "\(r)")
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -121,7 +121,7 @@ import Testing
         #expect(lines[Self.cases.count + 1] == "_files -/")
     }
 
-    @Test(.enabled(if: CompletionTests.installed("fish") != nil, "fish is not installed"))
+    @Test(.enabled(if: CompletionShellTests.runnable("fish"), "fish is not installed"))
     func fishCompletes() throws {
         let s = try Self.sandbox()
         let script = try s.run(["completions", "fish"]).stdout
@@ -132,7 +132,7 @@ import Testing
             program +=
                 "complete -C '\(typed)' | string replace -r '\\t.*' '' | sort | string join ' '; echo\n"
         }
-        let fish = try #require(Self.installed("fish"))
+        let fish = try #require(Self.installed("fish"), "fish is missing (CI installs it)")
         let r = try Self.shell(s, fish, ["--no-config", "-c", program])
         #expect(r.status == 0, "\(r)")
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

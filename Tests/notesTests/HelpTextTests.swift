@@ -793,7 +793,8 @@ import Testing
               -h, --help       Show help information.
               --version        Show the version.
 
-            It completes commands, options, their values and note IDs (from the index). Install:
+            It completes commands, options, their values (tags for --tag) and note IDs, from the
+            index: matched ignoring case and accents, typed and inserted escaped or quoted. Install:
               bash  notes completions bash > ~/.local/share/bash-completion/completions/notes
               zsh   notes completions zsh > ~/.zfunc/_notes  (with fpath+=(~/.zfunc) before compinit)
               fish  notes completions fish > ~/.config/fish/completions/notes.fish
@@ -959,8 +960,8 @@ import Testing
         (
             ["__complete", "nothing"],
             """
-            Error: 'nothing' is not a completion kind; use ids, trashed or folders.
-            Usage: notes __complete <what> [<prefix>]
+            Error: 'nothing' is not a completion kind; use ids, trashed, folders or tags.
+            Usage: notes __complete [--shell <shell>] <what> [<prefix>]
               See 'notes __complete --help' for more information.
 
             """

@@ -13,6 +13,8 @@ enum ArgumentKind: Equatable, Sendable {
     case directory
     /// A file anywhere on disk.
     case file
+    /// A tag of the vault's notes.
+    case tag
     /// Free text.
     case text
     /// A settings key (`Settings.Key.allCases`).

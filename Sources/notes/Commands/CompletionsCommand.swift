@@ -12,7 +12,8 @@ struct CompletionsCommand: NotesCommand {
         arguments: [shellArgument.spec],
         unexpected: { _ in "Give one shell." },
         discussion: """
-            It completes commands, options, their values and note IDs (from the index). Install:
+            It completes commands, options, their values (tags for --tag) and note IDs, from the
+            index: matched ignoring case and accents, typed and inserted escaped or quoted. Install:
               bash  notes completions bash > ~/.local/share/bash-completion/completions/notes
               zsh   notes completions zsh > ~/.zfunc/_notes  (with fpath+=(~/.zfunc) before compinit)
               fish  notes completions fish > ~/.config/fish/completions/notes.fish
@@ -29,31 +30,39 @@ struct CompletionsCommand: NotesCommand {
     }
 }
 
-/// `notes __complete ids|trashed|folders [PREFIX]`: what a completion script offers for a note
-/// argument, one per line. Fast before fresh: IDs come from the index as it is, without the
-/// check against the files that other commands make (a note added since the last command shows
-/// up at the next one); only a vault with no index yet is read.
+/// `notes __complete ids|trashed|folders|tags [--shell SHELL] [WORD]`: what a completion script
+/// offers for a note argument or a tag, one per line, those whose folded form starts with WORD's.
+/// With `--shell`, WORD is as the shell has it (escaped or quoted as typed) and each line is what
+/// that shell's script hands on (see `CompletionWord`). Fast before fresh: IDs and tags come from
+/// the index as it is, without the check against the files that other commands make (a note added
+/// since the last command shows up at the next one); only a vault with no index yet is read.
 struct CompleteCommand: NotesCommand {
     enum What: String, ArgumentChoice {
-        case ids, trashed, folders
+        case ids, trashed, folders, tags
         static let noun = "completion kind"
     }
 
     static let whatArgument = Positional<What>(
-        "what", help: "ids, trashed or folders.", missing: "Missing what to complete.")
+        "what", help: "ids, trashed, folders or tags.", missing: "Missing what to complete.")
     static let prefixArgument = Positional<String>("prefix", arity: .optional, help: "What has been typed.")
+    static let shellOption = Option<CompletionShell>(
+        "shell", value: "shell", help: "The shell the word comes from and the lines go to.")
 
     static let spec = CommandSpec(
         name: "__complete", overview: "Words for shell completion.",
         arguments: [whatArgument.spec, prefixArgument.spec],
+        options: [shellOption.spec],
         hidden: true)
 
     let what: What
-    let prefix: String
+    let word: CompletionWord
+    let shell: CompletionShell?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         what = try arguments.argument(Self.whatArgument)
-        prefix = try arguments.optionalArgument(Self.prefixArgument) ?? ""
+        shell = try arguments.value(Self.shellOption)
+        let typed = try arguments.optionalArgument(Self.prefixArgument) ?? ""
+        word = shell == nil ? CompletionWord(text: typed) : CompletionWord(typed: typed, fish: shell == .fish)
     }
 
     func run(_ context: Context) throws {
@@ -62,21 +71,22 @@ struct CompleteCommand: NotesCommand {
         var words: [String]
         switch what {
         case .ids:
-            // The common case, as bytes straight from the index — unless a file name holds a
-            // control character, which must not reach the terminal as it is: then as every other
-            // list, made printable below.
-            if let lines = store.indexedIDLines(prefix: prefix), ANSI.isPrintable(lines, lineFeeds: true) {
-                FileHandle.standardOutput.write(Data(lines))
-                return
+            var matcher = CompletionWord.Matcher(word.text)
+            if let lines = store.indexedIDLines(where: { matcher.matches($0) }) {
+                words = lines.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+            } else {
+                words = word.matches(store.catalog.notes.map(\.id).sorted())
             }
-            words = store.catalog.notes.map(\.id).filter { $0.hasPrefix(prefix) }.sorted()
         case .trashed:
             var seen = Set<String>()
-            words = store.trashEntries().entries.map(\.note.id).filter {
-                $0.hasPrefix(prefix) && seen.insert($0).inserted
-            }
+            words = store.trashEntries().entries.map(\.note.id).filter { seen.insert($0).inserted }
         case .folders:
-            let ids = store.indexedIDs(prefix: prefix) ?? store.catalog.notes.map(\.id)
+            // A folder that matches is the start of an ID that does.
+            var matcher = CompletionWord.Matcher(word.text)
+            let ids =
+                store.indexedIDLines(where: { matcher.matches($0) }).map { lines in
+                    lines.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+                } ?? store.catalog.notes.map(\.id)
             var folders = Set<String>()
             for id in ids {
                 var parts = id.split(separator: "/").dropLast()
@@ -85,8 +95,14 @@ struct CompleteCommand: NotesCommand {
                     parts = parts.dropLast()
                 }
             }
-            words = folders.filter { $0.hasPrefix(prefix) }.sorted()
+            words = folders.sorted()
+        case .tags:
+            words = (store.indexedCatalog() ?? store.catalog).tagCounts().map(\.tag).sorted()
         }
-        context.output.out(words.map { ANSI.printable($0) + "\n" }.joined())
+        // A file name with a control character must not reach the terminal as it is.
+        if what != .ids { words = word.matches(words) }
+        words = words.map(ANSI.printable)
+        if shell == .bash { words = word.bashReplies(words) }
+        context.output.out(words.map { $0 + "\n" }.joined())
     }
 }

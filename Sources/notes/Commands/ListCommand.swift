@@ -9,7 +9,7 @@ struct ListOptions {
     static let limitOption = Option<PositiveCount>(
         "limit", short: "n", value: "n", help: "Show at most n notes.")
     static let tagOption = Option<String>(
-        "tag", short: "t", value: "tag", repeatable: true,
+        "tag", short: "t", value: "tag", kind: .tag, repeatable: true,
         help: "Only notes with this tag, or one nested below it; repeat for all of several.")
     static let jsonFlag = Flag("json", help: "Print a JSON array.")
     static let gitFlag = Flag(

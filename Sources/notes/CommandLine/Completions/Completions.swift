@@ -123,6 +123,7 @@ struct Completions {
         case .folder: "folder"
         case .directory: "directory"
         case .file: "file"
+        case .tag: "tag"
         case .text: "text"
         case .settingsKey: "settingsKey"
         case .settingsValue: "settingsValue"

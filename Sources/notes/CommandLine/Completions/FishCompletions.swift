@@ -44,8 +44,16 @@ extension Completions {
                 end
             end
 
+            # Note IDs, trashed IDs, folders or tags of the vault that match the word being typed (as typed,
+            # quotes and backslashes included), matched folded by notes; fish keeps those that match it its
+            # own way and quotes them. In --opt=value the value is matched, and the candidates start with
+            # --opt=: fish puts a candidate that differs in case in place of the whole word.
             function __notes_dynamic
-                command notes (__notes_globals) __complete $argv[1] -- (commandline -ct) 2>/dev/null
+                set -l token (commandline -ct)
+                set -l option (string match -r -- '^--[^=]*=' "$token")
+                set -l word (string sub -s (math (string length -- "$option") + 1) -- "$token")
+                command notes (__notes_globals) __complete $argv[1] --shell fish -- "$word" 2>/dev/null \
+                    | string replace -r -- '^' "$option"
             end
 
             # __notes_at POSITION NAMES...: the command path is NAMES (alternatives joined by ','), and
@@ -176,6 +184,7 @@ extension Completions {
         case .noteID: "-x -a '(__notes_dynamic ids)'"
         case .trashedNoteID: "-x -a '(__notes_dynamic trashed)'"
         case .folder: "-x -a '(__notes_dynamic folders)'"
+        case .tag: "-x -a '(__notes_dynamic tags)'"
         case .directory: "-x -a '(__fish_complete_directories)'"
         case .file: "-r -F"
         case .settingsKey: "-x -a " + fishQuote(Settings.Key.allCases.map(\.rawValue).joined(separator: " "))
