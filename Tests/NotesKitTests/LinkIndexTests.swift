@@ -55,10 +55,9 @@ import Testing
         }
     }
 
-    /// Past the three resolution steps (ID, file name, title), the links Obsidian resolves: a
-    /// target with folders names the notes whose ID ends with it, and, last, names and such endings
-    /// compare folded.
-    @Test func pathEndingsThenFoldedNamesAsObsidianDoes() throws {
+    /// The links Obsidian resolves: a target with folders names the notes whose ID ends with it;
+    /// names and such endings compare exactly, else ignoring case, before any title.
+    @Test func pathEndingsAndNamesInAnotherCaseAsObsidianDoes() throws {
         try Sandbox(tree: [
             .file(
                 "en/src.md",
@@ -73,16 +72,16 @@ import Testing
             #expect(
                 Self.links(catalog, of: "en/src") == [
                     "[[Plugins/Backlinks]] -> en/Plugins/Backlinks",  // the end of two IDs; en is nearer
-                    "[[backlinks]] -> z/titled",  // a title, folded, before...
-                    "[[plugins/BACKLINKS]] -> en/Plugins/Backlinks",  // ...an ending compared folded
+                    "[[backlinks]] -> en/Plugins/Backlinks",  // a name in another case before a title
+                    "[[plugins/BACKLINKS]] -> en/Plugins/Backlinks",  // an ending in another case
                     "[[Backlinks]] -> en/Plugins/Backlinks",  // a file name, exactly
                     "[[ins/Backlinks]] -> ",  // ends at a folder's edge only
-                    "[[outline]] -> de/Outline",  // a file name, folded
+                    "[[outline]] -> de/Outline",  // a file name in another case
                 ])
             let backlinks = try #require(catalog.notes.first { $0.id == "en/Plugins/Backlinks" })
             #expect(
                 catalog.backlinks(to: backlinks).map(\.text) == [
-                    "[[Plugins/Backlinks]]", "[[plugins/BACKLINKS]]", "[[Backlinks]]",
+                    "[[Plugins/Backlinks]]", "[[backlinks]]", "[[plugins/BACKLINKS]]", "[[Backlinks]]",
                 ])
             let outline = try #require(catalog.notes.first { $0.id == "de/Outline" })
             #expect(catalog.backlinks(to: outline).map(\.text) == ["[[outline]]"])

@@ -124,6 +124,24 @@ import Testing
         }
     }
 
+    /// A link that went by a name (ID, file name) must go by a name after the move, even when
+    /// the title or an alias would still find the note; links by title or alias stay as written.
+    @Test func linksByNameStayByNameThoughATitleOrAliasWouldFindTheNote() throws {
+        try Sandbox(tree: [
+            .file("beta.md", "---\naliases: [Second]\n---\n# Beta\n"),
+            .file("src.md", "[[beta]] [[Beta|b]] [[Second]] [[BETA#Part]] [b](beta.md)\n"),
+        ]).test { root in
+            let notes = store(try Vault(root: root))
+            let plan = try notes.planMove(try notes.open("beta", cwd: root), to: "archive/beta-renamed")
+            #expect(plan.linkCount == 4)
+            _ = try notes.move(plan)
+            #expect(
+                Disk.text(root + "/src.md")
+                    == "[[beta-renamed]] [[beta-renamed|b]] [[Second]] [[beta-renamed#Part]] [b](archive/beta-renamed.md)\n"
+            )
+        }
+    }
+
     @Test func aDryRunPlanChangesNothing() throws {
         try Sandbox(tree: Self.vault).test { root in
             let notes = store(try Vault(root: root))

@@ -19,6 +19,8 @@ public struct Catalog: Sendable {
     public let indexWritten: Bool
     /// Why the index could not be written when it had to be; nil when it was written or was current.
     public let indexError: VaultError?
+    /// Which steps resolve a link in this vault.
+    let linkRules: LinkRules
 
     /// The number of notes.
     public var count: Int { mapped.count }
@@ -36,6 +38,18 @@ public struct Catalog: Sendable {
     func tags(at i: Int) -> TagsChunk {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
         return index.tagsChunk(Int(mapped[i]))
+    }
+
+    /// Every note's folded aliases, by position.
+    var foldedAliases: [[String]] {
+        (0..<count).map { i in
+            var aliases: [String] = []
+            tags(at: i).forEachFoldedAlias { alias in
+                aliases.append(String(decoding: alias, as: UTF8.self))
+                return true
+            }
+            return aliases
+        }
     }
 
     /// The keys of the links of the note at position `i`, in place.

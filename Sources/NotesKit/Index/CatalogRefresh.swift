@@ -44,7 +44,8 @@ extension Vault {
         guard changed else {
             return Catalog(
                 index: index, mapped: kept.filter { index?.isNote($0) == true }.map { Int32($0) },
-                diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil)
+                diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil,
+                linkRules: linkRules)
         }
         let plan = planWrite(kept: kept, of: index, reading: survey.stale.map(\.path))
         let path = plan.kind == .base ? indexPath : deltaPath
@@ -100,7 +101,8 @@ extension Vault {
         let live = view.map { view in plan.live(in: view).filter { view.isNote($0) }.map { Int32($0) } } ?? []
         return Catalog(
             index: view, mapped: live, diagnostics: survey.diagnostics + readDiagnostics,
-            filesRead: survey.stale.count, indexWritten: written, indexError: indexError)
+            filesRead: survey.stale.count, indexWritten: written, indexError: indexError,
+            linkRules: linkRules)
     }
 
     /// The index file at `path`, mapped; nil when there is none or it is not usable. A record of
@@ -265,7 +267,8 @@ extension Vault {
 
 extension Vault {
     /// The tags and links of a note read from its file, as the index keeps them (`NoteRefs`):
-    /// its folded title, its tags folded and as spelled, its links with their resolution keys.
+    /// its folded title, its tags folded and as spelled, its links with their resolution keys, its
+    /// aliases folded.
     static func refs(of loaded: LoadedNote, folding: inout TextFolder) -> NoteRefs.Encoded {
         var tags: [(spelling: String, folded: [UInt8])] = []
         for spelling in loaded.note.tags {
@@ -275,7 +278,9 @@ extension Vault {
         let links = NoteLinks.of(loaded.document).map { link -> (link: NoteLink, keys: LinkKeys) in
             (link, LinkKeys.make(link, from: loaded.note.path, folding: &folding))
         }
-        return NoteRefs.encode(foldedTitle: folding.foldedBytes(loaded.note.title), tags: tags, links: links)
+        return NoteRefs.encode(
+            foldedTitle: folding.foldedBytes(loaded.note.title), tags: tags, links: links,
+            foldedAliases: loaded.document.aliases.map { folding.foldedBytes($0) })
     }
 }
 

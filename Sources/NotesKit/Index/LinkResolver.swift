@@ -2,14 +2,13 @@ import Foundation
 
 /// Resolves links to the notes of a catalog, from the keys the index keeps, comparing
 /// bytes. A wiki link goes, first that applies, to the note whose ID is its target; the note whose
-/// file name (without extension) is its target, the nearest to the linking note when several are
-/// (fewest folder steps, then the smaller ID); the note whose folded title is its folded target
-/// (the nearest too); else it is broken. Two more steps come before "broken", for links Obsidian
-/// resolves: a target with folders (`[[Plugins/Backlinks]]`) also names the notes whose ID ends
-/// with it, as a file name names them; and, last, file names and such path endings compare folded
-/// (`[[backlinks]]` finds `Backlinks.md`, as Obsidian ignores case). A Markdown link goes to the
-/// note at its path from the linking note's folder, else (Obsidian's absolute-in-vault links) from
-/// the top of the vault.
+/// file name (without extension) is its target — exactly, else ignoring case but not accents
+/// (`CaselessName`) — the nearest to the linking note when several are (fewest folder steps, then
+/// the smaller ID); a target with folders (`[[Plugins/Backlinks]]`) names the notes whose ID ends
+/// with it, as a file name names them. Then, outside a vault with `.obsidian/` (`LinkRules`), the
+/// note that lists the folded target among its folded aliases, and the note whose folded title it
+/// is (the nearest too); else it is broken. A Markdown link goes to the note at its path from the
+/// linking note's folder, else (Obsidian's absolute-in-vault links) from the top of the vault.
 ///
 /// With `moving`, it resolves as the vault will be once that note is at its new path: the one
 /// place a move asks "where will this link go?".
@@ -42,24 +41,29 @@ final class LinkResolver {
         LinkResolver(self, moving: (position, Array(path.utf8), foldedTitle))
     }
 
-    /// Notes by the hashes of their file names, titles and folded file names, as the catalog has
-    /// them (a moving resolver corrects for its note when it looks them up), made when first asked.
+    /// Notes by the hashes of their file names, titles, caseless file names and aliases, as the
+    /// catalog has them (a moving resolver corrects for its note when it looks them up), made when
+    /// first asked.
     private final class Tables {
         let catalog: Catalog
         let positions: [Int32]
-        lazy var byName = HashTable(count: catalog.count) { position, _ in
+        lazy var byName = HashTable(count: catalog.count) { position in
             self.catalog.withPath(at: position) { MappedIndex.hash(LinkResolver.name(ofPath: $0)) }
         }
-        lazy var byTitle = HashTable(count: catalog.count) { position, _ in
+        lazy var byTitle = HashTable(count: catalog.count) { position in
             self.catalog.tags(at: position).foldedTitle.map { MappedIndex.hash($0) }
         }
         /// The conflict copies beside their originals, which no name or title resolves a link to.
         lazy var copies = catalog.originalsOfCopies()
-        lazy var byFoldedName = HashTable(count: catalog.count) { position, scratch in
-            self.catalog.withPath(at: position) { path in
-                scratch.removeAll(keepingCapacity: true)
-                LinkResolver.name(ofPath: path).withMemoryRebound(to: UInt8.self) { scratch.fold($0) }
-                return scratch.hash
+        lazy var byCaselessName = HashTable(count: catalog.count) { position in
+            self.catalog.withPath(at: position) {
+                CaselessName.key(LinkResolver.name(ofPath: $0)).withUnsafeBytes { MappedIndex.hash($0) }
+            }
+        }
+        lazy var byAlias = HashTable(count: catalog.count) { (position: Int, file: (UInt64) -> Void) in
+            self.catalog.tags(at: position).forEachFoldedAlias { alias in
+                file(MappedIndex.hash(alias))
+                return true
             }
         }
 
@@ -167,28 +171,39 @@ final class LinkResolver {
     }
 
     /// The notes a wiki target names by its end: by file name, or, with folders, by the end of
-    /// their ID (`Plugins/Backlinks` names `en/Plugins/Backlinks`). With `folded`, `target` is
-    /// folded and so are the names and IDs it is compared with.
-    func positions(ending target: UnsafeRawBufferPointer, folded: Bool) -> [Int] {
-        let slash = target.lastIndex(of: UInt8(ascii: "/"))
-        let name = UnsafeRawBufferPointer(rebasing: target[(slash.map { $0 + 1 } ?? 0)...])
-        guard !name.isEmpty else { return [] }
-        var folding = TextFolder()
-        let named =
-            folded
-            ? lookUp(tables.byFoldedName, name) { position in
-                let folded = withName(of: position) {
-                    folding.foldedBytes(utf8: $0.assumingMemoryBound(to: UInt8.self))
+    /// their ID (`Plugins/Backlinks` names `en/Plugins/Backlinks`). With `caseless`, names and IDs
+    /// compare as `CaselessName` makes them: case ignored, accents not.
+    func positions(ending written: UnsafeRawBufferPointer, caseless: Bool) -> [Int] {
+        let made = caseless ? CaselessName.key(written) : []
+        return made.withUnsafeBytes { made in
+            let target = caseless ? made : written
+            let slash = target.lastIndex(of: UInt8(ascii: "/"))
+            let name = UnsafeRawBufferPointer(rebasing: target[(slash.map { $0 + 1 } ?? 0)...])
+            guard !name.isEmpty else { return [] }
+            let named =
+                caseless
+                ? lookUp(tables.byCaselessName, name) { position in
+                    withName(of: position) { CaselessName.key($0) }.elementsEqual(name)
                 }
-                return folded.withUnsafeBytes { LinkResolver.equal($0, name) }
+                : positions(named: name)
+            guard slash != nil else { return named }
+            return named.filter { position in
+                var id = Array(Note.id(forPath: String(decoding: path(position), as: UTF8.self)).utf8)
+                if caseless { id = id.withUnsafeBytes { CaselessName.key($0) } }
+                return id.elementsEqual(target) || NamingKeys.ends(id, with: target)
             }
-            : positions(named: name)
-        guard slash != nil else { return named }
-        let ending = [UInt8(ascii: "/")] + Array(target)
-        return named.filter { position in
-            var id = Array(Note.id(forPath: String(decoding: path(position), as: UTF8.self)).utf8)
-            if folded { id = id.withUnsafeBufferPointer { folding.foldedBytes(utf8: $0) } }
-            return id.count > ending.count && Array(id.suffix(ending.count)) == ending
+        }
+    }
+
+    /// The notes that list `alias` (folded) among their folded aliases.
+    func positions(aliased alias: UnsafeRawBufferPointer) -> [Int] {
+        lookUp(tables.byAlias, alias) { position in
+            var found = false
+            catalog.tags(at: position).forEachFoldedAlias { listed in
+                found = LinkResolver.equal(listed, alias)
+                return !found
+            }
+            return found
         }
     }
 
@@ -211,13 +226,26 @@ final class LinkResolver {
             if !alternative.isEmpty, let found = position(ofPath: Array(alternative)) { return found }
             return nil
         }
-        if let found = position(ofID: key) { return found }
-        let named = positions(ending: key, folded: false)
-        if !named.isEmpty { return nearest(named, to: source) }
+        return resolveWiki(key: key, alternative: alternative, from: source)?.position
+    }
+
+    /// Where a wiki link with `key` and `alternative` in the note at `source` goes, and the step
+    /// that found it: its ID, its file name (exactly, else caseless; or the end of its ID), then,
+    /// unless the vault keeps Obsidian's rules, an alias, then its title. Nil when it is broken.
+    func resolveWiki(key: UnsafeRawBufferPointer, alternative: UnsafeRawBufferPointer, from source: [UInt8])
+        -> (position: Int, step: LinkStep)?
+    {
+        if let found = position(ofID: key) { return (found, .id) }
+        for caseless in [false, true] {
+            let named = positions(ending: key, caseless: caseless)
+            if !named.isEmpty { return (nearest(named, to: source), .fileName) }
+        }
+        guard catalog.linkRules == .all else { return nil }
+        let aliased = positions(aliased: alternative)
+        if !aliased.isEmpty { return (nearest(aliased, to: source), .alias) }
         let titled = positions(titled: alternative)
-        if !titled.isEmpty { return nearest(titled, to: source) }
-        let alike = positions(ending: LinkResolver.withoutMD(alternative), folded: true)
-        return alike.isEmpty ? nil : nearest(alike, to: source)
+        if !titled.isEmpty { return (nearest(titled, to: source), .title) }
+        return nil
     }
 
     /// A folded target without a `.md` ending (as the key of a wiki link is made).
@@ -232,6 +260,16 @@ final class LinkResolver {
             keys.alternative.withUnsafeBytes {
                 resolve(markdown: markdown, key: key, alternative: $0, from: source)
             }
+        }
+    }
+
+    /// Where a link with `keys` goes and by which step (a Markdown link's is always `.path`).
+    func resolution(_ keys: LinkKeys, markdown: Bool, from source: [UInt8]) -> (
+        position: Int, step: LinkStep
+    )? {
+        guard !markdown else { return resolve(keys, markdown: true, from: source).map { ($0, .path) } }
+        return keys.key.withUnsafeBytes { key in
+            keys.alternative.withUnsafeBytes { resolveWiki(key: key, alternative: $0, from: source) }
         }
     }
 
@@ -263,13 +301,41 @@ final class LinkResolver {
     }
 }
 
-/// The keys by which a link can name one note — its ID, file name, path, folded title, and the
-/// folded ID and file name — as they will be after a move when the resolver is a moving one:
-/// what backlinks and a move compare each link's keys with, in place, before resolving the few
-/// that match.
+/// Which steps resolve a wiki link in a vault.
+enum LinkRules: Equatable, Sendable {
+    /// Every step: ID, file name, aliases, title.
+    case all
+    /// Obsidian's own (a vault with `.obsidian/`): ID and file name only, so that what is broken
+    /// here is what Obsidian shows unresolved.
+    case obsidian
+}
+
+/// How a link found its note.
+enum LinkStep: Equatable {
+    /// A Markdown link, by its path.
+    case path
+    /// By the note's ID.
+    case id
+    /// By its file name, or the end of its ID.
+    case fileName
+    /// By one of its front-matter aliases.
+    case alias
+    /// By its title.
+    case title
+
+    /// Whether the step is one every editor takes (Obsidian and zk resolve by names and paths
+    /// only, never by titles or aliases).
+    var isByName: Bool { self == .path || self == .id || self == .fileName }
+}
+
+/// The keys by which a link can name one note — its ID, file name, path, folded title and
+/// aliases, and the folded ID and file name — as they will be after a move when the resolver is a
+/// moving one: what backlinks and a move compare each link's keys with, in place, before resolving
+/// the few that match. Folded names stand for caseless ones: names equal but for case fold alike.
 struct NamingKeys {
     var id: [UInt8], name: [UInt8], path: [UInt8]
     var foldedTitle: [UInt8]?, foldedID: [UInt8], foldedName: [UInt8]
+    var foldedAliases: [[UInt8]] = []
 
     init(_ resolver: LinkResolver, _ position: Int) {
         path = resolver.path(position)
@@ -279,6 +345,10 @@ struct NamingKeys {
         var folding = TextFolder()
         foldedID = id.withUnsafeBufferPointer { folding.foldedBytes(utf8: $0) }
         foldedName = name.withUnsafeBufferPointer { folding.foldedBytes(utf8: $0) }
+        resolver.catalog.tags(at: position).forEachFoldedAlias { alias in
+            foldedAliases.append(Array(alias))
+            return true
+        }
     }
 
     /// Whether `link` could resolve to the note (it does if it resolves to nothing nearer).
@@ -288,8 +358,10 @@ struct NamingKeys {
             return true
         }
         if let foldedTitle, link.alternative.elementsEqual(foldedTitle) { return true }
+        if foldedAliases.contains(where: { link.alternative.elementsEqual($0) }) { return true }
         let folded = LinkResolver.withoutMD(link.alternative)
-        return folded.elementsEqual(foldedName) || NamingKeys.ends(foldedID, with: folded)
+        return folded.elementsEqual(foldedName) || folded.elementsEqual(foldedID)
+            || NamingKeys.ends(foldedID, with: folded)
     }
 
     /// Whether `id` ends with `/` and `target`, when `target` has folders.
@@ -308,16 +380,28 @@ struct HashTable {
     private var hashes: [UInt64] = []
     private var positions: [Int32] = []
 
-    /// The table of positions `0..<count`, each under the hash `hash` gives it (none for nil);
-    /// `hash` may use the scratch buffer it is given.
-    init(count: Int, hash: (Int, inout FoldScratch) -> UInt64?) {
+    /// The table of positions `0..<count`, each under the hash `hash` gives it (none for nil).
+    init(count: Int, hash: (Int) -> UInt64?) {
         var pairs: [(UInt64, Int32)] = []
         pairs.reserveCapacity(count)
-        var scratch = FoldScratch()
         for position in 0..<count {
-            if let value = hash(position, &scratch) { pairs.append((value, Int32(position))) }
+            if let value = hash(position) { pairs.append((value, Int32(position))) }
         }
-        pairs.sort { $0.0 < $1.0 }
+        self.init(pairs)
+    }
+
+    /// The table of positions `0..<count`, each under every hash `hashes` files it by (a note by
+    /// each of its aliases).
+    init(count: Int, hashes: (Int, (UInt64) -> Void) -> Void) {
+        var pairs: [(UInt64, Int32)] = []
+        for position in 0..<count {
+            hashes(position) { pairs.append(($0, Int32(position))) }
+        }
+        self.init(pairs)
+    }
+
+    private init(_ pairs: [(UInt64, Int32)]) {
+        let pairs = pairs.sorted { $0.0 < $1.0 }
         hashes = pairs.map(\.0)
         positions = pairs.map(\.1)
     }
@@ -334,18 +418,4 @@ struct HashTable {
         while end < hashes.count && hashes[end] == hash { end += 1 }
         return positions[low..<end]
     }
-}
-
-/// A text folder and a buffer it folds into, reused from one name to the next.
-struct FoldScratch {
-    private var folding = TextFolder()
-    private var bytes: [UInt8] = []
-
-    mutating func removeAll(keepingCapacity: Bool) { bytes.removeAll(keepingCapacity: keepingCapacity) }
-
-    /// Appends the folded form of `text` (valid UTF-8).
-    mutating func fold(_ text: UnsafeBufferPointer<UInt8>) { folding.appendFolded(utf8: text, to: &bytes) }
-
-    /// The hash of what was folded.
-    var hash: UInt64 { bytes.withUnsafeBytes { MappedIndex.hash($0) } }
 }

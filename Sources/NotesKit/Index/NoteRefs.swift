@@ -104,11 +104,11 @@ enum NoteRefs {
     static let markdown: UInt8 = 1, embed: UInt8 = 2, hasHeading: UInt8 = 4
 
     /// The parts of a note: its folded title, its tags (as spelled and folded, each once), its
-    /// links with their keys. A tag or link too long for the layout (hundreds of bytes,
-    /// thousands) is left out.
+    /// links with their keys, its folded aliases. A tag, link or alias too long for the layout
+    /// (hundreds of bytes, thousands) is left out.
     static func encode(
         foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
-        links: [(link: NoteLink, keys: LinkKeys)]
+        links: [(link: NoteLink, keys: LinkKeys)], foldedAliases: [[UInt8]] = []
     ) -> Encoded {
         let tags = tags.filter { $0.folded.count <= 255 && $0.spelling.utf8.count <= 255 }.prefix(
             Int(UInt16.max))
@@ -134,6 +134,7 @@ enum NoteRefs {
             encoded.tags.append(UInt8(tag.folded.count))
             encoded.tags.append(contentsOf: tag.folded)
         }
+        appendAliases(foldedAliases, to: &encoded.tags)
         u16(links.count, &encoded.links)
         var shown: [UInt8] = []
         shown.reserveCapacity(
@@ -161,9 +162,24 @@ enum NoteRefs {
     }
 }
 
-/// A note's folded title and folded tags, read in place with bounds checks (damage reads as none):
+extension NoteRefs {
+    /// Appends folded aliases after a note's folded tags: a u16 count, then each with a u16
+    /// length (empty ones and ones too long for it left out).
+    static func appendAliases(_ aliases: [[UInt8]], to out: inout [UInt8]) {
+        let kept = aliases.filter { !$0.isEmpty && $0.count <= Int(UInt16.max) }.prefix(Int(UInt16.max))
+        NoteIndexFile.append(UInt16(kept.count), to: &out)
+        for alias in kept {
+            NoteIndexFile.append(UInt16(alias.count), to: &out)
+            out.append(contentsOf: alias)
+        }
+    }
+}
+
+/// A note's folded title, folded tags and folded aliases, read in place with bounds checks
+/// (damage reads as none):
 ///
-///     u16 tag count, u16 length + the folded title, per tag: u8 length + the folded tag
+///     u16 tag count, u16 length + the folded title, per tag: u8 length + the folded tag,
+///     u16 alias count, per alias: u16 length + the folded alias
 struct TagsChunk {
     let bytes: UnsafeRawBufferPointer
 
@@ -181,6 +197,19 @@ struct TagsChunk {
         while count > 0, let length = reader.byte(), let tag = reader.take(Int(length)) {
             guard body(tag) else { return }
             count -= 1
+        }
+    }
+
+    /// Calls `body` with each folded alias, in order; stops when it returns false.
+    func forEachFoldedAlias(_ body: (UnsafeRawBufferPointer) -> Bool) {
+        var reader = ByteReader(bytes: bytes)
+        guard let tags = reader.u16(), reader.bytes16() != nil else { return }
+        for _ in 0..<tags {
+            guard let length = reader.byte(), reader.take(Int(length)) != nil else { return }
+        }
+        guard let count = reader.u16() else { return }
+        for _ in 0..<count {
+            guard let alias = reader.bytes16(), body(alias) else { return }
         }
     }
 

@@ -261,12 +261,15 @@ struct MoveRewriter {
 
     /// How `link`, in the note at `position`, must now be written (its target only) so that it
     /// goes where it went — to the moved note's new place if it went to the moved note — or nil
-    /// when it already does, or was broken.
+    /// when it already does, or was broken. A link that went by a name (an ID, a file name) must
+    /// still go by one: that its note's title or an alias would still find it is not enough, as
+    /// Obsidian and zk resolve by names only.
     func newTarget(for link: WrittenLink, in position: Int) -> String? {
         let sourceBefore = before.path(position)
         let sourceAfter = after.path(position)
         let markdown = link.style == .markdown
-        guard let desired = before.resolve(link.keys, markdown: markdown, from: sourceBefore) else {
+        guard let (desired, step) = before.resolution(link.keys, markdown: markdown, from: sourceBefore)
+        else {
             return nil
         }
         var folding = TextFolder()
@@ -278,7 +281,10 @@ struct MoveRewriter {
             let keys = LinkKeys.make(
                 style: link.style, target: target, from: sourceAfterPath, folding: &folding)
             if viaKey { return after.position(ofPath: keys.key) == desired }
-            return after.resolve(keys, markdown: markdown, from: sourceAfter) == desired
+            guard let found = after.resolution(keys, markdown: markdown, from: sourceAfter) else {
+                return false
+            }
+            return found.position == desired && (found.step.isByName || !step.isByName)
         }
         if resolvesAfter(link.target) { return nil }
         let destination = String(decoding: after.path(desired), as: UTF8.self)

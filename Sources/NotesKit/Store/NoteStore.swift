@@ -216,10 +216,12 @@ public final class NoteStore {
     /// Anything that leaves the vault — `..`, an absolute path elsewhere, a symlink — is refused.
     public func open(_ argument: String, cwd: String) throws(VaultError) -> LoadedNote {
         if let path = try vault.notePath(naming: argument, cwd: cwd) { return try vault.load(path: path) }
+        let catalog = self.catalog
         let notes = catalog.notes
         guard
             let index = try Vault.match(
-                argument, ids: notes.map(\.id), paths: notes.map(\.path), titles: notes.map(\.title))
+                argument, ids: notes.map(\.id), paths: notes.map(\.path), titles: notes.map(\.title),
+                foldedAliases: catalog.foldedAliases)
         else { throw .noMatch(argument) }
         return try vault.load(path: notes[index].path)
     }

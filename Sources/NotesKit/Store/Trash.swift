@@ -9,6 +9,8 @@ public struct TrashEntry: Equatable, Sendable {
     public var note: Note
     /// When it was deleted, seconds since 1970.
     public var deletedAt: Double
+    /// Its front-matter aliases, folded: other names `restore` finds it by.
+    var foldedAliases: [String] = []
 }
 
 private struct TrashRecord: Codable {
@@ -127,10 +129,13 @@ extension Vault {
                     Diagnostic(path: folder, line: nil, message: "not a readable trash entry; skipped"))
                 continue
             }
+            let document = NoteDocument(parsing: text)
             let note = Note(
-                path: record.path, document: NoteDocument(parsing: text), mtime: status.mtime,
-                titleFrom: titleSource)
-            entries.append(TrashEntry(name: name, note: note, deletedAt: record.deletedAt))
+                path: record.path, document: document, mtime: status.mtime, titleFrom: titleSource)
+            entries.append(
+                TrashEntry(
+                    name: name, note: note, deletedAt: record.deletedAt,
+                    foldedAliases: document.aliases.map(TextFolding.fold)))
         }
         entries.sort { a, b in
             a.deletedAt != b.deletedAt
@@ -139,8 +144,8 @@ extension Vault {
         return (entries, diagnostics)
     }
 
-    /// Finds a trashed note by exact ID, unique ID prefix or unique title; the most recently
-    /// deleted wins among notes with the same ID.
+    /// Finds a trashed note as `Vault.match` finds a note (exact ID, file name, ID prefix, title
+    /// or alias); the most recently deleted wins among notes with the same ID.
     func resolveTrashed(_ argument: String, in entries: [TrashEntry]) throws(VaultError) -> TrashEntry {
         // Entries are newest first, so keeping the first of each ID picks the latest deletion.
         var seen = Set<String>()
@@ -148,7 +153,7 @@ extension Vault {
         guard
             let index = try Vault.match(
                 argument, ids: latest.map(\.note.id), paths: latest.map(\.note.path),
-                titles: latest.map(\.note.title))
+                titles: latest.map(\.note.title), foldedAliases: latest.map(\.foldedAliases))
         else { throw .notInTrash(argument) }
         return latest[index]
     }

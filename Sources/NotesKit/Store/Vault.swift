@@ -23,6 +23,13 @@ public struct Vault: Sendable {
         canonicalRoot = canonical
     }
 
+    /// Whether the vault is also an Obsidian vault: it has an `.obsidian/` folder at its top. Its
+    /// links then resolve by Obsidian's rules only (`LinkRules.obsidian`).
+    public var isObsidianVault: Bool { Vault.isObsidian(at: root) }
+
+    /// Which steps resolve a link here.
+    var linkRules: LinkRules { isObsidianVault ? .obsidian : .all }
+
     /// The tool's local state folder, `<vault>/.notes`.
     public var stateDirectory: String { root + "/.notes" }
     /// The trash folder.
@@ -148,10 +155,11 @@ public struct Vault: Sendable {
     // MARK: Resolving IDs
 
     /// The index of the one item `argument` names: exact ID or path · unique file name (without
-    /// its extension) · unique ID prefix · unique title (case- and accent-insensitive). Nil when
-    /// nothing matches; throws when several do.
+    /// its extension; exactly, else ignoring case as `[[links]]` do, `CaselessName`) · unique ID
+    /// prefix · unique title or alias (case- and accent-insensitive; `foldedAliases` are folded
+    /// already). Nil when nothing matches; throws when several do.
     static func match(
-        _ argument: String, ids: [String], paths: [String], titles: [String]
+        _ argument: String, ids: [String], paths: [String], titles: [String], foldedAliases: [[String]] = []
     ) throws(VaultError) -> Int? {
         // "" is a prefix of every ID: it would pick the only note of a vault (`notes rm "$UNSET"`).
         guard !argument.isEmpty else { return nil }
@@ -166,14 +174,23 @@ public struct Vault: Sendable {
             return originals.isEmpty ? candidates : originals
         }
         // A file name, as a `[[link]]` names a note: `Backlinks` for `en/Plugins/Backlinks.md`.
-        let named = withoutCopies(ids.indices.filter { Note.fileTitle(paths[$0]) == argument })
+        var named = withoutCopies(ids.indices.filter { Note.fileTitle(paths[$0]) == argument })
+        if named.isEmpty {
+            let caseless = CaselessName.key(argument)
+            named = withoutCopies(
+                ids.indices.filter { CaselessName.key(Note.fileTitle(paths[$0])) == caseless })
+        }
         if named.count == 1 { return named[0] }
         if named.count > 1 { throw .ambiguous(argument, candidates: named.map { ids[$0] }.sorted()) }
         let prefixed = withoutCopies(ids.indices.filter { ids[$0].hasPrefix(argument) })
         if prefixed.count == 1 { return prefixed[0] }
         if prefixed.count > 1 { throw .ambiguous(argument, candidates: prefixed.map { ids[$0] }.sorted()) }
         let folded = TextFolding.fold(argument)
-        let titled = withoutCopies(titles.indices.filter { TextFolding.fold(titles[$0]) == folded })
+        let titled = withoutCopies(
+            titles.indices.filter { i in
+                TextFolding.fold(titles[i]) == folded
+                    || (i < foldedAliases.count && foldedAliases[i].contains(folded))
+            })
         if titled.count == 1 { return titled[0] }
         if titled.count > 1 { throw .ambiguous(argument, candidates: titled.map { ids[$0] }.sorted()) }
         return nil
@@ -418,9 +435,6 @@ extension Vault {
 }
 
 extension Vault {
-    /// Whether the vault has an `.obsidian/` folder at its top: a vault Obsidian opens.
-    public var isObsidian: Bool { Vault.isObsidian(at: root) }
-
     /// Whether the folder at `root` has an `.obsidian/` folder (not a symlink to one).
     public static func isObsidian(at root: String) -> Bool {
         FileSystem.status(root + "/.obsidian")?.kind == .directory
