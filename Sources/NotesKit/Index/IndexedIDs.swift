@@ -17,7 +17,7 @@ extension NoteStore {
         guard let (view, numbers) = indexedRecords() else { return nil }
         return Catalog(
             index: view, mapped: numbers.map { Int32(truncatingIfNeeded: $0) }, diagnostics: [],
-            filesRead: 0, indexWritten: false, indexError: nil)
+            filesRead: 0, indexWritten: false, indexError: nil, linkRules: vault.linkRules)
     }
 
     /// The index file as it is (base and delta), and the numbers of its records that are notes:
