@@ -56,6 +56,7 @@ import Testing
         (["notes", "ed"], ["edit"]),
         (["notes", "lis"], ["list"]),
         (["notes", "list", "--sort", ""], ["created", "title", "updated"]),
+        (["notes", "search", "--sort", ""], ["created", "relevance", "title", "updated"]),
         (["notes", "--color", "al"], ["always"]),
         (["notes", "edit", "gr"], ["groceries"]),
         (["notes", "show", "w"], ["work/standup"]),

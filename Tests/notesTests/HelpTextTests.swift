@@ -162,10 +162,10 @@ import Testing
             ALIASES: find
 
             ARGUMENTS:
-              <query>  Terms to find; "a quoted phrase" is one term. None lists every note.
+              <query>  Terms to find; "a quoted phrase" is one term, -term excludes one. None lists every note.
 
             OPTIONS:
-              -s, --sort <order>  Order: updated, created or title (default: the 'sort' setting).
+              -s, --sort <order>  Order: updated, created, title or relevance (default: the 'sort' setting).
               -r, --reverse       Reverse the order.
               -n, --limit <n>     Show at most n notes.
               -t, --tag <tag>     Only notes with this tag, or one nested below it; repeat for all of several.
@@ -183,6 +183,16 @@ import Testing
             Matching ignores case, accents and width: 'creme' finds 'Crème', 'strasse' finds
             'Straße'. A note matches when its title or body holds every term; a term #tag asks
             for the tag instead (or one nested below it), as --tag does.
+
+            A term -word (or -"a phrase") keeps only the notes without it. The word OR between
+            two terms takes either, and binds tighter than the spaces between terms: 'apple pie
+            OR tart' is apple and (pie or tart). A word with one dash is an option only when each
+            of its letters is one of the short options above (-r, -n5), so 'creme -brulee' needs
+            no quotes; after '--' every word is a term.
+
+            With --sort relevance, the notes whose title holds every term come first (a title
+            that starts with the query first of all), then the rest, each group in the order
+            of the 'sort' setting.
 
             """
         ),

@@ -77,10 +77,23 @@ public struct Catalog: Sendable {
     static func matches(_ search: SearchQuery, tags: [[UInt8]], record number: Int, of index: IndexView)
         -> Bool
     {
-        if !search.textTerms.isEmpty && !search.matches(folded: index.textBytes(number)) { return false }
-        if search.tagTerms.isEmpty && tags.isEmpty { return true }
+        if search.isPlain {
+            if !search.textTerms.isEmpty && !search.matches(folded: index.textBytes(number)) { return false }
+            if search.tagTerms.isEmpty && tags.isEmpty { return true }
+            let chunk = index.tagsChunk(number)
+            return chunk.hasTags(search.tagTerms) && chunk.hasTags(tags)
+        }
         let chunk = index.tagsChunk(number)
-        return chunk.hasTags(search.tagTerms) && chunk.hasTags(tags)
+        guard chunk.hasTags(search.tagTerms) && chunk.hasTags(tags) else { return false }
+        let text = search.readsText ? index.textBytes(number) : UnsafeRawBufferPointer(start: nil, count: 0)
+        return search.matches(folded: text, hasTag: { chunk.hasTags([$0]) })
+    }
+
+    /// How the title of the note at position `i` answers `search` (see `SearchQuery.titleRank`).
+    func titleRank(_ search: SearchQuery, at i: Int) -> UInt8 {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        guard let title = index.tagsChunk(Int(mapped[i])).foldedTitle else { return 2 }
+        return search.titleRank(title)
     }
 
     /// How many of the notes have a part (text, strings, tags, links) that fails its checksum in
@@ -135,7 +148,7 @@ public struct Catalog: Sendable {
         let tags = query.tags.map { folding.foldedBytes($0.hasPrefix("#") ? String($0.dropFirst()) : $0) }
         if !query.search.isEmpty || !tags.isEmpty {
             let chunk = 256
-            let readsText = !query.search.textTerms.isEmpty
+            let readsText = query.search.readsText
             let (index, mapped) = (self.index, self.mapped)
             let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c -> [Int] in
                 guard let index else { return [] }
@@ -153,7 +166,9 @@ public struct Catalog: Sendable {
         func hit(_ p: Int) -> Int { hits?[p] ?? p }
         // A few of many (`list --limit 20`) are selected in one pass rather than sorted.
         let selecting = query.limit.map { $0 < total / 8 } ?? false
-        let first = ordering(query.order, of: hits, readingDatesOnce: !selecting, reverse: query.reverse)
+        // Relevance groups come first; `reverse` flips the list order within them.
+        let listed = ordering(query.order, of: hits, readingDatesOnce: !selecting, reverse: query.reverse)
+        let first = query.ranked ? ranking(query.search, of: hits, then: listed) : listed
         var positions: [Int]
         if selecting, let limit = query.limit {
             positions = []
@@ -211,6 +226,18 @@ public struct Catalog: Sendable {
             }
             return withID(at: hit(a)) { x in withID(at: hit(b)) { y in Catalog.precedes(x, y) } }
         }
+    }
+
+    /// `listed` with the notes whose title answers `search` best first (`titleRank`, read once per
+    /// hit, from the folded titles the index keeps apart): the order of `relevance`, which costs
+    /// only on the hits.
+    func ranking(_ search: SearchQuery, of hits: [Int]?, then listed: @escaping (Int, Int) -> Bool)
+        -> (Int, Int) -> Bool
+    {
+        guard search.ranksTitles else { return listed }
+        let total = hits?.count ?? count
+        let ranks = (0..<total).map { titleRank(search, at: hits?[$0] ?? $0) }
+        return { a, b in ranks[a] != ranks[b] ? ranks[a] < ranks[b] : listed(a, b) }
     }
 
     /// Whether bytes `x` come before `y` in lexicographic byte order.

@@ -1,35 +1,138 @@
 import Foundation
 
-/// A search query: terms separated by white space, `"a quoted phrase"` as one term;
-/// a note matches when every folded term occurs in its folded searchable text. A term `#T` that
-/// is a tag instead asks for the tag T, or one nested below it (`#work` finds
-/// `work/meetings`); quoted, `"#T"` is text like any other.
+/// A search query: terms separated by white space, `"a quoted phrase"` as one term; a note
+/// matches when it satisfies every clause of the query. A clause is one term, or several joined by
+/// the word `OR` (any of them will do: `OR` binds tighter than the implicit AND). A term `-word` or
+/// `-"a phrase"` is satisfied by a note that does not hold it. A term `#T` that is a tag instead
+/// asks for the tag T, or one nested below it (`#work` finds `work/meetings`); quoted, `"#T"` is
+/// text like any other. A leading or trailing `OR`, and a lone `-`, are ignored.
 public struct SearchQuery: Equatable, Sendable {
-    /// The terms as typed.
+    /// One term of a query.
+    public struct Term: Equatable, Sendable {
+        /// The term as typed, without its `-`.
+        public var text: String
+        /// Its folded UTF-8 bytes (a tag term with its `#`).
+        public var folded: [UInt8]
+        /// For a tag term, the folded tag without its `#`; nil for text.
+        public var tag: [UInt8]?
+        /// Whether the term excludes (`-term`): a note satisfies it by not holding it.
+        public var excluded: Bool
+
+        /// Whether two terms ask for the same thing (the spelling typed aside).
+        func findsTheSame(as other: Term) -> Bool {
+            folded == other.folded && tag == other.tag && excluded == other.excluded
+        }
+    }
+
+    /// The clauses, each a list of terms joined by `OR`.
+    public private(set) var clauses: [[Term]]
+    /// Every term as typed (an excluded one without its `-`), in order.
     public var terms: [String]
-    /// The folded UTF-8 bytes of each term (a tag term with its `#`): what highlights and
-    /// snippets look for. (`#work` and `"#work"` fold alike; `findsTheSame` tells them apart.)
+    /// The folded UTF-8 bytes of each term that is looked for, not excluded (a tag term with its
+    /// `#`): what highlights and snippets look for. (`#work` and `"#work"` fold alike;
+    /// `findsTheSame` tells them apart.)
     public var foldedTerms: [[UInt8]]
-    /// The folded terms that are looked for in the text (every term but the tag terms).
+    /// The folded text terms every hit holds: the clauses that are one text term, not excluded.
     public var textTerms: [[UInt8]]
-    /// The folded tags of the tag terms, without their `#`.
+    /// The folded tags every hit has (without their `#`): the clauses that are one tag term, not
+    /// excluded.
     public var tagTerms: [[UInt8]]
+    /// The clauses `textTerms` and `tagTerms` leave out: those with `OR` or an excluded term.
+    let otherClauses: [[Term]]
+    /// Whether any clause reads the note's text (a text term, excluded or not).
+    public let readsText: Bool
+    /// What a title starting with the query starts with: the text terms every hit holds, folded,
+    /// one space apart, in the order typed.
+    let leading: [UInt8]
 
     /// Parses a query. An unbalanced quote runs to the end of the query.
     public init(_ query: String) {
-        var terms: [(String, quoted: Bool)] = []
+        var folding = TextFolder()
+        var clauses: [[Term]] = []
+        var joining = false
+        for token in SearchQuery.tokens(query) {
+            guard let word = token.word else {
+                joining = !clauses.isEmpty
+                continue
+            }
+            let folded = folding.foldedBytes(word)
+            let isTag = !token.quoted && word.hasPrefix("#") && NoteTags.isTag(String(word.dropFirst()))
+            let term = Term(
+                text: word, folded: folded, tag: isTag ? Array(folded.dropFirst()) : nil,
+                excluded: token.excluded)
+            if joining, !clauses.isEmpty {
+                clauses[clauses.count - 1].append(term)
+            } else {
+                clauses.append([term])
+            }
+            joining = false
+        }
+        self.clauses = clauses
+        terms = clauses.flatMap { $0.map(\.text) }
+        foldedTerms = clauses.flatMap { $0.filter { !$0.excluded }.map(\.folded) }
+        var textTerms: [[UInt8]] = []
+        var tagTerms: [[UInt8]] = []
+        var other: [[Term]] = []
+        for clause in clauses {
+            if clause.count == 1, let term = clause.first, !term.excluded {
+                if let tag = term.tag { tagTerms.append(tag) } else { textTerms.append(term.folded) }
+            } else {
+                other.append(clause)
+            }
+        }
+        self.textTerms = textTerms
+        self.tagTerms = tagTerms
+        otherClauses = other
+        readsText = clauses.contains { $0.contains { $0.tag == nil } }
+        leading = Array(textTerms.joined(separator: [UInt8(ascii: " ")]))
+    }
+
+    /// A word of a query (nil for the operator `OR`), whether it was quoted and whether it excludes.
+    struct Token {
+        var word: String?
+        var quoted = false
+        var excluded = false
+    }
+
+    /// The tokens of a query: words and phrases, each maybe excluded by a `-` before it, and `OR`.
+    static func tokens(_ query: String) -> [Token] {
+        var tokens: [Token] = []
         var buffer = ""
         var quoted = false
+        var excludedPhrase = false
         func flushWords() {
-            terms += buffer.split(whereSeparator: { $0.isWhitespace }).map { (String($0), false) }
+            for word in buffer.split(whereSeparator: { $0.isWhitespace }) {
+                if word == "OR" {
+                    tokens.append(Token(word: nil))
+                } else if word.hasPrefix("-") {
+                    // A lone `-` is no term.
+                    if word.count > 1 { tokens.append(Token(word: String(word.dropFirst()), excluded: true)) }
+                } else {
+                    tokens.append(Token(word: String(word)))
+                }
+            }
+            buffer = ""
+        }
+        func flushPhrase() {
+            if !buffer.allSatisfy(\.isWhitespace) {
+                tokens.append(Token(word: buffer, quoted: true, excluded: excludedPhrase))
+            }
             buffer = ""
         }
         for character in query {
             if character == "\"" {
                 if quoted {
-                    if !buffer.allSatisfy(\.isWhitespace) { terms.append((buffer, true)) }
-                    buffer = ""
+                    flushPhrase()
                 } else {
+                    // `-"a phrase"`: a `-` glued to the opening quote, at the start of a word.
+                    excludedPhrase = false
+                    if buffer.last == "-" {
+                        let before = buffer.dropLast()
+                        if before.last.map(\.isWhitespace) ?? true {
+                            buffer = String(before)
+                            excludedPhrase = true
+                        }
+                    }
                     flushWords()
                 }
                 quoted.toggle()
@@ -37,59 +140,94 @@ public struct SearchQuery: Equatable, Sendable {
                 buffer.append(character)
             }
         }
-        if quoted {
-            if !buffer.allSatisfy(\.isWhitespace) { terms.append((buffer, true)) }
-        } else {
-            flushWords()
-        }
-        self.terms = terms.map(\.0)
-        var folding = TextFolder()
-        foldedTerms = terms.map { folding.foldedBytes($0.0) }
-        textTerms = []
-        tagTerms = []
-        for ((term, quoted), folded) in zip(terms, foldedTerms) {
-            if !quoted, term.hasPrefix("#"), NoteTags.isTag(String(term.dropFirst())) {
-                tagTerms.append(Array(folded.dropFirst()))
-            } else {
-                textTerms.append(folded)
-            }
-        }
+        if quoted { flushPhrase() } else { flushWords() }
+        return tokens
     }
 
     /// Whether the query has no terms (it then matches every note).
-    public var isEmpty: Bool { foldedTerms.isEmpty }
+    public var isEmpty: Bool { clauses.isEmpty }
 
-    /// Whether `other` asks for the same notes: the same text terms and the same tags.
+    /// Whether every clause is one term, not excluded: a hit holds every text term and has every
+    /// tag, and the hits of a query typed on are among this one's.
+    public var isPlain: Bool { otherClauses.isEmpty }
+
+    /// Whether `other` asks for the same notes: the same clauses of the same terms.
     public func findsTheSame(as other: SearchQuery) -> Bool {
-        textTerms == other.textTerms && tagTerms == other.tagTerms
+        clauses.count == other.clauses.count
+            && zip(clauses, other.clauses).allSatisfy { mine, theirs in
+                mine.count == theirs.count && zip(mine, theirs).allSatisfy { $0.findsTheSame(as: $1) }
+            }
     }
 
-    /// Whether folded text contains every text term (the tag terms are the catalog's to check,
-    /// against the note's tags).
+    /// Whether a note satisfies every clause, given whether its folded text holds some folded
+    /// bytes and whether it has a folded tag (or one nested below it); without `hasTag`, every tag
+    /// term is taken as satisfied. An excluded term that folds to nothing excludes nothing.
+    func satisfies(
+        _ clauses: [[Term]], holds: ([UInt8]) -> Bool, hasTag: (([UInt8]) -> Bool)?
+    ) -> Bool {
+        clauses.allSatisfy { clause in
+            clause.contains { term in
+                if let tag = term.tag { return hasTag.map { $0(tag) != term.excluded } ?? true }
+                if term.excluded { return term.folded.isEmpty || !holds(term.folded) }
+                return holds(term.folded)
+            }
+        }
+    }
+
+    /// Whether folded text satisfies the query, its tag terms aside (those are the catalog's to
+    /// check, against the note's tags: here a tag term counts as present).
     public func matches(folded haystack: [UInt8]) -> Bool {
         textTerms.allSatisfy { TextFolding.contains(haystack, $0) }
+            && satisfies(otherClauses, holds: { TextFolding.contains(haystack, $0) }, hasTag: nil)
     }
 
-    /// Whether folded text in memory the index maps contains every text term.
+    /// Whether folded text in memory the index maps satisfies the query, its tag terms aside.
     public func matches(folded haystack: UnsafeRawBufferPointer) -> Bool {
+        matches(folded: haystack, hasTag: nil)
+    }
+
+    /// Whether folded text in memory the index maps, and a note's tags, satisfy the query: the
+    /// text terms every hit holds first, then the clauses with `OR` or an excluded term.
+    func matches(folded haystack: UnsafeRawBufferPointer, hasTag: (([UInt8]) -> Bool)?) -> Bool {
         textTerms.allSatisfy { TextFolding.firstIndex(of: $0, in: haystack) != nil }
+            && (otherClauses.isEmpty
+                || satisfies(
+                    otherClauses, holds: { TextFolding.firstIndex(of: $0, in: haystack) != nil },
+                    hasTag: hasTag))
     }
 
-    /// The first line of `text` that contains any term, trimmed, as written; nil if none does.
-    public func snippet(in text: String, folding: inout TextFolder) -> String? {
-        var found: String?
-        Note.forEachLine(of: text) { _, line in
-            let folded = folding.foldedBytes(String(line))
-            guard foldedTerms.contains(where: { !$0.isEmpty && TextFolding.contains(folded, $0) }) else {
-                return true
-            }
-            found = line.trimmingCharacters(in: .whitespaces)
-            return false
+    /// How well a folded title answers the query, for `relevance`: 0 when the title holds every
+    /// term and starts with the query's leading terms, 1 when it holds every term, 2 otherwise
+    /// (and for a query with no text term to look for). Tag terms and excluded ones are the
+    /// note's to satisfy, not the title's.
+    func titleRank(_ title: UnsafeRawBufferPointer) -> UInt8 {
+        guard ranksTitles else { return 2 }
+        let holds = { (term: [UInt8]) in TextFolding.firstIndex(of: term, in: title) != nil }
+        let all = clauses.allSatisfy { clause in
+            clause.contains { term in term.tag != nil || term.excluded || holds(term.folded) }
         }
-        return found
+        guard all else { return 2 }
+        guard !leading.isEmpty, title.count >= leading.count, let base = title.baseAddress else { return 1 }
+        let starts = leading.withUnsafeBytes { wanted in
+            wanted.baseAddress.map { memcmp(base, $0, wanted.count) == 0 } ?? false
+        }
+        return starts ? 0 : 1
     }
 
-    /// The ranges of `line` (in Characters) where a term matches, for highlighting.
+    /// Whether `titleRank` tells titles apart: the query looks for some text.
+    var ranksTitles: Bool { clauses.contains { $0.contains { $0.tag == nil && !$0.excluded } } }
+
+    /// The first line of `text` that holds a term looked for, trimmed, as written, cut to a window
+    /// around the first match when it is long (see `Snippet`); nil if no line does.
+    public func snippet(in text: String, folding: inout TextFolder) -> String? {
+        let bytes = Array(text.utf8)
+        var finder = Snippet.Finder(terms: foldedTerms, folding: folding)
+        defer { folding = finder.folding }
+        return finder.first(in: Snippet.Lines(bytes: bytes))
+    }
+
+    /// The ranges of `line` (in Characters) where a term looked for matches, for highlighting
+    /// (excluded terms are not).
     public func highlights(in line: String) -> [Range<String.Index>] {
         var folding = TextFolder()
         // Fold each Character on its own so folded offsets map back to the line.

@@ -1,5 +1,7 @@
 /// The notes of one catalog that match a search, in an order, kept as positions in the catalog:
-/// a longer query re-checks only these (`LiveSearch`), and a note's strings are made only when a
+/// those whose title answers the search best first (as `relevance` ranks them), each group in the
+/// order.
+/// A longer query re-checks only these (`LiveSearch`), and a note's strings are made only when a
 /// row shows it. The order is the one `Catalog.run` sorts by, worked out once per catalog and
 /// shared by every search of it, so a keystroke filters and never sorts.
 ///
@@ -16,7 +18,9 @@ public struct SearchHits: Sendable {
     public let order: SortOrder
     /// Every note of the catalog in `order` (the hits of the empty search), shared by all hits of it.
     let ordered: [Int32]
-    /// The notes that may match, in order: every note, or what a broader query left.
+    /// The notes that may match, in `order`: every note, or what a broader query left.
+    let pool: [Int32]
+    /// The pool ranked: the notes whose title answers the search best first, each group in order.
     let candidates: [Int32]
     /// How many candidates have been checked, from the first.
     private(set) var scanned: Int
@@ -25,13 +29,30 @@ public struct SearchHits: Sendable {
     /// How many notes' folded texts were read for this search since it was made or taken again.
     public private(set) var checked = 0
 
-    /// The hits of `search` among `candidates`, none checked yet (an empty search matches all).
-    init(catalog: Catalog, search: SearchQuery, order: SortOrder, ordered: [Int32], candidates: [Int32]) {
+    /// The hits of `search` among `pool`, none checked yet (an empty search matches all). Ranking
+    /// reads the folded title of each note of the pool, a few bytes apart in the index.
+    /// `ranked` is the pool already ranked for this search, when known.
+    init(
+        catalog: Catalog, search: SearchQuery, order: SortOrder, ordered: [Int32], pool: [Int32],
+        ranked: [Int32]? = nil
+    ) {
         self.catalog = catalog
         self.search = search
         self.order = order
         self.ordered = ordered
-        self.candidates = candidates
+        self.pool = pool
+        if let ranked {
+            candidates = ranked
+        } else if search.ranksTitles {
+            let ranks = Parallel.map(count: pool.count, chunk: 4096) { i in
+                catalog.titleRank(search, at: Int(pool[i]))
+            }
+            candidates = (0...2).flatMap { rank in
+                pool.indices.lazy.filter { ranks[$0] == rank }.map { pool[$0] }
+            }
+        } else {
+            candidates = pool
+        }
         (scanned, positions) = search.isEmpty ? (candidates.count, candidates) : (0, [])
     }
 
@@ -83,15 +104,23 @@ public struct SearchHits: Sendable {
     /// The hits of `narrower`, a search whose every hit is one of these (see `SearchQuery.narrows`):
     /// its candidates are the hits found so far and the candidates not checked yet, in order.
     func narrowed(to narrower: SearchQuery) -> SearchHits {
-        let left = isComplete ? positions : positions + candidates[scanned...]
-        return SearchHits(
-            catalog: catalog, search: narrower, order: order, ordered: ordered, candidates: left)
+        var left: [Int32]
+        if candidates == pool {
+            left = isComplete ? positions : positions + candidates[scanned...]
+        } else {
+            // Ranked, the hits are not in order: keep the pool's notes that are still in play.
+            var kept = [Bool](repeating: false, count: catalog.count)
+            for position in positions { kept[Int(position)] = true }
+            for position in candidates[scanned...] { kept[Int(position)] = true }
+            left = pool.filter { kept[Int($0)] }
+        }
+        return SearchHits(catalog: catalog, search: narrower, order: order, ordered: ordered, pool: left)
     }
 
     /// These hits, counted as found without reading anything (a query taken up again).
     func reused(as search: SearchQuery) -> SearchHits {
         var again = SearchHits(
-            catalog: catalog, search: search, order: order, ordered: ordered, candidates: candidates)
+            catalog: catalog, search: search, order: order, ordered: ordered, pool: pool, ranked: candidates)
         (again.scanned, again.positions) = (scanned, positions)
         return again
     }
@@ -104,7 +133,7 @@ extension Catalog {
         let precedes = ordering(order, of: nil, readingDatesOnce: true, reverse: false)
         let ordered = (0..<count).sorted(by: precedes).map { Int32($0) }
         return SearchHits(
-            catalog: self, search: SearchQuery(""), order: order, ordered: ordered, candidates: ordered)
+            catalog: self, search: SearchQuery(""), order: order, ordered: ordered, pool: ordered)
     }
 }
 
@@ -114,9 +143,11 @@ extension SearchQuery {
     /// term added), and each of its tag terms is one of this query's or holds one nested below it
     /// (a tag is not matched inside a longer one: `#work` does not narrow `#wor`). Compared after
     /// folding, so a keystroke that changes how the text before it folds (`ﾃ` then `ﾞ` makes `デ`)
-    /// does not count as narrowing.
+    /// does not count as narrowing. A query with `OR` or an excluded term narrows nothing and is
+    /// narrowed by nothing: `a -br` finds more than `a -b`.
     public func narrows(_ broader: SearchQuery) -> Bool {
-        broader.textTerms.allSatisfy { term in textTerms.contains { TextFolding.contains($0, term) } }
+        guard isPlain && broader.isPlain else { return false }
+        return broader.textTerms.allSatisfy { term in textTerms.contains { TextFolding.contains($0, term) } }
             && broader.tagTerms.allSatisfy { tag in
                 tagTerms.contains { mine in mine.withUnsafeBytes { NoteTags.matches($0, tag) } }
             }

@@ -41,6 +41,9 @@ public struct NoteQuery: Sendable {
     public var reverse: Bool
     /// At most this many notes, if set.
     public var limit: Int?
+    /// Whether the notes whose title holds every term come first — a title starting with the
+    /// query first of all —, then the rest, each group in `order` (`search --sort relevance`).
+    public var ranked = false
     /// Whether the caller searches this catalog only once (a command, not the browser): then the
     /// index's text is released from the process as soon as it is scanned (it stays in the page
     /// cache), so a search of 170 MB of notes does not keep 170 MB mapped.
@@ -202,14 +205,6 @@ public final class NoteStore {
 
     /// The notes a query selects, in its order.
     public func query(_ query: NoteQuery) -> [Note] { catalog.run(query) }
-
-    /// The first line of a note's searchable text holding a term of `query`, read from its file
-    /// (the index keeps only folded text): for the notes a listing shows, not for every hit.
-    public func snippet(for note: Note, query: SearchQuery) -> String? {
-        guard !query.isEmpty, let loaded = try? vault.load(path: note.path) else { return nil }
-        var folding = TextFolder()
-        return query.snippet(in: loaded.searchableText, folding: &folding)
-    }
 
     /// The note an argument names, read from its file: an exact ID or a path to a note
     /// file inside the vault reads only that file; a unique ID prefix or title looks in the catalog.

@@ -165,8 +165,10 @@ enum BrowserScreen {
         }
         let gutter = min(2, width)
         let ranks = state.top..<min(hits.count, state.top + lines.count)
-        let rows = ranks.map {
-            NoteRow(note: hits.note(at: $0), date: hits.order.date(of: hits.note(at: $0)))
+        // Each note made once: its title may be a whole 20 MB line.
+        let rows = ranks.map { rank in
+            let note = hits.note(at: rank)
+            return NoteRow(note: note, date: hits.order.date(of: note))
         }
         var rowStyle = style
         rowStyle.width = width - gutter

@@ -82,6 +82,45 @@ enum ColorMode: String, ArgumentChoice {
 
 extension SortOrder: ArgumentChoice {
     static var noun: String { "sort order" }
+
+    /// `'x' is not a sort order; …`; `relevance` is told to be `search`'s alone.
+    static func invalid(_ text: String) -> String {
+        guard text == "relevance" else {
+            let suggestion = Suggestions.closest(to: text, among: allCases.map(\.rawValue))
+            return "'\(text)' is not a \(noun); use \(choiceList)." + Suggestions.didYouMean(suggestion)
+        }
+        return "'relevance' orders search results only (there is no query to rank by); use \(choiceList)."
+    }
+}
+
+/// The orders of `search`: those of `list`, and `relevance` (the notes whose title holds every
+/// term first, then the rest in the `sort` setting's order).
+enum SearchOrder: Equatable, ArgumentValue {
+    case listed(SortOrder)
+    case relevance
+
+    /// Every order's name, `relevance` last.
+    static let names = SortOrder.allCases.map(\.rawValue) + ["relevance"]
+
+    init?(argument: String) {
+        if argument == "relevance" {
+            self = .relevance
+        } else if let order = SortOrder(rawValue: argument) {
+            self = .listed(order)
+        } else {
+            return nil
+        }
+    }
+
+    static var kind: ArgumentKind { .choice(names) }
+
+    /// `updated, created, title or relevance`.
+    static var choiceList: String { names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") }
+
+    static func invalid(_ text: String) -> String {
+        let suggestion = Suggestions.closest(to: text, among: names)
+        return "'\(text)' is not a sort order; use \(choiceList)." + Suggestions.didYouMean(suggestion)
+    }
 }
 
 extension Settings.Key: ArgumentValue {

@@ -215,6 +215,14 @@ enum ArgumentParser {
         return nil
     }
 
+    /// Whether a one-dash word is a bundle of short flags: every letter in it is one of theirs
+    /// (`-r`, `-rn5`; a digit may be a value).
+    static func isBundle(_ token: String, of options: [OptionSpec]) -> Bool {
+        let letters = token.dropFirst()
+        return letters.first.map { first in options.contains { $0.short == first } } == true
+            && letters.allSatisfy { letter in !letter.isLetter || options.contains { $0.short == letter } }
+    }
+
     /// Parses tokens against a command's options plus the global ones.
     static func parse(_ tokens: [String], options: [OptionSpec], command: CommandSpec?) throws(UsageError)
         -> ParsedArguments
@@ -243,9 +251,12 @@ enum ArgumentParser {
                 throw UsageError(message: "Missing value for '\(option.label)'.", command: command)
             }
         }
+        let dashWords = command?.dashWordsAreArguments == true
         while i < tokens.count {
             let token = tokens[i]
-            if onlyPositionals || token == "-" || !token.hasPrefix("-") {
+            if onlyPositionals || token == "-" || !token.hasPrefix("-")
+                || (dashWords && !token.hasPrefix("--") && !isBundle(token, of: all))
+            {
                 result.positionals.append(token)
             } else if token == "--" {
                 onlyPositionals = true

@@ -20,6 +20,10 @@ struct CommandSpec: Sendable {
     var hidden = false
     /// Whether its output on a terminal goes through the pager when longer than the screen.
     var pages = false
+    /// Whether a word with one dash that is not a bundle of its short flags (every letter one of
+    /// them: `-r`, `-rn5`) is an argument rather than an unknown option: `search`'s `-term`,
+    /// typed as in a web search box. An unknown `--word` is still a usage error.
+    var dashWordsAreArguments = false
 
     /// The words after `notes` that run it (`config set`).
     var fullName: String { parent.map { $0 + " " + name } ?? name }

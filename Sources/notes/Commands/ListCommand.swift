@@ -5,6 +5,10 @@ struct ListOptions {
     static let sortOption = Option<SortOrder>(
         "sort", short: "s", value: "order",
         help: "Order: \(SortOrder.choiceList) (default: the 'sort' setting).")
+    /// `search`'s `--sort`, which also takes `relevance`.
+    static let searchSortOption = Option<SearchOrder>(
+        "sort", short: "s", value: "order",
+        help: "Order: \(SearchOrder.choiceList) (default: the 'sort' setting).")
     static let reverseFlag = Flag("reverse", short: "r", help: "Reverse the order.")
     static let limitOption = Option<PositiveCount>(
         "limit", short: "n", value: "n", help: "Show at most n notes.")
@@ -20,8 +24,13 @@ struct ListOptions {
         sortOption.spec, reverseFlag.spec, limitOption.spec, tagOption.spec, jsonFlag.spec, gitFlag.spec,
         marksFlag.spec,
     ]
+    /// `search`'s options: `list`'s, with a `--sort` that also takes `relevance`.
+    static let searchSpecs = [searchSortOption.spec] + specs.dropFirst()
 
     var sort: SortOrder?
+    /// Whether the title matches come first (`--sort relevance`), then the rest in the `sort`
+    /// setting's order.
+    var ranked = false
     var reverse: Bool
     var limit: Int?
     var tags: [String]
@@ -30,10 +39,19 @@ struct ListOptions {
     /// Whether piped rows get a fourth column with the marks.
     var marks: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    /// The options of `list`, or with `search` those of `search`.
+    init(_ arguments: ParsedArguments, search: Bool = false) throws(UsageError) {
         git = arguments.flag(Self.gitFlag)
         marks = git || arguments.flag(Self.marksFlag)
-        sort = try arguments.value(Self.sortOption)
+        if search {
+            switch try arguments.value(Self.searchSortOption) {
+            case .relevance: ranked = true
+            case .listed(let order): sort = order
+            case nil: break
+            }
+        } else {
+            sort = try arguments.value(Self.sortOption)
+        }
         limit = try arguments.value(Self.limitOption)?.value
         reverse = arguments.flag(Self.reverseFlag)
         tags = try arguments.values(Self.tagOption)
@@ -49,6 +67,7 @@ struct ListOptions {
         _ = context.catalog(store)
         var query = NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit)
         query.tags = tags
+        query.ranked = ranked
         query.oneOff = true
         let snippets: SnippetNeed =
             search.map(\.isEmpty) != false
@@ -58,9 +77,12 @@ struct ListOptions {
             switch snippets {
             case .none: return false
             case .all: return true
-            // On a terminal, a note whose title shows a match gets no snippet line.
+            // On a terminal, a note whose title shows a match gets no snippet line (the rows
+            // show it only when the match is out of the title's column).
             case .unlessTitleMatches:
-                return search?.highlights(in: ANSI.printable(note.title)).isEmpty ?? false
+                let title = NoteRows.bounded(note.title, to: style.width)
+                let first = search?.highlights(in: title).first
+                return first.map { title[..<$0.upperBound].count > style.width / 3 } ?? true
             }
         }
         let rows = listed.map { listed in

@@ -59,7 +59,8 @@ enum NoteRows {
     static func human(
         _ rows: [NoteRow], query: SearchQuery?, style: OutputStyle, selected: Int? = nil
     ) -> [String] {
-        let titles = rows.map { ANSI.printable($0.note.title) }
+        // A title can be a whole 20 MB line: only what can show is looked at.
+        let titles = rows.map { ANSI.printable(bounded($0.note.title, to: style.width)) }
         let ids = rows.map { ANSI.printable($0.note.id) }
         // Too narrow for columns and padding: the start of each ID, the handle users type.
         if style.width < RowLayout.narrowest { return ids.map { DisplayWidth.truncate($0, to: style.width) } }
@@ -109,15 +110,15 @@ enum NoteRows {
                 codes.tint + codes.text + codes.bold + " " + mark
                 + cell(titles[i], width: titleWidth, marks: marks, on: codes.mark, off: codes.markOff)
                 + codes.boldOff
+            let titleShowsMatch = marks.contains { shows($0, of: titles[i], width: titleWidth) }
             if let date {
                 line += "  " + codes.dim + DisplayWidth.pad(date, to: layout.dateWidth) + codes.text
             }
             line += "  " + cell(ids[i], width: idWidth) + " " + codes.reset
             // Without colour the padding after the ID shows nothing; leave it out.
             lines.append(style.color ? line : String(line.reversed().drop { $0 == " " }.reversed()))
-            if let snippet = row.snippet, style.width > 4 {
-                let text = ANSI.printable(snippet)
-                let marks = query.map { merged($0.highlights(in: text)) } ?? []
+            if let snippet = row.snippet, style.width > 4, !titleShowsMatch {
+                let (text, marks) = fitted(ANSI.printable(snippet), query: query, width: style.width - 4)
                 lines.append(
                     "    "
                         + cell(
@@ -126,6 +127,43 @@ enum NoteRows {
             }
         }
         return lines
+    }
+
+    /// At most the first `count` Characters of `text` (with `…` after them when it is longer):
+    /// more than a row of `count` columns shows.
+    static func bounded(_ text: String, to count: Int) -> String {
+        let count = max(count, 1) + 8
+        let start = text.prefix(count + 1)
+        return start.count <= count ? text : String(start.prefix(count)) + "…"
+    }
+
+    /// Whether a mark is at least partly shown when `text` is cut to `width` columns.
+    static func shows(_ mark: Range<String.Index>, of text: String, width: Int) -> Bool {
+        let fits = DisplayWidth.of(text) <= width
+        let end = fits ? text.endIndex : DisplayWidth.prefixEnd(of: text, fitting: max(0, width - 1))
+        return mark.lowerBound < end
+    }
+
+    /// A snippet and its marks, its start cut (to `…`) when its first match would not show in
+    /// `width` columns, so that the match is always on screen.
+    static func fitted(_ text: String, query: SearchQuery?, width: Int) -> (String, [Range<String.Index>]) {
+        let marks = query.map { merged($0.highlights(in: text)) } ?? []
+        guard let first = marks.first, DisplayWidth.of(text) > width,
+            DisplayWidth.of(text[..<first.upperBound]) > width - 1
+        else { return (text, marks) }
+        // The match starts a third of the way in, or as far in as it fits before the `…`.
+        let before = max(0, min(width / 3, width - 2 - DisplayWidth.of(text[first])))
+        var start = first.lowerBound
+        var used = 0
+        while start > text.startIndex {
+            let previous = text.index(before: start)
+            let w = DisplayWidth.of(text[previous])
+            if used + w > before { break }
+            used += w
+            start = previous
+        }
+        let cut = "…" + text[start...]
+        return (cut, query.map { merged($0.highlights(in: cut)) } ?? [])
     }
 
     /// `text` cut to `width` columns (ending in `…` when cut) and padded to it, with the

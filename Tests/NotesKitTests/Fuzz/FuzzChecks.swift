@@ -458,7 +458,9 @@ enum QueryFuzz {
     static func check(_ query: String, text: String, folder: inout TextFolder) -> [String] {
         var problems: [String] = []
         let q = SearchQuery(query)
-        if q.foldedTerms.count != q.terms.count || q.textTerms.count + q.tagTerms.count != q.terms.count {
+        if q.isPlain
+            && (q.foldedTerms.count != q.terms.count || q.textTerms.count + q.tagTerms.count != q.terms.count)
+        {
             problems.append("term lists of different lengths for \(fuzzShow(query))")
         }
         for term in q.terms where term.contains(Character("\"")) {
@@ -466,7 +468,7 @@ enum QueryFuzz {
         }
         // Each text term alone between blanks: found.
         let holding = q.terms.joined(separator: " \n ")
-        if !q.matches(folded: folder.foldedBytes(" " + holding + " ")) {
+        if q.isPlain && !q.matches(folded: folder.foldedBytes(" " + holding + " ")) {
             problems.append(
                 "\(fuzzShow(query)) does not match the text of its own terms \(fuzzShow(holding))")
         }
@@ -476,8 +478,14 @@ enum QueryFuzz {
                 problems.append("a highlight \(range) outside \(fuzzShow(line))")
             }
         }
+        // A snippet is a line, or (a long one) a window of it with a `…` at each cut.
         if let snippet = q.snippet(in: text, folding: &folder),
-            !Note.lines(of: text).contains(where: { $0.trimmingCharacters(in: .whitespaces) == snippet })
+            !Note.lines(of: text).contains(where: { line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                let window = snippet.drop { $0 == "…" }.reversed().drop { $0 == "…" }.reversed()
+                return trimmed == snippet
+                    || (snippet.count <= Snippet.width && trimmed.contains(String(window)))
+            })
         {
             problems.append("the snippet \(fuzzShow(snippet)) is not a line of \(fuzzShow(text))")
         }
