@@ -166,9 +166,11 @@ public struct Catalog: Sendable {
         func hit(_ p: Int) -> Int { hits?[p] ?? p }
         // A few of many (`list --limit 20`) are selected in one pass rather than sorted.
         let selecting = query.limit.map { $0 < total / 8 } ?? false
-        // Relevance groups come first; `reverse` flips the list order within them.
+        // `reverse` flips the groups of relevance and the list order within them (a conflict copy
+        // still right after its original).
         let listed = ordering(query.order, of: hits, readingDatesOnce: !selecting, reverse: query.reverse)
-        let first = query.ranked ? ranking(query.search, of: hits, then: listed) : listed
+        let first =
+            query.ranked ? ranking(query.search, of: hits, then: listed, reverse: query.reverse) : listed
         var positions: [Int]
         if selecting, let limit = query.limit {
             positions = []
@@ -230,14 +232,14 @@ public struct Catalog: Sendable {
 
     /// `listed` with the notes whose title answers `search` best first (`titleRank`, read once per
     /// hit, from the folded titles the index keeps apart): the order of `relevance`, which costs
-    /// only on the hits.
-    func ranking(_ search: SearchQuery, of hits: [Int]?, then listed: @escaping (Int, Int) -> Bool)
-        -> (Int, Int) -> Bool
-    {
+    /// only on the hits. With `reverse`, the best group comes last.
+    func ranking(
+        _ search: SearchQuery, of hits: [Int]?, then listed: @escaping (Int, Int) -> Bool, reverse: Bool = false
+    ) -> (Int, Int) -> Bool {
         guard search.ranksTitles else { return listed }
         let total = hits?.count ?? count
         let ranks = (0..<total).map { titleRank(search, at: hits?[$0] ?? $0) }
-        return { a, b in ranks[a] != ranks[b] ? ranks[a] < ranks[b] : listed(a, b) }
+        return { a, b in ranks[a] != ranks[b] ? (ranks[a] < ranks[b]) != reverse : listed(a, b) }
     }
 
     /// Whether bytes `x` come before `y` in lexicographic byte order.
