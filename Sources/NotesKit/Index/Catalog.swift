@@ -19,6 +19,8 @@ public struct Catalog: Sendable {
     public let indexWritten: Bool
     /// Why the index could not be written when it had to be; nil when it was written or was current.
     public let indexError: VaultError?
+    /// The vault-relative paths of the symlinks to folders that the walk did not follow.
+    public internal(set) var symlinkedFolders: [String] = []
 
     /// The number of notes.
     public var count: Int { mapped.count }

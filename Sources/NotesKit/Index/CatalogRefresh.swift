@@ -44,7 +44,8 @@ extension Vault {
         guard changed else {
             return Catalog(
                 index: index, mapped: kept.filter { index?.isNote($0) == true }.map { Int32($0) },
-                diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil)
+                diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil,
+                symlinkedFolders: survey.symlinkedFolders)
         }
         let plan = planWrite(kept: kept, of: index, reading: survey.stale.map(\.path))
         let path = plan.kind == .base ? indexPath : deltaPath
@@ -100,7 +101,8 @@ extension Vault {
         let live = view.map { view in plan.live(in: view).filter { view.isNote($0) }.map { Int32($0) } } ?? []
         return Catalog(
             index: view, mapped: live, diagnostics: survey.diagnostics + readDiagnostics,
-            filesRead: survey.stale.count, indexWritten: written, indexError: indexError)
+            filesRead: survey.stale.count, indexWritten: written, indexError: indexError,
+            symlinkedFolders: survey.symlinkedFolders)
     }
 
     /// The index file at `path`, mapped; nil when there is none or it is not usable. A record of
