@@ -57,7 +57,7 @@ import Testing
     @Test(arguments: [
         (
             ["add", "--folder", "node_modules", "x"],
-            "'node_modules' is ignored by .gitignore:1 (node_modules/)"
+            "'node_modules' is ignored by .gitignore:1 (node_modules/), where notes"
         ),
         (["add", "--folder", "build/deeper", "x"], "'build/deeper' is ignored by .gitignore:2 (build/)"),
         (["add", "--folder", "sub", "Draft one"], "is ignored by sub/.ignore:1 (draft-*)"),
@@ -77,6 +77,15 @@ import Testing
         #expect(r.stderr.contains(message), "\(r)")
         if message.contains("ignored") { #expect(r.stderr.contains("choose another place"), "\(r)") }
         #expect(TreeSnapshot(s.vault, skipping: [".notes"]) == before)
+    }
+
+    @Test func anIgnoredFileNamedByItsPathIsNotANote() throws {
+        let s = try Sandbox()
+        try s.write(".gitignore", "node_modules/\n")
+        try s.write("node_modules/pkg/README.md", "# Package\n")
+        let r = try s.run(["show", "node_modules/pkg/README"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("is ignored by .gitignore:1 (node_modules/)"), "\(r)")
     }
 
     @Test func addFromAnIgnoredFolderPutsTheNoteAtTheRoot() throws {

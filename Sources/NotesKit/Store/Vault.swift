@@ -261,7 +261,8 @@ public struct Vault: Sendable {
     /// The vault-relative path of the existing file at `path` when it is a note file inside the
     /// vault: its folder resolved through symlinks must be the vault or below it, and the file
     /// itself must not be a symlink. Outside: `outsideVault` when `mustBeInside` (or when it is a
-    /// symlink), else nil. Inside but not a note (hidden, another extension): `noMatch`.
+    /// symlink), else nil. Inside but not a note (hidden, another extension): `noMatch`; ignored
+    /// by an ignore file: `ignored`.
     private func contained(_ path: String, argument: String, mustBeInside: Bool) throws(VaultError) -> String?
     {
         let lexical = Vault.normalized(path)
@@ -280,6 +281,7 @@ public struct Vault: Sendable {
         guard Vault.isNoteName(relative),
             !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") })
         else { throw .noMatch(argument) }
+        try checkNotIgnored(relative, isDirectory: false, argument: argument)
         return relative
     }
 
