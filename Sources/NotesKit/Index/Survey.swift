@@ -277,7 +277,8 @@ private final class SurveyWork: @unchecked Sendable {
         path.reserveCapacity(rules.needsPaths ? folder.prefix.count + 256 : 0)
         func isIgnored(_ name: UnsafeRawBufferPointer, isDirectory: Bool) -> Bool {
             guard !rules.isEmpty else { return false }
-            guard rules.needsPaths else {
+            // At the top a name is its path.
+            guard rules.needsPaths && !folder.prefix.isEmpty else {
                 return rules.isIgnored(path: name, nameStart: 0, isDirectory: isDirectory)
             }
             path.removeSubrange(folder.prefix.count...)

@@ -94,7 +94,7 @@ public struct IgnoreRules: Sendable {
         guard let found = match(path: path, nameStart: nameStart, isDirectory: isDirectory) else {
             return false
         }
-        return !found.level.patterns[found.index].negated
+        return !found.level.shapes[found.index].negated
     }
 
     /// The rule that decides the vault-relative `path`, when one does: `isIgnored` of the same.
@@ -123,12 +123,8 @@ public struct IgnoreRules: Sendable {
             // Below the file's folder: the path from there (the walk only asks about paths below).
             let from = base == 0 ? 0 : min(path.count, base + 1)
             let relative = UnsafeRawBufferPointer(rebasing: path[from...])
-            var i = current.patterns.count
-            while i > 0 {
-                i -= 1
-                if current.patterns[i].matches(name: name, relative: relative, isDirectory: isDirectory) {
-                    return (current, i)
-                }
+            if let i = current.lastMatch(name: name, relative: relative, isDirectory: isDirectory) {
+                return (current, i)
             }
             level = current.parent
         }
@@ -174,9 +170,26 @@ public struct IgnoreRule: Equatable, Sendable, CustomStringConvertible {
 
 /// The rules of one folder's ignore files, and the folder above's.
 private final class IgnoreLevel: Sendable {
+    /// What matching needs of a pattern, without a reference to count: its bytes are a range of
+    /// `bytes`, so that asking about a name retains and releases nothing.
+    struct Shape {
+        let start: Int
+        let count: Int
+        let form: IgnorePattern.Form
+        let negated: Bool
+        let directoryOnly: Bool
+        let nameOnly: Bool
+        /// How many bytes it starts with that are not special: a subject must start with them.
+        let literalPrefix: Int
+    }
+
     /// The folder's vault-relative path, as bytes.
     let base: [UInt8]
+    /// The patterns as parsed, for saying which line decided.
     let patterns: [IgnorePattern]
+    let shapes: [Shape]
+    /// Every pattern's bytes, one after the other.
+    let bytes: [UInt8]
     /// The files' vault-relative paths, by `IgnorePattern.source`.
     let sources: [String]
     let parent: IgnoreLevel?
@@ -187,7 +200,48 @@ private final class IgnoreLevel: Sendable {
         self.patterns = patterns
         self.sources = sources
         self.parent = parent
+        var bytes: [UInt8] = []
+        shapes = patterns.map { pattern in
+            defer { bytes += pattern.bytes }
+            return Shape(
+                start: bytes.count, count: pattern.bytes.count, form: pattern.form, negated: pattern.negated,
+                directoryOnly: pattern.directoryOnly, nameOnly: pattern.nameOnly,
+                literalPrefix: pattern.bytes.firstIndex(where: IgnorePattern.isSpecial) ?? pattern.bytes.count
+            )
+        }
+        self.bytes = bytes
         needsPaths = patterns.contains { !$0.nameOnly } || parent?.needsPaths == true
+    }
+
+    /// The number of the last pattern that matches an entry named `name` whose path from this
+    /// folder is `relative`.
+    func lastMatch(name: UnsafeRawBufferPointer, relative: UnsafeRawBufferPointer, isDirectory: Bool) -> Int?
+    {
+        bytes.withUnsafeBytes { all in
+            shapes.withUnsafeBufferPointer { shapes in
+                var i = shapes.count
+                while i > 0 {
+                    i -= 1
+                    let shape = shapes[i]
+                    if shape.directoryOnly && !isDirectory { continue }
+                    let pattern = UnsafeRawBufferPointer(
+                        rebasing: all[shape.start..<(shape.start + shape.count)])
+                    let subject = shape.nameOnly ? name : relative
+                    // Most subjects differ in their first bytes: `/private/*.md` needs no glob for them.
+                    if shape.form == .wild && shape.literalPrefix > 0 {
+                        guard subject.count >= shape.literalPrefix, let text = subject.baseAddress,
+                            let start = pattern.baseAddress, memcmp(text, start, shape.literalPrefix) == 0
+                        else { continue }
+                    }
+                    if IgnorePattern.matches(
+                        pattern, shape.form, shape.nameOnly ? name : relative, pathname: !shape.nameOnly)
+                    {
+                        return i
+                    }
+                }
+                return nil
+            }
+        }
     }
 }
 
@@ -216,6 +270,12 @@ struct IgnorePattern: Sendable {
     let text: String
     let line: Int
     let source: Int
+
+    /// Whether a byte has a meaning of its own in a pattern.
+    static func isSpecial(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "[")
+            || byte == UInt8(ascii: "\\")
+    }
 
     /// The patterns of an ignore file's bytes: one a line (LF or CRLF; a UTF-8 BOM skipped), none
     /// for a blank line or a comment (`#` first; `\#` is a pattern), trailing spaces dropped unless
@@ -266,13 +326,11 @@ struct IgnorePattern: Sendable {
         nameOnly = !line.contains(UInt8(ascii: "/"))
         if line.first == UInt8(ascii: "/") { line.removeFirst() }
         guard !line.isEmpty else { return nil }
-        func isSpecial(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "[")
-                || byte == UInt8(ascii: "\\")
-        }
-        if !line.contains(where: isSpecial) {
+        if !line.contains(where: IgnorePattern.isSpecial) {
             form = .literal
-        } else if nameOnly, line.first == UInt8(ascii: "*"), !line.dropFirst().contains(where: isSpecial) {
+        } else if nameOnly, line.first == UInt8(ascii: "*"),
+            !line.dropFirst().contains(where: IgnorePattern.isSpecial)
+        {
             form = .suffix
             line.removeFirst()
         } else {
@@ -281,28 +339,22 @@ struct IgnorePattern: Sendable {
         bytes = line
     }
 
-    /// Whether it matches an entry named `name` whose path from the pattern's folder is `relative`.
-    func matches(name: UnsafeRawBufferPointer, relative: UnsafeRawBufferPointer, isDirectory: Bool) -> Bool {
-        if directoryOnly && !isDirectory { return false }
-        let subject = nameOnly ? name : relative
-        return bytes.withUnsafeBytes { pattern in
-            switch form {
-            case .literal:
-                guard subject.count == pattern.count else { return false }
-                guard let subject = subject.baseAddress, let pattern = pattern.baseAddress else {
-                    return true
-                }
-                return memcmp(subject, pattern, bytes.count) == 0
-            case .suffix:
-                guard subject.count >= pattern.count else { return false }
-                guard let end = subject.baseAddress, let suffix = pattern.baseAddress else {
-                    return pattern.isEmpty
-                }
-                return memcmp(end + subject.count - pattern.count, suffix, pattern.count) == 0
-            case .wild:
-                // A name has no `/`, so `*` and `**` are alike there; a path keeps them apart.
-                return Wildmatch.matches(pattern, subject, pathname: !nameOnly)
-            }
+    /// Whether `pattern` (the bytes of one of `form`) matches all of `subject`; `pathname` for a
+    /// path, where `*` and `?` stop at a `/` (a name has none, so `*` and `**` are alike there).
+    static func matches(
+        _ pattern: UnsafeRawBufferPointer, _ form: Form, _ subject: UnsafeRawBufferPointer, pathname: Bool
+    ) -> Bool {
+        switch form {
+        case .literal:
+            guard subject.count == pattern.count else { return false }
+            guard let text = subject.baseAddress, let bytes = pattern.baseAddress else { return true }
+            return memcmp(text, bytes, pattern.count) == 0
+        case .suffix:
+            guard subject.count >= pattern.count else { return false }
+            guard let text = subject.baseAddress, let suffix = pattern.baseAddress else { return true }
+            return memcmp(text + subject.count - pattern.count, suffix, pattern.count) == 0
+        case .wild:
+            return Wildmatch.matches(pattern, subject, pathname: pathname)
         }
     }
 }
