@@ -89,6 +89,17 @@ read -r fresh_ms fresh_rg < <(pair_ms "rm -rf '$XDG_CACHE_HOME'" "$notes" --vaul
 read -r append_ms append_rg < <(pair_ms "echo appended >> '$probe'" "$notes" --vault "$vault" search crème "${anchor[@]}")
 read -r add_ms add_rg < <(pair_ms "'$notes' --vault '$vault' add 'Benchmark note' >/dev/null 2>&1" \
     "$notes" --vault "$vault" search crème "${anchor[@]}")
+# The same list in a copy of the vault with a 20-line `.gitignore` (issue 21): names, `*.ext`,
+# folders, anchored paths and `**`, none of which ignores a note, so both list the same notes;
+# the copy is the command, the vault without it the anchor.
+ignored=$home/ignored
+cp -a "$vault" "$ignored"
+printf '%s\n' '# build output and tools' node_modules/ build/ dist/ /out 'coverage/' target/ vendor/ \
+    '*.log' '!important.log' '*.swp' '*~' '*.bak' '*.tmp.md' '__pycache__/' '[Tt]emp/' 'docs/_build/' \
+    '**/generated/**' '/private/*.md' 'Thumbs.db' >"$ignored/.gitignore"
+"$notes" --vault "$ignored" index >/dev/null 2>&1
+"$notes" --vault "$vault" index >/dev/null 2>&1
+read -r ignore_ms plain_ms < <(pair_ms : "$notes" --vault "$ignored" list --limit 20 -- "$notes" --vault "$vault" list --limit 20)
 rss_search=$(peak_mb "$notes" --vault "$vault" search crème)
 echo appended >> "$probe"
 rss_changed=$(peak_mb "$notes" --vault "$vault" search crème)
@@ -103,6 +114,7 @@ echo "| work | MyNotes | anchor | ratio | target |"
 echo "| --- | ---: | ---: | ---: | ---: |"
 echo "| \`notes search crème\`, index fresh | $search_ms ms | \`$anchor_name\` $search_rg ms | $(ratio "$search_ms" "$search_rg") | ≤ 0.5 |"
 echo "| \`notes list --limit 20\`, index fresh | $list_ms ms | \`ls -t \| head -20\` $ls_ms ms | $(ratio "$list_ms" "$ls_ms") | ≤ 1.0 |"
+echo "| \`notes list --limit 20\` with a 20-line \`.gitignore\` | $ignore_ms ms | without it $plain_ms ms | $(ratio "$ignore_ms" "$plain_ms") | ≤ 1.1 |"
 echo "| \`notes search crème\`, no index yet | $fresh_ms ms | $fresh_rg ms | $(ratio "$fresh_ms" "$fresh_rg") | ≤ 3 |"
 echo "| append a line to one note, then search | $append_ms ms | $append_rg ms | $(ratio "$append_ms" "$append_rg") | ≤ 0.6 |"
 echo "| one \`notes add\`, then search | $add_ms ms | $add_rg ms | $(ratio "$add_ms" "$add_rg") | ≤ 0.6 |"

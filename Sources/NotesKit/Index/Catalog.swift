@@ -21,6 +21,8 @@ public struct Catalog: Sendable {
     public let indexError: VaultError?
     /// Which steps resolve a link in this vault.
     let linkRules: LinkRules
+    /// The vault-relative paths of the symlinks to folders that the walk did not follow.
+    public internal(set) var symlinkedFolders: [String] = []
 
     /// The number of notes.
     public var count: Int { mapped.count }

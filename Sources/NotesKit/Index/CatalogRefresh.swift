@@ -45,7 +45,7 @@ extension Vault {
             return Catalog(
                 index: index, mapped: kept.filter { index?.isNote($0) == true }.map { Int32($0) },
                 diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil,
-                linkRules: linkRules)
+                linkRules: linkRules, symlinkedFolders: survey.symlinkedFolders)
         }
         let plan = planWrite(kept: kept, of: index, reading: survey.stale.map(\.path))
         let path = plan.kind == .base ? indexPath : deltaPath
@@ -102,7 +102,7 @@ extension Vault {
         return Catalog(
             index: view, mapped: live, diagnostics: survey.diagnostics + readDiagnostics,
             filesRead: survey.stale.count, indexWritten: written, indexError: indexError,
-            linkRules: linkRules)
+            linkRules: linkRules, symlinkedFolders: survey.symlinkedFolders)
     }
 
     /// The index file at `path`, mapped; nil when there is none or it is not usable. A record of

@@ -12,14 +12,19 @@ struct Survey {
     var sharedMode: mode_t = 0o066
     /// Folders that could not be read.
     var diagnostics: [Diagnostic] = []
+    /// The vault-relative paths of the symlinks to folders that the walk did not follow (none that
+    /// an ignore file ignores), in byte order.
+    var symlinkedFolders: [String] = []
 }
 
 extension Vault {
-    /// Walks the vault (hidden files and folders skipped, symlinks not followed) and checks every
-    /// note file against `index` on the way, on all cores: one `fstatat` per file on its open
-    /// folder, and the path looked up in the index by its bytes, folder and name apart, so that a
-    /// vault whose index is fresh is checked without making a string per file. Without an index,
-    /// every note file is stale.
+    /// Walks the vault (hidden files and folders skipped, and what the `.gitignore` and `.ignore`
+    /// files ignore, read afresh each time; symlinks not followed, those to folders collected) and
+    /// checks every note file against `index` on the way, on all cores: one `fstatat` per file on
+    /// its open folder, and the path looked up in the index by its bytes, folder and name apart, so
+    /// that a vault whose index is fresh is checked without making a string per file. Without an
+    /// index, every note file is stale. An ignore file's change needs no record of its own: what it
+    /// now ignores drops out of the walk, and what it no longer ignores comes in as new.
     ///
     /// Reading a folder and checking its files overlap: a folder's names are handed out in
     /// batches as they are read, so one core checks while another still reads a large folder,
@@ -37,6 +42,7 @@ extension Vault {
         var survey = Survey()
         survey.sharedMode = (FileSystem.status(canonicalRoot)?.mode ?? 0) & 0o066
         survey.diagnostics = work.diagnostics.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        survey.symlinkedFolders = work.symlinkedFolders.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let batches = work.batches.sorted { a, b in
             a.folder.relative == b.folder.relative
                 ? a.sequence < b.sequence
@@ -187,7 +193,8 @@ private final class NameBatch: @unchecked Sendable {
 /// every worker until none is left and none is busy.
 private final class SurveyWork: @unchecked Sendable {
     private enum Item {
-        case folder(String)
+        /// A folder, and the rules of the ignore files above it.
+        case folder(String, IgnoreRules)
         case batch(NameBatch)
     }
 
@@ -195,12 +202,14 @@ private final class SurveyWork: @unchecked Sendable {
     let index: IndexView?
     let statting: Bool
     private let condition = NSCondition()
-    private var pending: [Item] = [.folder("")]
+    private var pending: [Item] = [.folder("", .none)]
     private var busy = 0
     /// Every batch made (under `condition`).
     private(set) var batches: [NameBatch] = []
     /// Folders that could not be read (under `condition`).
     private(set) var diagnostics: [Diagnostic] = []
+    /// Symlinks to folders, not followed (under `condition`).
+    private(set) var symlinkedFolders: [String] = []
 
     init(root: String, index: IndexView?, statting: Bool) {
         self.root = root
@@ -212,7 +221,7 @@ private final class SurveyWork: @unchecked Sendable {
     func run() {
         while let item = take() {
             switch item {
-            case .folder(let relative): read(relative)
+            case .folder(let relative, let rules): read(relative, rules: rules)
             case .batch(let batch): batch.check(against: index, statting: statting)
             }
             condition.lock()
@@ -241,8 +250,9 @@ private final class SurveyWork: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Reads one folder: its subfolders become work, and its note files go out in batches.
-    private func read(_ relative: String) {
+    /// Reads one folder: its subfolders become work, and its note files go out in batches; what
+    /// its ignore files and those above (`rules`) ignore is left out.
+    private func read(_ relative: String, rules above: IgnoreRules) {
         let full = relative.isEmpty ? root : root + "/" + relative
         let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         // The batches hold a descriptor of their own: `closedir` closes the one it reads through.
@@ -261,6 +271,22 @@ private final class SurveyWork: @unchecked Sendable {
         }
         let folder = OpenFolder(relative: relative, fd: own)
         defer { closedir(dir) }
+        let rules = above.adding(folder: relative, fd: own)
+        // The entry's vault-relative path, for rules that match paths: made in place, once a folder.
+        var path = rules.needsPaths ? folder.prefix : []
+        path.reserveCapacity(rules.needsPaths ? folder.prefix.count + 256 : 0)
+        func isIgnored(_ name: UnsafeRawBufferPointer, isDirectory: Bool) -> Bool {
+            guard !rules.isEmpty else { return false }
+            // At the top a name is its path.
+            guard rules.needsPaths && !folder.prefix.isEmpty else {
+                return rules.isIgnored(path: name, nameStart: 0, isDirectory: isDirectory)
+            }
+            path.removeSubrange(folder.prefix.count...)
+            path.append(contentsOf: name)
+            return path.withUnsafeBytes {
+                rules.isIgnored(path: $0, nameStart: folder.prefix.count, isDirectory: isDirectory)
+            }
+        }
         var batch = NameBatch(folder: folder, sequence: 0)
         while let entry = readdir(dir) {
             let type = Int32(entry.pointee.d_type)
@@ -278,12 +304,19 @@ private final class SurveyWork: @unchecked Sendable {
                         found != 0
                         ? Int32(DT_UNKNOWN)
                         : format == S_IFDIR
-                            ? Int32(DT_DIR) : format == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
+                            ? Int32(DT_DIR)
+                            : format == S_IFREG
+                                ? Int32(DT_REG) : format == S_IFLNK ? Int32(DT_LNK) : Int32(DT_UNKNOWN)
                 }
                 if kind == Int32(DT_DIR) {
+                    guard !isIgnored(name, isDirectory: true) else { return }
                     let name = String(decoding: name, as: UTF8.self)
-                    give(.folder(relative.isEmpty ? name : relative + "/" + name))
-                } else if kind == Int32(DT_REG) && Vault.isNoteName(name) {
+                    give(.folder(relative.isEmpty ? name : relative + "/" + name, rules))
+                } else if kind == Int32(DT_LNK) {
+                    noteSymlink(raw, name, in: fd, relative: relative, ignored: isIgnored)
+                } else if kind == Int32(DT_REG) && Vault.isNoteName(name)
+                    && !isIgnored(name, isDirectory: false)
+                {
                     batch.starts.append(batch.names.count)
                     batch.names.append(contentsOf: name)
                     batch.names.append(0)
@@ -295,5 +328,22 @@ private final class SurveyWork: @unchecked Sendable {
             }
         }
         if !batch.starts.isEmpty { give(.batch(batch), batch: batch) }
+    }
+
+    /// Remembers the symlink `name` (in `raw`, NUL-terminated) of the open folder `fd` when it
+    /// leads to a folder that the ignore files do not ignore: it is not followed, and is said so.
+    private func noteSymlink(
+        _ raw: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer, in fd: Int32, relative: String,
+        ignored: (UnsafeRawBufferPointer, Bool) -> Bool
+    ) {
+        var st = stat()
+        let found = raw.withMemoryRebound(to: CChar.self) { name in
+            name.baseAddress.map { fstatat(fd, $0, &st, 0) } ?? -1
+        }
+        guard found == 0, st.st_mode & S_IFMT == S_IFDIR, !ignored(name, true) else { return }
+        let name = String(decoding: name, as: UTF8.self)
+        condition.lock()
+        symlinkedFolders.append(relative.isEmpty ? name : relative + "/" + name)
+        condition.unlock()
     }
 }

@@ -82,6 +82,8 @@ public final class NoteStore {
     var toldUnfinished = false
     private var current: Catalog?
     var unreported: [Diagnostic] = []
+    /// Where the symlinks to folders last warned about are kept.
+    private let symlinkWarnings: SymlinkWarnings
 
     /// A store over `vault`; `cacheDirectory` is where a vault without `.notes/` keeps its index.
     public init(
@@ -90,11 +92,14 @@ public final class NoteStore {
     ) {
         self.vault = vault
         self.environment = environment
+        let cacheFolder = cacheDirectory + "/" + NoteStore.cacheName(for: vault.canonicalRoot)
         if FileSystem.status(vault.stateDirectory)?.kind == .directory {
             stateFolder = vault.stateDirectory
         } else {
-            stateFolder = cacheDirectory + "/" + NoteStore.cacheName(for: vault.canonicalRoot)
+            stateFolder = cacheFolder
         }
+        symlinkWarnings = SymlinkWarnings(
+            places: stateFolder == cacheFolder ? [cacheFolder] : [stateFolder, cacheFolder])
     }
 
     /// How looking for the vault went.
@@ -168,6 +173,7 @@ public final class NoteStore {
             waitForLock: waitForLock, progress: progress)
         current = catalog
         unreported += catalog.diagnostics
+        unreported += symlinkWarnings.warnings(for: catalog.symlinkedFolders, in: vault)
         return catalog
     }
 

@@ -263,6 +263,7 @@ public struct Vault: Sendable {
         let folder = (relative as NSString).deletingLastPathComponent
         try checkFolder(folder, argument: argument)
         guard !(relative as NSString).lastPathComponent.hasPrefix(".") else { throw .hiddenName(argument) }
+        try checkNotIgnored(relative, isDirectory: false, argument: argument)
         if FileSystem.status(fullPath(relative)) != nil { throw .alreadyExists(Note.id(forPath: relative)) }
         return relative
     }
@@ -279,7 +280,8 @@ public struct Vault: Sendable {
     /// The vault-relative path of the existing file at `path` when it is a note file inside the
     /// vault: its folder resolved through symlinks must be the vault or below it, and the file
     /// itself must not be a symlink. Outside: `outsideVault` when `mustBeInside` (or when it is a
-    /// symlink), else nil. Inside but not a note (hidden, another extension): `noMatch`.
+    /// symlink), else nil. Inside but not a note (hidden, another extension): `noMatch`; ignored
+    /// by an ignore file: `ignored`.
     private func contained(_ path: String, argument: String, mustBeInside: Bool) throws(VaultError) -> String?
     {
         let lexical = Vault.normalized(path)
@@ -298,6 +300,7 @@ public struct Vault: Sendable {
         guard Vault.isNoteName(relative),
             !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") })
         else { throw .noMatch(argument) }
+        try checkNotIgnored(relative, isDirectory: false, argument: argument)
         return relative
     }
 
@@ -306,14 +309,18 @@ public struct Vault: Sendable {
     /// The vault-relative folder (`""` for the root) where `add` puts a new note: `requested`
     /// (`--folder`), relative to `cwd` when that is inside the vault and to the vault otherwise,
     /// or an absolute path inside the vault; with none, `cwd` itself when it is a visible folder
-    /// inside the vault, else the root. A folder that leaves the vault, passes through a symlink
-    /// or is hidden is refused; missing ones are made by `add`, once there is a note to save.
+    /// inside the vault that no ignore file ignores, else the root. A folder that leaves the vault,
+    /// passes through a symlink, is hidden or ignored is refused; missing ones are made by `add`,
+    /// once there is a note to save.
     public func folderForNewNote(_ requested: String?, cwd: String) throws(VaultError) -> String {
         let canonicalCWD = FileSystem.realPath(cwd)
         var cwdInside: String?
         if let canonicalCWD, canonicalCWD == canonicalRoot || canonicalCWD.hasPrefix(canonicalRoot + "/") {
             let relative = String(canonicalCWD.dropFirst(canonicalRoot.count)).drop { $0 == "/" }
-            if !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            // A hidden or ignored folder cannot hold notes: the root does instead, as from outside.
+            if !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
+                IgnoreRules.rule(ignoring: String(relative), isDirectory: true, root: root) == nil
+            {
                 cwdInside = String(relative)
             }
         }
@@ -340,8 +347,18 @@ public struct Vault: Sendable {
         return relative
     }
 
+    /// Throws `ignored` (naming `argument`, or the path) when an ignore file ignores the
+    /// vault-relative `path` (a file, or a folder with `isDirectory`) or a folder on its way, where
+    /// a note would never be listed.
+    func checkNotIgnored(_ path: String, isDirectory: Bool, argument: String? = nil) throws(VaultError) {
+        guard !path.isEmpty, let rule = IgnoreRules.rule(ignoring: path, isDirectory: isDirectory, root: root)
+        else { return }
+        throw .ignored(argument ?? path, rule: rule.description)
+    }
+
     /// Checks that the vault-relative `folder` can hold notes: no component is hidden, a symlink
-    /// (which could lead out of the vault) or a file. Missing components are fine; they are made later.
+    /// (which could lead out of the vault) or a file, and no ignore file ignores it. Missing
+    /// components are fine; they are made later.
     func checkFolder(_ folder: String, argument: String) throws(VaultError) {
         var built = ""
         for component in folder.split(separator: "/") {
@@ -354,6 +371,7 @@ public struct Vault: Sendable {
                 throw .io(path: fullPath(built), reason: "it is a file, not a folder; choose another folder")
             }
         }
+        try checkNotIgnored(folder, isDirectory: true, argument: argument)
     }
 
     /// Creates a note holding `content` (already trimmed) in the vault-relative `folder`, named
@@ -364,6 +382,8 @@ public struct Vault: Sendable {
         var base = fileNaming == .title ? TitleFileName.make(probe.title) : Slug.make(probe.title)
         if base.isEmpty { base = Slug.fallback(now: now) }
         let bytes = Array(NoteDocument.newFile(document, created: now).utf8)
+        // The folder was checked; a pattern may still ignore the file's own name (`draft-*`).
+        try checkNotIgnored((folder.isEmpty ? "" : folder + "/") + base + ".md", isDirectory: false)
         if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(fullPath(folder))) }
         func name(_ attempt: Int) -> String {
             (folder.isEmpty ? "" : folder + "/") + (attempt == 1 ? base : "\(base)-\(attempt)")

@@ -34,6 +34,9 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
     case hiddenFolder(String)
     /// A note's new name starts with a dot: a hidden file, which is never listed.
     case hiddenName(String)
+    /// A note was to go, or was named, where an ignore file (`.gitignore`, `.ignore`) ignores it, so
+    /// it is never listed; `rule` names the line (`.gitignore:3 (build/)`).
+    case ignored(String, rule: String)
     /// A note (or another file or folder) is already where a note was to go.
     case alreadyExists(String)
     /// A name holds a character a `[[link]]` cannot hold, so links to it could not be written.
@@ -84,6 +87,9 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
         case .hiddenName(let name):
             return
                 "'\(name)' would be a hidden file, which notes never lists; choose a name that does not start with a dot"
+        case .ignored(let path, let rule):
+            return
+                "'\(path)' is ignored by \(rule), where notes are never listed; choose another place, or change that line"
         case .alreadyExists(let path):
             return "'\(path)' already exists; nothing was moved. Choose another name"
         case .notLinkable(let name):
