@@ -128,7 +128,7 @@ extension Vault {
                 continue
             }
             let note = Note(
-                path: record.path, document: NoteDocument(parsing: text), mtime: status.mtime,
+                path: record.path, document: NoteDocument(parsing: text), mtime: status.mtimeSeconds,
                 titleFrom: titleSource)
             entries.append(TrashEntry(name: name, note: note, deletedAt: record.deletedAt))
         }
