@@ -312,6 +312,32 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         #expect(text.hasSuffix("Z\n---\nreplaced\n"))
     }
 
+    @Test func editAppendAddsALastLineAndKeepsTheRest() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\ntags: [a]\n---\n# Groceries\n\n- eggs\n\n")
+        let r = try s.run(["edit", "n", "--append", "-", "milk"])
+        #expect(r.status == 0 && r.stderr == "Saved 'n'.\n", "\(r)")
+        let text = try s.read("n.md")
+        #expect(text.hasPrefix("---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: "), "\(text)")
+        #expect(text.hasSuffix("Z\ntags: [a]\n---\n# Groceries\n\n- eggs\n- milk\n"), "\(text)")
+        let piped = try s.run(["update", "n", "--append", "-"], stdin: "- bread\n- butter\n")
+        #expect(piped.status == 0, "\(piped)")
+        #expect(try s.read("n.md").hasSuffix("---\n# Groceries\n\n- eggs\n- milk\n- bread\n- butter\n"))
+        let blank = try s.run(["edit", "n", "--append", "  "])
+        #expect(blank.status == 0 && blank.stderr == "No changes to 'n'; nothing saved.\n", "\(blank)")
+    }
+
+    @Test func editAppendWithoutTextIsAUsageError() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "keep\n")
+        let r = try s.run(["edit", "n", "--append"], stdin: "not read\n")
+        #expect(r.status == 64, "\(r)")
+        #expect(
+            r.stderr.hasPrefix(
+                "Error: '--append' needs the text to add, or '-' to read stdin.\nUsage: notes edit"))
+        #expect(try s.read("n.md") == "keep\n")
+    }
+
     @Test func emptyEditIsRefusedAndChangesNothing() throws {
         let s = try sandbox()
         let before = try s.bytes("creme.md")
