@@ -19,6 +19,10 @@ struct Editor {
         return "vi"
     }
 
+    /// The user left the text empty in the editor: nothing is saved, which they chose, so it is
+    /// said as a remark (`Nothing saved.`) rather than an error, with exit code 1.
+    struct NothingSaved: Error {}
+
     /// What the user typed, still kept in its temporary file until it is saved.
     struct Session {
         let text: String
@@ -32,7 +36,7 @@ struct Editor {
                 try save(text)
             } catch VaultError.emptyNote {
                 try? FileSystem.remove(folder)
-                throw VaultError.emptyNote
+                throw NothingSaved()
             } catch let error as VaultError {
                 if case .conflict = error {
                     try? FileSystem.remove(folder)

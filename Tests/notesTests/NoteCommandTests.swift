@@ -450,10 +450,14 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         let editor = try s.script("ed.sh", #": > "$1""#)
         let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": editor], tty: true)
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: note is empty; nothing saved\n")
+        #expect(r.stderr == "Nothing saved.\n")
         #expect(try s.read("n.md") == "keep me\n")
         let add = try s.run(["add"], env: ["NOTES_EDITOR": editor], tty: true)
         #expect(add.status == 1)
+        #expect(add.stderr == "Nothing saved.\n")
+        // Quitting an editor that wrote nothing (vim's ':q' on the empty buffer).
+        let quit = try s.run(["add"], env: ["NOTES_EDITOR": "true"], tty: true)
+        #expect(quit.status == 1 && quit.stderr == "Nothing saved.\n", "\(quit)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.vault).sorted() == [".notes", "n.md"])
     }
 
