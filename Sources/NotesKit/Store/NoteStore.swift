@@ -87,10 +87,15 @@ public final class NoteStore {
     ) {
         self.vault = vault
         self.environment = environment
+        let cache = cacheDirectory + "/" + NoteStore.cacheName(for: vault.canonicalRoot)
         if FileSystem.status(vault.stateDirectory)?.kind == .directory {
             stateFolder = vault.stateDirectory
+            // A vault we may only read (a share, another user's) keeps our index in the cache, so
+            // that each command does not read the files again and warn about them again.
+            indexFolder = access(vault.stateDirectory, W_OK) == 0 ? stateFolder : cache
         } else {
-            stateFolder = cacheDirectory + "/" + NoteStore.cacheName(for: vault.canonicalRoot)
+            stateFolder = cache
+            indexFolder = cache
         }
     }
 
@@ -128,15 +133,19 @@ public final class NoteStore {
         }
     }
 
+    /// Where the index and the lock of its writers are: the state folder, or the cache when we
+    /// cannot write there.
+    let indexFolder: String
+
     /// The index cache file.
-    public var indexPath: String { stateFolder + "/index" }
+    public var indexPath: String { indexFolder + "/index" }
 
     /// The lock file that writers of the index and the trash hold.
     public var lockPath: String { stateFolder + "/lock" }
 
     /// A folder name for a vault in the cache: its last component (for people who look) and a
     /// hash of its canonical path (so two vaults never share one).
-    static func cacheName(for canonicalPath: String) -> String {
+    public static func cacheName(for canonicalPath: String) -> String {
         let last = canonicalPath.split(separator: "/").last.map(String.init) ?? "root"
         let readable = String(
             last.unicodeScalars.map {
@@ -160,7 +169,8 @@ public final class NoteStore {
     ) -> Catalog {
         keepStateIgnored()
         let catalog = vault.catalog(
-            indexPath: indexPath, lockPath: lockPath, rebuild: rebuild,
+            indexPath: indexPath, lockPath: indexFolder == stateFolder ? lockPath : indexFolder + "/lock",
+            rebuild: rebuild,
             waitForLock: waitForLock, progress: progress)
         current = catalog
         unreported += catalog.diagnostics
