@@ -48,6 +48,17 @@ import Testing
         #expect(try listedIDs(s, ["--reverse"]) == ["z", "b", "a", "m"])
     }
 
+    /// A file without front matter (its mtime, fractions and all, for a date) ties with a note
+    /// of the same second, and the one modified last comes first.
+    @Test func datesCompareToTheSecond() throws {
+        let s = try Sandbox()
+        try s.write("plain.md", "# Plain\n")
+        setModified(s.vault + "/plain.md", seconds: 1_700_000_000, nanoseconds: 500_000_000)
+        try s.write("added.md", "---\ncreatedAt: 2023-11-14T22:13:20Z\n---\n# Added\n")
+        setModified(s.vault + "/added.md", seconds: 1_700_000_000, nanoseconds: 900_000_000)
+        #expect(try listedIDs(s) == ["added", "plain"])
+    }
+
     /// A file rewritten in place (same size, same inode) with a time 100 ns later is read again.
     @Test func aChangeOfAHundredNanosecondsIsSeen() throws {
         let s = try Sandbox()

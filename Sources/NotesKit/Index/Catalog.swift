@@ -194,7 +194,9 @@ public struct Catalog: Sendable {
                 let (x, y) =
                     dates.isEmpty
                     ? (date(at: hit(a), order: order), date(at: hit(b), order: order)) : (dates[a], dates[b])
-                if x != y { return x > y }
+                // To the second, as dates are shown and kept in front matter: a file without
+                // one (its mtime for a date) does not outrank a note written after it that second.
+                if x.rounded(.down) != y.rounded(.down) { return x > y }
             }
             let (x, y) = (status(at: hit(a)).mtime, status(at: hit(b)).mtime)
             if x != y { return x > y }
