@@ -19,6 +19,10 @@ struct Editor {
         return "vi"
     }
 
+    /// The user left the text empty in the editor: nothing is saved, which they chose, so it is
+    /// said as a remark (`Nothing saved.`) rather than an error, with exit code 1.
+    struct NothingSaved: Error {}
+
     /// What the user typed, still kept in its temporary file until it is saved.
     struct Session {
         let text: String
@@ -32,7 +36,7 @@ struct Editor {
                 try save(text)
             } catch VaultError.emptyNote {
                 try? FileSystem.remove(folder)
-                throw VaultError.emptyNote
+                throw NothingSaved()
             } catch let error as VaultError {
                 if case .conflict = error {
                     try? FileSystem.remove(folder)
@@ -72,9 +76,24 @@ struct Editor {
         output.flush()
         let outcome: ForegroundProcess.Outcome
         do {
+            // The shell waits for the editor before it acts on a SIGTERM or SIGHUP passed on to
+            // them both, so the editor has ended when the shell has.
             outcome = try ForegroundProcess.run(
-                "/bin/sh", arguments: ["/bin/sh", "-c", command + " \"$1\"", "notes", file],
+                "/bin/sh",
+                arguments: ["/bin/sh", "-c", "trap : TERM HUP; " + command + " \"$1\"", "notes", file],
                 environment: environment)
+        } catch let terminated as ForegroundProcess.Terminated {
+            // Anything beside the text and its marker (vim's swap file) holds typing too.
+            let edited = (try? FileSystem.read(file)).map { $0.0 }
+            if edited != bytes || (FileSystem.entries(folder) ?? []).count > 2 {
+                output.err(
+                    "warning: notes was stopped while the editor was open; nothing was saved, your text "
+                        + "is kept in '\(Editor.keep(file, in: folder))'")
+            } else {
+                try? FileSystem.remove(folder)
+            }
+            output.flush()
+            terminated.end()
         } catch {
             try? FileSystem.remove(folder)
             throw CommandError("could not start the editor '\(command)': \(error)")

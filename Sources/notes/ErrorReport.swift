@@ -13,6 +13,8 @@ struct ErrorReport {
         /// The command line is wrong: exit 64, with the usage line of the command (nil for the
         /// top level) and where its help is.
         case usage(CommandSpec?)
+        /// Nothing was done because the user chose so (an empty editor): exit 1, no `Error: `.
+        case declined
     }
 
     /// What went wrong and what to do, without the `Error: ` prefix.
@@ -24,6 +26,10 @@ struct ErrorReport {
         case let usageError as UsageError:
             sentence = usageError.message
             kind = .usage(usageError.command)
+            return
+        case is Editor.NothingSaved:
+            sentence = "Nothing saved."
+            kind = .declined
             return
         case let commandError as CommandError:
             sentence = commandError.message
@@ -52,8 +58,10 @@ struct ErrorReport {
     /// 64 when the command line is wrong, 1 when the command failed.
     var exitCode: Int32 { isUsageError ? 64 : 1 }
 
-    /// The first line: `Error: ` and the sentence.
-    var headline: String { "Error: " + sentence }
+    /// The first line: `Error: ` and the sentence (the sentence alone for what the user chose).
+    var headline: String {
+        if case .declined = kind { sentence } else { "Error: " + sentence }
+    }
 
     /// What stderr shows, without the final newline: the headline, and for a usage error the
     /// usage line and where to find help.

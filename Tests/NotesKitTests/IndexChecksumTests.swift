@@ -67,7 +67,8 @@ import Testing
         ]
         for (number, (path, text)) in notes.enumerated() {
             if let record = IndexFuzz.add(
-                text: text, path: path, mtime: Double(number) + 0.5, inode: UInt64(number + 1),
+                text: text, path: path, mtime: Int64(number) * 1_000_000_000 + 500_000_000,
+                inode: UInt64(number + 1),
                 titleSource: .content, readable: true, to: &table, folder: &folder)
             {
                 expected.append(record)

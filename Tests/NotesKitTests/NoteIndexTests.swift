@@ -173,7 +173,7 @@ import Testing
             createdAt: 1.5, updatedAt: nil, preview: "pré")
         let records = [
             IndexRecord(
-                path: "x/y.md", size: 42, mtime: 1234.000_000_5, inode: 7, note: note,
+                path: "x/y.md", size: 42, mtime: 1_234_000_000_501, inode: 7, note: note,
                 warnings: [ParseWarning(line: 3, message: "m")], folded: FoldedText(Array("folded".utf8))),
             IndexRecord(
                 path: "bad.md", size: 1, mtime: 2, inode: 8, note: nil,
@@ -184,7 +184,7 @@ import Testing
         let decoded = (0..<mapped.count).map(mapped.record(at:))
         #expect(decoded.count == 2)
         #expect(decoded[0].note == note)
-        #expect(decoded[0].mtime == 1234.000_000_5 && decoded[0].size == 42 && decoded[0].inode == 7)
+        #expect(decoded[0].mtime == 1_234_000_000_501 && decoded[0].size == 42 && decoded[0].inode == 7)
         #expect(decoded[0].warnings == [ParseWarning(line: 3, message: "m")])
         #expect(decoded[0].folded.withUnsafeBytes { Array($0) } == Array("folded".utf8))
         #expect(decoded[1].note == nil && decoded[1].folded.count == 0)
@@ -312,7 +312,7 @@ import Testing
             createdAt: 1.5, updatedAt: 9, preview: "pré")
         let first = [
             IndexRecord(
-                path: "x/y.md", size: 42, mtime: 3.25, inode: 7, note: note,
+                path: "x/y.md", size: 42, mtime: 3_250_000_000, inode: 7, note: note,
                 warnings: [ParseWarning(line: 3, message: "m")], folded: FoldedText(Array("folded".utf8))),
             IndexRecord(
                 path: "gone.md", size: 1, mtime: 2, inode: 8, note: nil, warnings: [], folded: FoldedText([])),
@@ -329,7 +329,7 @@ import Testing
                     NoteIndexFile.encode(kept: [0], of: IndexView(base: old, delta: nil), read: [added]))))
         #expect(next.count == 2)
         let kept = next.record(at: try #require(next.find("x/y.md")))
-        #expect(kept.note == note && kept.size == 42 && kept.mtime == 3.25 && kept.inode == 7)
+        #expect(kept.note == note && kept.size == 42 && kept.mtime == 3_250_000_000 && kept.inode == 7)
         #expect(kept.warnings == [ParseWarning(line: 3, message: "m")])
         #expect(kept.folded.withUnsafeBytes { Array($0) } == Array("folded".utf8))
         #expect(next.record(at: try #require(next.find("new.md"))).note?.title == "New")

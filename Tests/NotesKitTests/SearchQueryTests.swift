@@ -196,6 +196,13 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
             .file("c.md", "---\ncreatedAt: 2026-03-01T00:00:00Z\n---\nÉclair\n"),
             .file("c-d.md", "---\ncreatedAt: 2026-03-01T00:00:00Z\n---\nÉclair\n"),
         ]).test { root in
+            // Written one after the other, the files would differ in mtime, the first tie-break.
+            for name in ["a", "b", "c", "c-d"] {
+                var times = [
+                    timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0),
+                ]
+                #expect(utimensat(AT_FDCWD, root + "/" + name + ".md", &times, 0) == 0)
+            }
             let vault = try Vault(root: root)
             let read = store(vault).refresh()
             let mapped = store(vault).refresh()
@@ -204,7 +211,8 @@ func makeNote(_ id: String, _ text: String, mtime: Double = 0) -> Note {
                 let ids = { (order: NotesKit.SortOrder, reverse: Bool) in
                     catalog.run(NoteQuery(order: order, reverse: reverse)).map(\.id)
                 }
-                // Ties by ID in code-point order: "c" before "c-d" (not "c-d.md" before "c.md").
+                // Ties (same date, same mtime) by ID in code-point order: "c" before "c-d" (not
+                // "c-d.md" before "c.md").
                 #expect(ids(.updated, false) == ["a", "b", "c", "c-d"])
                 #expect(ids(.created, false) == ["b", "c", "c-d", "a"])
                 #expect(ids(.title, false) == ["b", "c", "c-d", "a"])

@@ -252,6 +252,22 @@ import Testing
         #expect(Self.press(&state, .enter) == [.create("")])
     }
 
+    /// A message wider than the screen is broken into lines above the footer's, so that the
+    /// path of a conflict copy it names is shown whole.
+    @Test func aLongFooterMessageIsWrappedNotCut() throws {
+        var state = try Self.browser(Self.kitchen, 60, 12)
+        let copy = "work/standup-meeting-notes.conflict-20261130-101500.md"
+        state.message =
+            ErrorReport(VaultError.conflict(id: "work/standup-meeting-notes", copy: copy)).headline
+        let lines = Self.trimmed(Self.screen(state))
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 60 })
+        let footer = lines.suffix(3)
+        #expect(
+            footer.map { $0.dropFirst() }.joined(separator: " ").contains("your text was saved to '\(copy)'"),
+            "\(lines)")
+        #expect(footer.first?.hasPrefix(" Error: 'work/standup-meeting-notes' changed on disk") == true)
+    }
+
     @Test func controlDAsksInTheFooterAndDeletesOnlyOnY() throws {
         var state = try Self.browser(Self.kitchen)
         #expect(Self.press(&state, .down, .control("d")).isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import NotesKit
 import TestSupport
 import Testing
 
@@ -76,8 +77,9 @@ import Testing
             name: "index", arguments: ["index", "--rebuild"],
             full:
                 "Error: could not write the index '{vault}/.notes/index': {reason}; notes work without it, only slower\n",
+            // A vault we may only read keeps our index in the cache, on the same read-only disk here.
             readOnly:
-                "Error: could not write the index '{vault}/.notes/index': {reason}; notes work without it, only slower\n"
+                "Error: could not write the index '{cache}/index': {reason}; notes work without it, only slower\n"
         ),
         Case(
             name: "init", arguments: ["init", "{root}/fresh"],
@@ -233,6 +235,10 @@ private func fill(_ template: String, _ s: Sandbox, _ entry: String, _ disk: Dis
         .replacingOccurrences(of: "{root}", with: s.base)
         .replacingOccurrences(of: "{entry}", with: entry)
         .replacingOccurrences(of: "{reason}", with: disk.reason)
+        .replacingOccurrences(
+            of: "{cache}",
+            with: s.home + "/.cache/notes/"
+                + NoteStore.cacheName(for: (try? Vault(root: s.vault).canonicalRoot) ?? s.vault))
 }
 
 /// A scratch vault on a disk of one kind, which `seal` makes full or read-only.

@@ -226,7 +226,7 @@ import Testing
             """
             OVERVIEW: Replace a note's text, or edit it in the editor.
 
-            USAGE: notes edit <id> [<text> ...]
+            USAGE: notes edit [--append] <id> [<text> ...]
 
             ALIASES: update
 
@@ -235,6 +235,7 @@ import Testing
               <text>  The new text; '-' reads stdin; none opens the editor (even from a script).
 
             OPTIONS:
+              --append         Add the text as a new last line instead of replacing the body.
               --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
               --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>   Colour output: auto, always or never (default: auto).
@@ -244,6 +245,7 @@ import Testing
               --version        Show the version.
 
             Only the body and the updatedAt line change; every other front-matter line stays as written.
+            With --append, the text (or stdin, with '-') becomes a new last line of the body.
             A note whose front matter holds conflict markers (from 'notes sync') is edited whole,
             markers included.
             If the file changes on disk while the editor is open (or while '-' reads stdin), your text is
@@ -908,7 +910,7 @@ import Testing
             ["edit", "--json", "x"],
             """
             Error: Unknown option '--json'. To pass text that starts with '-', put '--' before it.
-            Usage: notes edit <id> [<text> ...]
+            Usage: notes edit [--append] <id> [<text> ...]
               See 'notes edit --help' for more information.
 
             """

@@ -312,6 +312,32 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         #expect(text.hasSuffix("Z\n---\nreplaced\n"))
     }
 
+    @Test func editAppendAddsALastLineAndKeepsTheRest() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\ntags: [a]\n---\n# Groceries\n\n- eggs\n\n")
+        let r = try s.run(["edit", "n", "--append", "-", "milk"])
+        #expect(r.status == 0 && r.stderr == "Saved 'n'.\n", "\(r)")
+        let text = try s.read("n.md")
+        #expect(text.hasPrefix("---\ncreatedAt: 2026-01-01T00:00:00Z\nupdatedAt: "), "\(text)")
+        #expect(text.hasSuffix("Z\ntags: [a]\n---\n# Groceries\n\n- eggs\n- milk\n"), "\(text)")
+        let piped = try s.run(["update", "n", "--append", "-"], stdin: "- bread\n- butter\n")
+        #expect(piped.status == 0, "\(piped)")
+        #expect(try s.read("n.md").hasSuffix("---\n# Groceries\n\n- eggs\n- milk\n- bread\n- butter\n"))
+        let blank = try s.run(["edit", "n", "--append", "  "])
+        #expect(blank.status == 0 && blank.stderr == "No changes to 'n'; nothing saved.\n", "\(blank)")
+    }
+
+    @Test func editAppendWithoutTextIsAUsageError() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "keep\n")
+        let r = try s.run(["edit", "n", "--append"], stdin: "not read\n")
+        #expect(r.status == 64, "\(r)")
+        #expect(
+            r.stderr.hasPrefix(
+                "Error: '--append' needs the text to add, or '-' to read stdin.\nUsage: notes edit"))
+        #expect(try s.read("n.md") == "keep\n")
+    }
+
     @Test func emptyEditIsRefusedAndChangesNothing() throws {
         let s = try sandbox()
         let before = try s.bytes("creme.md")
@@ -424,10 +450,14 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
         let editor = try s.script("ed.sh", #": > "$1""#)
         let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": editor], tty: true)
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: note is empty; nothing saved\n")
+        #expect(r.stderr == "Nothing saved.\n")
         #expect(try s.read("n.md") == "keep me\n")
         let add = try s.run(["add"], env: ["NOTES_EDITOR": editor], tty: true)
         #expect(add.status == 1)
+        #expect(add.stderr == "Nothing saved.\n")
+        // Quitting an editor that wrote nothing (vim's ':q' on the empty buffer).
+        let quit = try s.run(["add"], env: ["NOTES_EDITOR": "true"], tty: true)
+        #expect(quit.status == 1 && quit.stderr == "Nothing saved.\n", "\(quit)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.vault).sorted() == [".notes", "n.md"])
     }
 

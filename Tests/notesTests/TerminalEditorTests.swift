@@ -54,6 +54,41 @@ import Testing
         #expect(r.stderr.contains("; nothing saved"), "\(r)")
         #expect(try s.read("n.md") == "keep\n")
     }
+
+    /// A SIGTERM sent to `notes` while the editor is open reaches the editor (every process of
+    /// it, as `sh -c` runs it), and `notes` waits for it to end, then ends as the signal says —
+    /// no editor is left on the terminal. The editor records the signal and blocks on a fifo
+    /// meanwhile; it says on the terminal when it is ready.
+    @Test(arguments: [["add"], ["edit", "n"], ["browse"]])
+    func aTermSignalWhileTheEditorRunsEndsTheEditorFirst(_ command: [String]) throws {
+        let s = try Sandbox()
+        try s.write("n.md", "# Note to edit\n")
+        #expect(mkfifo(s.root.path + "/fifo", 0o600) == 0)
+        let editor = try s.script(
+            "ed.sh",
+            #"""
+            trap 'printf "%s\n" "$$" > "$NOTES_TEST_DIR/got-term"; exit 0' TERM
+            cat "$NOTES_TEST_DIR/fifo" > /dev/null &
+            printf 'EDITOR-READY\n'
+            wait $!
+            """#)
+        let t = try TerminalSession(s, command, env: ["NOTES_EDITOR": editor, "NOTES_TEST_DIR": s.root.path])
+        defer { kill(-t.pid, SIGKILL) }
+        if command == ["browse"] {
+            t.wait(for: "Note to edit")
+            t.type("\r")
+        }
+        t.wait(for: "EDITOR-READY")
+        kill(t.pid, SIGTERM)
+        #expect(t.exitStatus() == 128 + SIGTERM, "\(t.stderr)")
+        let recorded = try? String(contentsOfFile: s.root.path + "/got-term", encoding: .utf8)
+        #expect(recorded != nil, "the editor never got SIGTERM")
+        if let editorPID = recorded.flatMap({ pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+            #expect(kill(editorPID, 0) != 0 && errno == ESRCH, "the editor still runs")
+        }
+        #expect(t.modesRestored)
+        #expect(try s.read("n.md") == "# Note to edit\n")
+    }
 }
 
 /// Editor folders left by a `notes` that was killed while its editor was open.

@@ -26,6 +26,34 @@ import Testing
         #expect(show.stderr.contains("bad.md:2"), "\(show)")
     }
 
+    /// A vault we may only read keeps our index in the cache, so a file's warnings still come
+    /// once per change of the file, not with every command.
+    @Test func aReadOnlyVaultWarnsAboutAFileOncePerChange() throws {
+        let s = try Sandbox()
+        // Root ignores permission bits: run without the capabilities that let it.
+        let wrapper =
+            geteuid() == 0
+            ? ["/usr/bin/setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"] : []
+        if !wrapper.isEmpty && access(wrapper[0], X_OK) != 0 {
+            try Test.cancel("running as root, and setpriv is not there to drop CAP_DAC_OVERRIDE")
+        }
+        try s.write("bad.md", "---\nthis is not a key\n---\nbody\n")
+        func seal(_ mode: mode_t) { for path in [s.vault + "/.notes", s.vault] { chmod(path, mode) } }
+        seal(0o555)
+        defer { seal(0o755) }
+        let first = try s.run(["list"], wrapper: wrapper)
+        #expect(first.stderr.contains("warning: \(s.vault)/bad.md:2: expected 'key: value'"), "\(first)")
+        let second = try s.run(["list"], wrapper: wrapper)
+        #expect(second.status == 0 && second.stderr.isEmpty, "\(second)")
+        #expect(try s.run(["search", "body"], wrapper: wrapper).stderr.isEmpty)
+        seal(0o755)
+        try s.write("bad.md", "---\nstill not a key\n---\nnew body\n")
+        seal(0o555)
+        let changed = try s.run(["list"], wrapper: wrapper)
+        #expect(changed.stderr.contains("warning: \(s.vault)/bad.md:2: expected 'key: value'"), "\(changed)")
+        #expect(!FileManager.default.fileExists(atPath: s.vault + "/.notes/index"))
+    }
+
     @Test(arguments: [["--quiet", "list"], ["list", "-q"], ["-q", "show", "bad"]])
     func quietSilencesWarnings(arguments: [String]) throws {
         let s = try Sandbox()

@@ -207,8 +207,9 @@ public struct Catalog: Sendable {
     }
 
     /// Whether the note at position `hits[a]` comes before the one at `hits[b]` in `order`
-    /// (`updated` and `created` newest first, `title` in localized standard order; ties by ID in
-    /// code-point order, which UTF-8 byte order is). IDs are unique, so the order is total and a
+    /// (`updated` and `created` newest first, `title` in localized standard order; ties — dates
+    /// are kept to the second — by the file modified last, then by ID in code-point order, which
+    /// UTF-8 byte order is). IDs are unique, so the order is total and a
     /// reversed order is the same list backwards. `hits` nil means every position. A sort reads
     /// each date many times, so `readingDatesOnce` reads them all first; a selection reads them
     /// in place. Conflict copies are placed by `ordering(_:of:readingDatesOnce:reverse:)`.
@@ -226,8 +227,12 @@ public struct Catalog: Sendable {
                 let (x, y) =
                     dates.isEmpty
                     ? (date(at: hit(a), order: order), date(at: hit(b), order: order)) : (dates[a], dates[b])
-                if x != y { return x > y }
+                // To the second, as dates are shown and kept in front matter: a file without
+                // one (its mtime for a date) does not outrank a note written after it that second.
+                if x.rounded(.down) != y.rounded(.down) { return x > y }
             }
+            let (x, y) = (status(at: hit(a)).mtime, status(at: hit(b)).mtime)
+            if x != y { return x > y }
             return withID(at: hit(a)) { x in withID(at: hit(b)) { y in Catalog.precedes(x, y) } }
         }
     }

@@ -10,14 +10,15 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 11: checksums, a flag for names that may be conflict
-/// copies, aliases in the folded texts and, folded, after the tags), all little-endian. Everything a command needs to check
-/// the index against the files and to sort sits in fixed-width columns read in place; the strings a
-/// command shows, the folded texts a search reads, and what tags and links commands compare sit in
-/// regions of their own, so that a `list` pages in the record table, the path table and the paths,
-/// and nothing else; `tags` and `list --tag` page in the tags region besides (a few bytes per
-/// note), `backlinks` the links region. The texts come first, so a writer can stream them out while
-/// it is still reading files, and write the tables and then the header last.
+/// The layout of an index file (version 12: checksums, a flag for names that may be conflict
+/// copies, aliases in the folded texts and, folded, after the tags, and exact mtimes), all
+/// little-endian. Everything a command needs to check the index against the files and to sort sits
+/// in fixed-width columns read in place; the strings a command shows, the folded texts a search
+/// reads, and what tags and links commands compare sit in regions of their own, so that a `list`
+/// pages in the record table, the path table and the paths, and nothing else; `tags` and `list
+/// --tag` page in the tags region besides (a few bytes per note), `backlinks` the links region. The
+/// texts come first, so a writer can stream them out while it is still reading files, and write the
+/// tables and then the header last.
 ///
 /// Nothing read from the file is trusted unchecked (`IndexChecksum`): the header's checksum covers
 /// the header and the tables, and is checked when the file is opened; each record keeps one for
@@ -47,7 +48,8 @@ enum IndexLayout {
     /// Where the header keeps the checksum of itself (the bytes before it) and of the tables.
     static let checksumOffset = 72
 
-    /// Byte offsets of a record's columns.
+    /// Byte offsets of a record's columns. `mtime` is in nanoseconds since 1970 (an `Int64`),
+    /// `createdAt` and `updatedAt` in seconds (`Double`s).
     enum Column {
         static let size = 0, mtime = 8, inode = 16, createdAt = 24, updatedAt = 32
         static let textOffset = 40, textLength = 48, pathOffset = 52, stringsOffset = 56
@@ -71,7 +73,7 @@ enum IndexLayout {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 11
+    static let version: UInt32 = 12
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and

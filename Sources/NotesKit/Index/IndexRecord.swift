@@ -2,7 +2,8 @@
 struct IndexRecord: Sendable {
     var path: String
     var size: Int64
-    var mtime: Double
+    /// Nanoseconds since 1970 (`FileStatus.mtime`).
+    var mtime: Int64
     var inode: UInt64
     /// Nil when the file is not a readable note (not UTF-8, unreadable): it is skipped, with a warning.
     var note: Note?

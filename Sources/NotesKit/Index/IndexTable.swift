@@ -37,7 +37,7 @@ struct IndexTable {
     /// from elsewhere; `strings` appends its title, preview, warnings and shown tags and links;
     /// `tags` and `links` are its chunks of those regions.
     mutating func add(
-        path: UnsafeRawBufferPointer, size: Int64, mtime: Double, inode: UInt64, createdAt: Double,
+        path: UnsafeRawBufferPointer, size: Int64, mtime: Int64, inode: UInt64, createdAt: Double,
         updatedAt: Double?, flags: UInt8, textLength length: Int, textCheck: UInt32,
         tags tagsChunk: UnsafeRawBufferPointer,
         links linksChunk: UnsafeRawBufferPointer, strings write: (inout [UInt8]) -> Void
@@ -56,7 +56,7 @@ struct IndexTable {
                 bytes.storeBytes(of: value.littleEndian, toByteOffset: start + column, as: T.self)
             }
             put(UInt64(bitPattern: size), IndexLayout.Column.size)
-            put(mtime.bitPattern, IndexLayout.Column.mtime)
+            put(UInt64(bitPattern: mtime), IndexLayout.Column.mtime)
             put(inode, IndexLayout.Column.inode)
             put(createdAt.bitPattern, IndexLayout.Column.createdAt)
             put((updatedAt ?? 0).bitPattern, IndexLayout.Column.updatedAt)
@@ -95,7 +95,7 @@ struct IndexTable {
     /// the caller). A path longer than a record can hold (far beyond PATH_MAX) is not indexed:
     /// the file is read every time.
     mutating func add(
-        path: String, size: Int64, mtime: Double, inode: UInt64, note: Note?, warnings: [ParseWarning],
+        path: String, size: Int64, mtime: Int64, inode: UInt64, note: Note?, warnings: [ParseWarning],
         refs: NoteRefs.Encoded, textFrom textStart: Int
     ) {
         var path = path

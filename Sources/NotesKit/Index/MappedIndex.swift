@@ -151,7 +151,7 @@ final class MappedIndex: @unchecked Sendable {
     func isNote(_ number: Int) -> Bool { flags(number) & IndexLayout.isNote != 0 }
     func isRemoved(_ number: Int) -> Bool { flags(number) & IndexLayout.removed != 0 }
     func size(_ number: Int) -> Int64 { Int64(bitPattern: u64(number, IndexLayout.Column.size)) }
-    func mtime(_ number: Int) -> Double { double(number, IndexLayout.Column.mtime) }
+    func mtime(_ number: Int) -> Int64 { Int64(bitPattern: u64(number, IndexLayout.Column.mtime)) }
     func inode(_ number: Int) -> UInt64 { u64(number, IndexLayout.Column.inode) }
     func createdAt(_ number: Int) -> Double { double(number, IndexLayout.Column.createdAt) }
     func updatedAt(_ number: Int) -> Double? {

@@ -14,8 +14,12 @@ public struct FileStatus: Equatable, Sendable {
     public var kind: Kind
     /// Size in bytes.
     public var size: Int64
-    /// Modification time, seconds since 1970 with nanoseconds.
-    public var mtime: Double
+    /// Modification time in nanoseconds since 1970, exact (a `Double` of seconds is off by a few
+    /// hundred nanoseconds at today's dates, too coarse to order notes written in one second or to
+    /// tell two writes apart). A time beyond the years 1678–2262 is held at the nearest end.
+    public var mtime: Int64
+    /// The modification time in seconds since 1970, for dates (a note's creation fallback).
+    public var mtimeSeconds: Double { Double(mtime) * 1e-9 }
     /// The inode number.
     public var inode: UInt64
     /// The permission bits (`st_mode & 0o7777`).
@@ -42,13 +46,21 @@ public enum FileSystem {
         default: kind = .other
         }
         #if canImport(Darwin)
-            let mtime = Double(st.st_mtimespec.tv_sec) + Double(st.st_mtimespec.tv_nsec) * 1e-9
+            let mtime = nanoseconds(Int64(st.st_mtimespec.tv_sec), Int64(st.st_mtimespec.tv_nsec))
         #else
-            let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) * 1e-9
+            let mtime = nanoseconds(Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec))
         #endif
         return FileStatus(
             kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino),
             mode: st.st_mode & 0o7777)
+    }
+
+    /// `seconds` and `nanoseconds` as one count of nanoseconds, held at `Int64`'s ends.
+    static func nanoseconds(_ seconds: Int64, _ nanoseconds: Int64) -> Int64 {
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (sum, overflowed) = scaled.addingReportingOverflow(nanoseconds)
+        return overflowed ? (nanoseconds < 0 ? .min : .max) : sum
     }
 
     // MARK: Permissions

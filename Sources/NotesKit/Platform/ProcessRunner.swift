@@ -129,11 +129,11 @@ public enum ProcessRunner {
     /// the one way this program starts another (git, the pager, the editor). The child gets the
     /// `streams` given (the others of 0, 1, 2 inherited) and no other descriptor of ours (the index
     /// mapping, the vault lock), the default action of `defaultSignals` (nil: of every signal) and
-    /// an empty signal mask; it stays in our process group.
+    /// an empty signal mask; it stays in our process group, or with `newGroup` leads one of its own.
     public static func spawn(
         _ executable: String, argv: [String], environment: [String: String],
         streams: [Int32: ChildStream] = [:],
-        defaultSignals: [Int32]? = nil
+        defaultSignals: [Int32]? = nil, newGroup: Bool = false
     ) throws(SpawnFailure) -> pid_t {
         #if canImport(Darwin)
             var actions: posix_spawn_file_actions_t?
@@ -173,8 +173,12 @@ public enum ProcessRunner {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
+        if newGroup { posix_spawnattr_setpgroup(&attributes, 0) }
         posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers))
+            &attributes,
+            Int16(
+                POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closeOthers
+                    | (newGroup ? Int32(POSIX_SPAWN_SETPGROUP) : 0)))
         let argv = argv.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }

@@ -19,7 +19,7 @@ public struct NoteRewrites: Equatable, Sendable {
     /// The rewrites, in file order.
     public var rewrites: [LinkRewrite]
     /// The file as the index last saw it; a file that is not so any more is left alone.
-    var size: Int64, mtime: Double, inode: UInt64
+    var size: Int64, mtime: Int64, inode: UInt64
     /// The note's place in the catalog the plan was made from.
     var position: Int
 }
@@ -183,7 +183,7 @@ extension NoteStore {
 
 extension Catalog {
     /// The file status the index records for the note at position `i`.
-    func status(at i: Int) -> (size: Int64, mtime: Double, inode: UInt64) {
+    func status(at i: Int) -> (size: Int64, mtime: Int64, inode: UInt64) {
         guard let index else { preconditionFailure("a catalog with notes has an index") }
         let (file, n) = index.locate(Int(mapped[i]))
         return (file.size(n), file.mtime(n), file.inode(n))

@@ -95,8 +95,12 @@ public final class NoteStore {
         let cacheFolder = cacheDirectory + "/" + NoteStore.cacheName(for: vault.canonicalRoot)
         if FileSystem.status(vault.stateDirectory)?.kind == .directory {
             stateFolder = vault.stateDirectory
+            // A vault we may only read (a share, another user's) keeps our index in the cache, so
+            // that each command does not read the files again and warn about them again.
+            indexFolder = access(vault.stateDirectory, W_OK) == 0 ? stateFolder : cacheFolder
         } else {
             stateFolder = cacheFolder
+            indexFolder = cacheFolder
         }
         symlinkWarnings = SymlinkWarnings(
             places: stateFolder == cacheFolder ? [cacheFolder] : [stateFolder, cacheFolder])
@@ -137,15 +141,19 @@ public final class NoteStore {
         }
     }
 
+    /// Where the index and the lock of its writers are: the state folder, or the cache when we
+    /// cannot write there.
+    let indexFolder: String
+
     /// The index cache file.
-    public var indexPath: String { stateFolder + "/index" }
+    public var indexPath: String { indexFolder + "/index" }
 
     /// The lock file that writers of the index and the trash hold.
     public var lockPath: String { stateFolder + "/lock" }
 
     /// A folder name for a vault in the cache: its last component (for people who look) and a
     /// hash of its canonical path (so two vaults never share one).
-    static func cacheName(for canonicalPath: String) -> String {
+    public static func cacheName(for canonicalPath: String) -> String {
         let last = canonicalPath.split(separator: "/").last.map(String.init) ?? "root"
         let readable = String(
             last.unicodeScalars.map {
@@ -169,7 +177,8 @@ public final class NoteStore {
     ) -> Catalog {
         keepStateIgnored()
         let catalog = vault.catalog(
-            indexPath: indexPath, lockPath: lockPath, rebuild: rebuild,
+            indexPath: indexPath, lockPath: indexFolder == stateFolder ? lockPath : indexFolder + "/lock",
+            rebuild: rebuild,
             waitForLock: waitForLock, progress: progress)
         current = catalog
         unreported += catalog.diagnostics

@@ -131,7 +131,7 @@ extension Vault {
             }
             let document = NoteDocument(parsing: text)
             let note = Note(
-                path: record.path, document: document, mtime: status.mtime, titleFrom: titleSource)
+                path: record.path, document: document, mtime: status.mtimeSeconds, titleFrom: titleSource)
             entries.append(
                 TrashEntry(
                     name: name, note: note, deletedAt: record.deletedAt,

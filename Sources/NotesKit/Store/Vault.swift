@@ -144,7 +144,8 @@ public struct Vault: Sendable {
             FileSystem.read(root == nil ? full : relative, relativeTo: root, named: full))
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8(full) }
         let document = NoteDocument(parsing: text)
-        let note = Note(path: relative, document: document, mtime: status.mtime, titleFrom: titleSource)
+        let note = Note(
+            path: relative, document: document, mtime: status.mtimeSeconds, titleFrom: titleSource)
         let diagnostics = (document.warnings + document.dateWarnings()).sorted { $0.line < $1.line }.map {
             Diagnostic(path: full, line: $0.line, message: $0.message)
         }

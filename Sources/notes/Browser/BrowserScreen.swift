@@ -75,7 +75,15 @@ enum BrowserScreen {
 
         if let row = layout.footer {
             let (text, bold) = footerText(state)
-            lines[row] = footer(text, bold: bold, width: width, color: style.color)
+            // A message too long for one line takes the lines above it (over the list's last rows,
+            // until the next key), so that a path it names is shown whole.
+            let shown =
+                state.message != nil && state.confirming == nil
+                ? wrap(text, width: width - 1, lines: min(4, row - layout.field)) : [text]
+            for (offset, line) in shown.enumerated() {
+                lines[row - shown.count + 1 + offset] = footer(
+                    line, bold: bold, width: width, color: style.color)
+            }
             if state.confirming != nil {
                 cursor = Frame.Cursor(row: row, column: min(width - 1, DisplayWidth.of(text) + 2))
             }
@@ -214,6 +222,29 @@ enum BrowserScreen {
         let padded = shown + String(repeating: " ", count: width - DisplayWidth.of(shown))
         guard color else { return padded }
         return reverse + (bold ? ANSI.bold : "") + padded + ANSI.reset
+    }
+
+    /// `text` broken at spaces into lines of at most `width` columns, at most `lines` of them (the
+    /// last cut with `…` when the text needs more); a word wider than a line is cut.
+    static func wrap(_ text: String, width: Int, lines limit: Int) -> [String] {
+        guard width > 0, limit > 1, DisplayWidth.of(text) > width else { return [text] }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if DisplayWidth.of(candidate) <= width || line.isEmpty {
+                line = candidate
+                continue
+            }
+            lines.append(line)
+            line = String(word)
+        }
+        lines.append(line)
+        if lines.count > limit {
+            let last = lines[(limit - 1)...].joined(separator: " ")
+            lines = Array(lines.prefix(limit - 1)) + [DisplayWidth.truncate(last, to: width)]
+        }
+        return lines.map { DisplayWidth.truncate($0, to: width) }
     }
 
     /// `line` padded with spaces to `width` visible columns (escape codes take none), after its

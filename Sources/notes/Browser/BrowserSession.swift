@@ -116,7 +116,7 @@ final class BrowserSession {
                     added = try store.add(content: text, now: Date().timeIntervalSince1970, folder: folder)
                 }
             }
-        } catch VaultError.emptyNote {
+        } catch is Editor.NothingSaved {
             reload()
             state.message = "The new note was empty; nothing saved."
             return

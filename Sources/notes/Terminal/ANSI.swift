@@ -16,6 +16,17 @@ enum ANSI {
         trueColor ? "\u{1B}[38;2;\(color.r);\(color.g);\(color.b)m" : "\u{1B}[38;5;\(color.xterm256)m"
     }
 
+    /// A foreground colour: truecolor, else its palette entry.
+    static func foreground(_ paint: Paint, trueColor: Bool) -> String {
+        let rgb = paint.rgb
+        return trueColor ? "\u{1B}[38;2;\(rgb.r);\(rgb.g);\(rgb.b)m" : "\u{1B}[38;5;\(paint.code)m"
+    }
+
+    /// A background colour: truecolor, else its palette entry.
+    static func background(_ paint: Paint, trueColor: Bool) -> String {
+        background(paint.rgb, code: paint.code, trueColor: trueColor)
+    }
+
     /// A background colour: truecolor, else the given xterm-256 entry (by default the nearest).
     static func background(_ color: RGB, code: Int? = nil, trueColor: Bool) -> String {
         trueColor ? "\u{1B}[48;2;\(color.r);\(color.g);\(color.b)m" : "\u{1B}[48;5;\(code ?? color.xterm256)m"

@@ -265,16 +265,15 @@ struct RowCodes {
     /// A match in an untinted snippet line.
     var snippetMark = "", snippetMarkOff = ""
 
-    /// The codes of `style`; a `selected` row is tinted with the theme's stronger highlight colour.
+    /// The codes of `style`; a `selected` row is tinted more strongly (`RowColors`).
     init(_ style: OutputStyle, selected: Bool = false) {
         guard style.color else { return }
         let theme = style.theme
-        tint =
-            selected
-            ? ANSI.background(theme.highlight, trueColor: style.trueColor)
-            : ANSI.background(theme.tint, code: theme.tintCode, trueColor: style.trueColor)
-        text = ANSI.foreground(theme.text, trueColor: style.trueColor)
-        dim = ANSI.foreground(theme.dim, trueColor: style.trueColor)
+        let colors = RowColors(theme, trueColor: style.trueColor)
+        let row = selected ? colors.selected : colors.plain
+        tint = ANSI.background(row.background, trueColor: style.trueColor)
+        text = ANSI.foreground(row.text, trueColor: style.trueColor)
+        dim = ANSI.foreground(row.date, trueColor: style.trueColor)
         bold = ANSI.bold
         boldOff = ANSI.normalIntensity
         reset = ANSI.reset

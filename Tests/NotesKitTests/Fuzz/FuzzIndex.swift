@@ -142,7 +142,7 @@ enum IndexFuzz {
         _ = index.withID(at: n) { Array($0) }
         _ = index.tagsChunk(n).hasTags([Array("a".utf8)])
         return DecodedRecord(
-            path: Array(index.pathBytes(n)), size: record.size, mtime: record.mtime.bitPattern,
+            path: Array(index.pathBytes(n)), size: record.size, mtime: UInt64(bitPattern: record.mtime),
             inode: record.inode,
             isNote: index.isNote(n), removed: record.removed, note: record.note,
             noteRead: index.isNote(n) ? index.note(at: n, viaPread: true) : nil, warnings: record.warnings,
@@ -168,7 +168,7 @@ enum IndexFuzz {
     /// `NoteIndex` reads files), and returns what reading it back must give (nil when the path is
     /// too long to index).
     static func add(
-        text: String, path: String, mtime: Double, inode: UInt64, titleSource: TitleSource,
+        text: String, path: String, mtime: Int64, inode: UInt64, titleSource: TitleSource,
         readable: Bool, to table: inout IndexTable, folder: inout TextFolder
     ) -> DecodedRecord? {
         let start = table.texts.count
@@ -180,15 +180,16 @@ enum IndexFuzz {
                 refs: NoteRefs.Encoded(), textFrom: start)
             guard path.utf8.count <= Int(UInt16.max) else { return nil }
             return DecodedRecord(
-                path: Array(path.utf8), size: size, mtime: mtime.bitPattern, inode: inode, isNote: false,
+                path: Array(path.utf8), size: size, mtime: UInt64(bitPattern: mtime), inode: inode,
+                isNote: false,
                 removed: false,
                 note: nil, noteRead: nil, warnings: [warning], text: [],
                 refs: NoteRefs.Encoded(tags: [], links: [], shown: ShownRefs.none),
                 links: [], linksRead: [], foldedTitle: nil, foldedTags: [], linkKeys: [])
         }
         let document = NoteDocument(parsing: text)
-        let note = Note(path: path, document: document, mtime: mtime, titleFrom: titleSource)
         let status = FileStatus(kind: .regular, size: size, mtime: mtime, inode: inode, mode: 0o644)
+        let note = Note(path: path, document: document, mtime: status.mtimeSeconds, titleFrom: titleSource)
         let warnings = (document.warnings + document.dateWarnings()).sorted { $0.line < $1.line }
         let loaded = LoadedNote(
             note: note, document: document, bytes: Array(text.utf8), status: status,
@@ -227,7 +228,7 @@ enum IndexFuzz {
                 keys: keys)
         }
         return DecodedRecord(
-            path: Array(path.utf8), size: size, mtime: mtime.bitPattern, inode: inode, isNote: true,
+            path: Array(path.utf8), size: size, mtime: UInt64(bitPattern: mtime), inode: inode, isNote: true,
             removed: false,
             note: kept, noteRead: kept,
             warnings: warnings.map { ParseWarning(line: max(0, $0.line), message: $0.message) },
@@ -260,8 +261,8 @@ enum IndexFuzz {
         where seen.insert(candidate).inserted {
             let mtime =
                 r.chance(90)
-                ? Double(r.within(0...2_000_000_000)) + Double(r.below(1000)) / 1000
-                : Double(bitPattern: r.next())
+                ? Int64(r.within(0...2_000_000_000)) * 1_000_000_000 + Int64(r.below(1_000_000_000))
+                : Int64(bitPattern: r.next())
             if let record = add(
                 text: FuzzText.note(&r), path: candidate, mtime: mtime, inode: r.next(),
                 titleSource: titleSource, readable: r.chance(92), to: &table, folder: &folder)
