@@ -241,7 +241,8 @@ public struct Catalog: Sendable {
     /// hit, from the folded titles the index keeps apart): the order of `relevance`, which costs
     /// only on the hits. With `reverse`, the best group comes last.
     func ranking(
-        _ search: SearchQuery, of hits: [Int]?, then listed: @escaping (Int, Int) -> Bool, reverse: Bool = false
+        _ search: SearchQuery, of hits: [Int]?, then listed: @escaping (Int, Int) -> Bool,
+        reverse: Bool = false
     ) -> (Int, Int) -> Bool {
         guard search.ranksTitles else { return listed }
         let total = hits?.count ?? count
