@@ -1,0 +1,212 @@
+import Foundation
+
+/// A heading of a note: `## Text` (ATX; setext underlines are not read).
+public struct NoteHeading: Equatable, Sendable {
+    /// 1 to 6, the number of `#`s.
+    public var level: Int
+    /// The text as written, without the marks and closing `#`s, trimmed.
+    public var text: String
+    /// The 1-based line of the file.
+    public var line: Int
+}
+
+/// A block id: `^block-id` at the end of a line, as Obsidian writes them to name the paragraph,
+/// list item or table it ends.
+public struct NoteBlock: Equatable, Sendable {
+    /// The id as written, without the `^`.
+    public var id: String
+    /// The 1-based line of the file.
+    public var line: Int
+}
+
+/// What `[[Note#Heading]]` and `[[Note#^block-id]]` can point at in a note: its headings and
+/// block ids, outside fenced code and code spans, and how a link's `#…` is matched with them.
+public struct NoteAnchors: Equatable, Sendable {
+    /// The headings, in file order.
+    public var headings: [NoteHeading] = []
+    /// The block ids, in file order.
+    public var blocks: [NoteBlock] = []
+
+    public init(headings: [NoteHeading] = [], blocks: [NoteBlock] = []) {
+        self.headings = headings
+        self.blocks = blocks
+    }
+
+    /// The anchors of a parsed note file, with file line numbers.
+    public static func of(_ document: NoteDocument) -> NoteAnchors {
+        of(body: document.body, firstLine: NoteLinks.firstBodyLine(document))
+    }
+
+    /// The anchors of `body`; `firstLine` is the file's line number of its first line.
+    public static func of(body: String, firstLine: Int = 1) -> NoteAnchors {
+        var body = body
+        return body.withUTF8 { bytes in scan(bytes, firstLine: firstLine) }
+    }
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) -> NoteAnchors {
+        guard let base = bytes.baseAddress else { return NoteAnchors() }
+        // Most lines are neither: only a `#` at a line's start or a `^` anywhere asks for more.
+        guard
+            memchr(base, Int32(UInt8(ascii: "#")), bytes.count) != nil
+                || memchr(base, Int32(UInt8(ascii: "^")), bytes.count) != nil
+        else { return NoteAnchors() }
+        var anchors = NoteAnchors()
+        var code = CodeCursor(bytes)
+        var start = 0
+        var line = firstLine
+        while start < bytes.count {
+            let end =
+                memchr(base + start, 0x0A, bytes.count - start)
+                .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
+            var last = end
+            while last > start
+                && (bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 || bytes[last - 1] == 0x0D)
+            {
+                last -= 1
+            }
+            if let heading = heading(bytes, start..<last, line: line), code.codeEnd(at: start) == nil {
+                anchors.headings.append(heading)
+            }
+            if let block = block(bytes, start..<last, line: line),
+                code.codeEnd(at: last - block.id.utf8.count - 1) == nil
+            {
+                anchors.blocks.append(block)
+            }
+            start = end + 1
+            line += 1
+        }
+        return anchors
+    }
+
+    /// The ATX heading a line is: up to three blanks, one to six `#`, then a blank or the end.
+    private static func heading(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, line number: Int)
+        -> NoteHeading?
+    {
+        var i = line.lowerBound
+        while i < line.upperBound && i - line.lowerBound < 3 && bytes[i] == 0x20 { i += 1 }
+        var level = 0
+        while i < line.upperBound && bytes[i] == UInt8(ascii: "#") {
+            level += 1
+            i += 1
+        }
+        guard (1...6).contains(level), i == line.upperBound || bytes[i] == 0x20 || bytes[i] == 0x09 else {
+            return nil
+        }
+        var end = line.upperBound
+        // Closing `#`s, after a blank (or making up the whole text).
+        var hashes = end
+        while hashes > i && bytes[hashes - 1] == UInt8(ascii: "#") { hashes -= 1 }
+        if hashes < end && (hashes == i || bytes[hashes - 1] == 0x20 || bytes[hashes - 1] == 0x09) {
+            end = hashes
+        }
+        while i < end && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
+        while end > i && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+        guard end > i else { return nil }
+        return NoteHeading(
+            level: level,
+            text: String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self),
+            line: number)
+    }
+
+    /// The block id ending a line (trailing blanks taken off): `^` after a blank or at the line's
+    /// start, then letters, digits and `-`.
+    private static func block(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, line number: Int)
+        -> NoteBlock?
+    {
+        var i = line.upperBound
+        while i > line.lowerBound, isBlockIDByte(bytes[i - 1]) { i -= 1 }
+        guard i < line.upperBound, i > line.lowerBound, bytes[i - 1] == UInt8(ascii: "^") else { return nil }
+        let caret = i - 1
+        guard caret == line.lowerBound || bytes[caret - 1] == 0x20 || bytes[caret - 1] == 0x09 else {
+            return nil
+        }
+        return NoteBlock(
+            id: String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<line.upperBound]), as: UTF8.self),
+            line: number)
+    }
+
+    private static func isBlockIDByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+    }
+
+    // MARK: Matching a link's `#…`
+
+    /// What a link's `#…` (`heading`, as the link has it) asks of its note.
+    public enum Want: Equatable, Sendable {
+        /// Nothing (`[[Note#]]`).
+        case nothing
+        /// A block with this id.
+        case block(String)
+        /// These headings, each under the one before (`[[Note#A#B]]`: a B below an A).
+        case headings([String])
+    }
+
+    /// What the `#…` of a link asks for: `^id` a block; else each `#`-separated part a heading.
+    public static func want(_ heading: String) -> Want {
+        let trimmed = heading.drop { $0 == " " || $0 == "\t" }
+        if trimmed.hasPrefix("^") {
+            let id = trimmed.dropFirst().prefix { $0 != "#" }
+            return id.isEmpty ? .nothing : .block(String(id))
+        }
+        let parts = heading.split(separator: "#").map { NoteAnchors.key(String($0)) }.filter { !$0.isEmpty }
+        return parts.isEmpty ? .nothing : .headings(parts)
+    }
+
+    /// Whether the note has what `want` asks for. Headings compare as Obsidian's links write them:
+    /// ignoring case, with the characters a link cannot hold (`#|^:[]\`) and runs of blanks
+    /// taken as one blank (`## Step 1: install` is `[[Note#Step 1 install]]`); a Markdown link's
+    /// fragment may also be the heading's GitHub-style slug (`#step-1-install`). Block ids
+    /// compare ignoring case.
+    public func has(_ want: Want, markdown: Bool = false) -> Bool {
+        switch want {
+        case .nothing: return true
+        case .block(let id):
+            let wanted = id.lowercased()
+            return blocks.contains { $0.id.lowercased() == wanted }
+        case .headings(let parts):
+            var matched = 0
+            var level = 0
+            for heading in headings where matched < parts.count && heading.level > level {
+                let key = NoteAnchors.key(heading.text)
+                if key == parts[matched] || (markdown && NoteAnchors.slug(heading.text) == parts[matched]) {
+                    matched += 1
+                    level = heading.level
+                }
+            }
+            return matched == parts.count
+        }
+    }
+
+    /// A heading (or a link's heading) as compared: NFC, lower-cased, the characters a link
+    /// cannot hold and runs of blanks made one blank, trimmed.
+    static func key(_ text: String) -> String {
+        var out = ""
+        var blank = false
+        for character in text.precomposedStringWithCanonicalMapping.lowercased() {
+            if character.isWhitespace || "#|^:[]\\".contains(character) {
+                blank = !out.isEmpty
+                continue
+            }
+            if blank { out.append(" ") }
+            blank = false
+            out.append(character)
+        }
+        return out
+    }
+
+    /// The GitHub-style anchor of a heading: lower-cased, letters, digits, `-` and `_` kept, each
+    /// blank a `-`, the rest dropped.
+    static func slug(_ text: String) -> String {
+        var out = ""
+        for character in text.precomposedStringWithCanonicalMapping.lowercased() {
+            if character == " " {
+                out.append("-")
+            } else if character.isLetter || character.isNumber || character == "-" || character == "_" {
+                out.append(character)
+            }
+        }
+        return out
+    }
+}
