@@ -41,9 +41,15 @@ import Testing
         ("^ITEM2", true),  // block ids ignore case
         ("^item", false),
         ("", true),
+        ("hasTag", true),  // punctuation is a blank: `` `hasTag()` ``
+        ("How large can it be", true),  // `?`
+        ("^image-1", true),  // an id right after an embed
     ])
     func wikiHeadings(_ heading: String, _ found: Bool) {
-        let anchors = NoteAnchors.of(body: "# Title\n## Step 1: install\n- x ^Item2\n")
+        let anchors = NoteAnchors.of(
+            body:
+                "# Title\n## Step 1: install\n- x ^Item2\n### `hasTag()`\n## How large can it be?\n![[a.png]]^image-1\n"
+        )
         #expect(anchors.has(NoteAnchors.want(heading)) == found)
     }
 

@@ -108,8 +108,8 @@ public struct NoteAnchors: Equatable, Sendable {
             line: number)
     }
 
-    /// The block id ending a line (trailing blanks taken off): `^` after a blank or at the line's
-    /// start, then letters, digits and `-`.
+    /// The block id ending a line (trailing blanks taken off): `^` after a blank, at the line's
+    /// start or right after a link or embed (`![[a.png]]^id`), then letters, digits and `-`.
     private static func block(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, line number: Int)
         -> NoteBlock?
     {
@@ -117,9 +117,10 @@ public struct NoteAnchors: Equatable, Sendable {
         while i > line.lowerBound, isBlockIDByte(bytes[i - 1]) { i -= 1 }
         guard i < line.upperBound, i > line.lowerBound, bytes[i - 1] == UInt8(ascii: "^") else { return nil }
         let caret = i - 1
-        guard caret == line.lowerBound || bytes[caret - 1] == 0x20 || bytes[caret - 1] == 0x09 else {
-            return nil
-        }
+        guard
+            caret == line.lowerBound
+                || [0x20, 0x09, UInt8(ascii: "]"), UInt8(ascii: ")")].contains(bytes[caret - 1])
+        else { return nil }
         return NoteBlock(
             id: String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<line.upperBound]), as: UTF8.self),
             line: number)
@@ -154,11 +155,11 @@ public struct NoteAnchors: Equatable, Sendable {
         return parts.isEmpty ? .nothing : .headings(parts)
     }
 
-    /// Whether the note has what `want` asks for. Headings compare as Obsidian's links write them:
-    /// ignoring case, with the characters a link cannot hold (`#|^:[]\`) and runs of blanks
-    /// taken as one blank (`## Step 1: install` is `[[Note#Step 1 install]]`); a Markdown link's
-    /// fragment may also be the heading's GitHub-style slug (`#step-1-install`). Block ids
-    /// compare ignoring case.
+    /// Whether the note has what `want` asks for. Headings compare as Obsidian matches them:
+    /// ignoring case, with ASCII punctuation other than `-` and `_` and runs of blanks taken as
+    /// one blank (`## Step 1: install?` is `[[Note#Step 1 install]]`, `` ### `hasTag()` `` is
+    /// `[[Functions#hasTag]]`); a Markdown link's fragment may also be the heading's GitHub-style
+    /// slug (`#step-1-install`). Block ids compare ignoring case.
     public func has(_ want: Want, markdown: Bool = false) -> Bool {
         switch want {
         case .nothing: return true
@@ -179,13 +180,13 @@ public struct NoteAnchors: Equatable, Sendable {
         }
     }
 
-    /// A heading (or a link's heading) as compared: NFC, lower-cased, the characters a link
-    /// cannot hold and runs of blanks made one blank, trimmed.
+    /// A heading (or a link's heading) as compared: NFC, lower-cased, ASCII punctuation (but `-`
+    /// and `_`) and runs of blanks made one blank, trimmed.
     static func key(_ text: String) -> String {
         var out = ""
         var blank = false
         for character in text.precomposedStringWithCanonicalMapping.lowercased() {
-            if character.isWhitespace || "#|^:[]\\".contains(character) {
+            if character.isWhitespace || NoteAnchors.punctuation.contains(character) {
                 blank = !out.isEmpty
                 continue
             }
@@ -195,6 +196,9 @@ public struct NoteAnchors: Equatable, Sendable {
         }
         return out
     }
+
+    /// What a heading's comparison takes as a blank.
+    private static let punctuation: Set<Character> = Set("!\"#$%&'()*+,./:;<=>?@[\\]^`{|}~")
 
     /// The GitHub-style anchor of a heading: lower-cased, letters, digits, `-` and `_` kept, each
     /// blank a `-`, the rest dropped.
