@@ -89,7 +89,7 @@ import Testing
             [[plan#Goal]] [[plan#Missing heading]] [[plan#^b1]] [[plan#^noblock]] [[nowhere]]
             [[#Local part]] [[#Nope]] [[#^here]] [[plan#Goal#Sub]]
             ![[photo.png]] ![[gone.png]] ![](img/a.png) ![](img/gone.png) [pdf](docs/x.pdf) [[list.txt]]
-            [md](work/plan.md#goal) [md](work/plan.md#nope)
+            [md](work/plan.md#goal) [md](work/plan.md#nope) [bare](work/plan#Goal) [bare](work/nothing)
 
             """),
         .file("work/plan.md", "# Plan\n## Goal\n### Sub\ntext ^b1\n"),
@@ -111,7 +111,7 @@ import Testing
                     "4 [[plan#Missing heading]] missing-heading", "4 [[plan#^noblock]] missing-block",
                     "4 [[nowhere]] no-note", "5 [[#Nope]] missing-heading", "6 ![[gone.png]] no-file",
                     "6 ![](img/gone.png) no-file", "6 [pdf](docs/x.pdf) no-file",
-                    "7 [md](work/plan.md#nope) missing-heading",
+                    "7 [md](work/plan.md#nope) missing-heading", "7 [bare](work/nothing) no-note",
                 ])
         }
     }

@@ -33,7 +33,20 @@ extension NoteLinks {
         {
             return nil
         }
-        let path = String(decoding: UnsafeBufferPointer(rebasing: bytes[pathRange]), as: UTF8.self)
+        // Told apart by their bytes before any string is made: a URL has a `:` before any `/`, and
+        // a note file ends with `.md` or `.markdown` (unless it is percent-encoded).
+        let slice = bytes[pathRange]
+        if let colon = slice.firstIndex(of: UInt8(ascii: ":")),
+            !slice[..<colon].contains(UInt8(ascii: "/"))
+        {
+            return nil
+        }
+        if !slice.contains(UInt8(ascii: "%")),
+            slice.suffix(3).elementsEqual(".md".utf8) || slice.suffix(9).elementsEqual(".markdown".utf8)
+        {
+            return nil
+        }
+        let path = String(decoding: UnsafeBufferPointer(rebasing: slice), as: UTF8.self)
         guard !hasScheme(path) else { return nil }
         let decoded = percentDecoded(path)
         guard !decoded.hasSuffix(".md"), !decoded.hasSuffix(".markdown") else { return nil }

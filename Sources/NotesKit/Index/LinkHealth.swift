@@ -20,6 +20,7 @@ struct LinkChecker {
     let resolver: LinkResolver
     let files: VaultFiles
     private var anchors: [Int: NoteAnchors] = [:]
+    private var folding = TextFolder()
     private let viaPread: Bool
 
     /// Where one link goes: a note (its position) or a file (its vault path), and what is wrong.
@@ -47,9 +48,19 @@ struct LinkChecker {
         let target: Int
         switch kind {
         case .attachment:
-            let file = files.resolve(
-                String(decoding: key, as: UTF8.self), from: String(decoding: source, as: UTF8.self))
-            return Outcome(file: file, problem: file == nil ? .noFile : nil)
+            let path = String(decoding: key, as: UTF8.self)
+            let from = String(decoding: source, as: UTF8.self)
+            if let file = files.resolve(path, from: from) { return Outcome(file: file) }
+            // `[text](Other%20note)`: Obsidian reads a path without an extension as a note's.
+            guard markdown, let name = path.split(separator: "/").last, !name.contains(".") else {
+                return Outcome(problem: .noFile)
+            }
+            let written = path.replacingOccurrences(of: "%", with: "%25") + ".md"
+            let keys = LinkKeys.make(style: .markdown, target: written, from: from, folding: &folding)
+            guard let found = resolver.resolve(keys, markdown: true, from: source) else {
+                return Outcome(problem: .noNote)
+            }
+            target = found
         case .sameNote:
             target = position
         case .note:
