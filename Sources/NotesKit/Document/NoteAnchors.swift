@@ -161,28 +161,61 @@ public struct NoteAnchors: Equatable, Sendable {
     /// `[[Functions#hasTag]]`); a Markdown link's fragment may also be the heading's GitHub-style
     /// slug (`#step-1-install`). Block ids compare ignoring case.
     public func has(_ want: Want, markdown: Bool = false) -> Bool {
-        switch want {
-        case .nothing: return true
-        case .block(let id):
-            let wanted = id.lowercased()
-            return blocks.contains { $0.id.lowercased() == wanted }
-        case .headings(let parts):
-            var matched = 0
-            var level = 0
-            for heading in headings where matched < parts.count && heading.level > level {
-                let key = NoteAnchors.key(heading.text)
-                if key == parts[matched] || (markdown && NoteAnchors.slug(heading.text) == parts[matched]) {
-                    matched += 1
-                    level = heading.level
-                }
+        Matcher(self).has(want, markdown: markdown)
+    }
+
+    /// A note's anchors as compared, made once for the many links to one note.
+    public struct Matcher: Sendable {
+        private let headings: [(level: Int, key: String, text: String)]
+        private let blocks: Set<String>
+
+        public init(_ anchors: NoteAnchors) {
+            headings = anchors.headings.map {
+                ($0.level, NoteAnchors.key($0.text), $0.text)
             }
-            return matched == parts.count
+            blocks = Set(anchors.blocks.map { $0.id.lowercased() })
+        }
+
+        /// `NoteAnchors.has(_:markdown:)`.
+        public func has(_ want: Want, markdown: Bool = false) -> Bool {
+            switch want {
+            case .nothing: return true
+            case .block(let id): return blocks.contains(id.lowercased())
+            case .headings(let parts):
+                var matched = 0
+                var level = 0
+                for heading in headings where matched < parts.count && heading.level > level {
+                    if heading.key == parts[matched]
+                        || (markdown && NoteAnchors.slug(heading.text) == parts[matched])
+                    {
+                        matched += 1
+                        level = heading.level
+                    }
+                }
+                return matched == parts.count
+            }
         }
     }
 
     /// A heading (or a link's heading) as compared: NFC, lower-cased, ASCII punctuation (but `-`
     /// and `_`) and runs of blanks made one blank, trimmed.
     static func key(_ text: String) -> String {
+        // Most headings are ASCII: done on bytes.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var out: [UInt8] = []
+            out.reserveCapacity(text.utf8.count)
+            var blank = false
+            for byte in text.utf8 {
+                if byte <= 0x20 || byte == 0x7F || asciiPunctuation[Int(byte)] {
+                    blank = !out.isEmpty
+                    continue
+                }
+                if blank { out.append(0x20) }
+                blank = false
+                out.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
         var out = ""
         var blank = false
         for character in text.precomposedStringWithCanonicalMapping.lowercased() {
@@ -199,6 +232,10 @@ public struct NoteAnchors: Equatable, Sendable {
 
     /// What a heading's comparison takes as a blank.
     private static let punctuation: Set<Character> = Set("!\"#$%&'()*+,./:;<=>?@[\\]^`{|}~")
+    /// `punctuation` by ASCII code.
+    private static let asciiPunctuation: [Bool] = (0..<128).map { code in
+        punctuation.contains(Character(Unicode.Scalar(UInt8(code))))
+    }
 
     /// The GitHub-style anchor of a heading: lower-cased, letters, digits, `-` and `_` kept, each
     /// blank a `-`, the rest dropped.

@@ -19,7 +19,7 @@ struct LinkChecker {
     let catalog: Catalog
     let resolver: LinkResolver
     let files: VaultFiles
-    private var anchors: [Int: NoteAnchors] = [:]
+    private var anchors: [Int: NoteAnchors.Matcher] = [:]
     private var folding = TextFolder()
     private let viaPread: Bool
 
@@ -78,7 +78,8 @@ struct LinkChecker {
         let want = NoteAnchors.want(String(decoding: heading, as: UTF8.self))
         if case .nothing = want { return Outcome(note: target) }
         if anchors[target] == nil {
-            anchors[target] = catalog.index?.anchors(at: Int(catalog.mapped[target]), viaPread: viaPread)
+            anchors[target] = NoteAnchors.Matcher(
+                catalog.index?.anchors(at: Int(catalog.mapped[target]), viaPread: viaPread) ?? NoteAnchors())
         }
         guard anchors[target]?.has(want, markdown: markdown) == true else {
             if case .block = want { return Outcome(note: target, problem: .missingBlock) }

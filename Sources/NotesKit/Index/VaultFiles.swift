@@ -16,6 +16,7 @@ public enum AttachmentResolver {
         named: (_ name: String, _ folded: Bool) -> [String]
     ) -> String? {
         let folder = notePath.split(separator: "/").dropLast().map(String.init)
+        let folderBytes = Array(folder.joined(separator: "/").utf8)
         let parts = target.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let name = parts.last else { return nil }
         let fromTop = target.hasPrefix("/")
@@ -31,11 +32,12 @@ public enum AttachmentResolver {
                 tail.count < 2 || (folded ? fold(path) : path).hasSuffix("/" + ending)
                     || (folded ? fold(path) : path) == ending
             }
-            if let nearest = candidates.min(by: { a, b in
-                let (da, db) = (steps(from: folder, to: a), steps(from: folder, to: b))
-                return da != db ? da < db : a.utf8.lexicographicallyPrecedes(b.utf8)
+            // Each candidate's steps counted once: a name may be in dozens of folders.
+            if let nearest = candidates.map({ (path: $0, steps: steps(from: folderBytes, to: $0)) }).min(by: {
+                a, b in
+                a.steps != b.steps ? a.steps < b.steps : a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
             }) {
-                return nearest
+                return nearest.path
             }
         }
         return nil
@@ -71,12 +73,32 @@ public enum AttachmentResolver {
         return out.isEmpty ? nil : out.joined(separator: "/")
     }
 
-    /// How many folders one goes up and down from `folder` to reach the file at `path`.
-    static func steps(from folder: [String], to path: String) -> Int {
-        let other = path.split(separator: "/").dropLast().map(String.init)
-        var shared = 0
-        while shared < folder.count && shared < other.count && folder[shared] == other[shared] { shared += 1 }
-        return folder.count - shared + other.count - shared
+    /// How many folders one goes up and down from the vault folder `folder` (its path's bytes,
+    /// empty at the top) to reach the file at `path`; compared as bytes, no string made.
+    static func steps(from folder: [UInt8], to path: String) -> Int {
+        let slash = UInt8(ascii: "/")
+        var path = path
+        return path.withUTF8 { path in
+            let other = UnsafeBufferPointer(rebasing: path[..<(path.lastIndex(of: slash) ?? 0)])
+            func components(_ count: Int, _ slashes: Int) -> Int { count == 0 ? 0 : slashes + 1 }
+            var shared = 0
+            var i = 0
+            let common = min(folder.count, other.count)
+            while i < common && folder[i] == other[i] {
+                if folder[i] == slash { shared += 1 }
+                i += 1
+            }
+            // The shorter one ended on a folder boundary of the other: one more folder shared.
+            if i == common && common > 0
+                && (folder.count == other.count
+                    || (folder.count > common ? folder[common] : other[common]) == slash)
+            {
+                shared += 1
+            }
+            let a = components(folder.count, folder.reduce(0) { $0 + ($1 == slash ? 1 : 0) })
+            let b = components(other.count, other.reduce(0) { $0 + ($1 == slash ? 1 : 0) })
+            return a - shared + b - shared
+        }
     }
 }
 
