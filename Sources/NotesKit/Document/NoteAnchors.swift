@@ -43,37 +43,69 @@ public struct NoteAnchors: Equatable, Sendable {
         return body.withUTF8 { bytes in scan(bytes, firstLine: firstLine) }
     }
 
+    /// Only the lines a `#` starts (after up to three blanks) can be headings, and only those
+    /// with a `^` can end with a block id: the scan goes from one such byte to the next, not line
+    /// by line.
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) -> NoteAnchors {
-        guard let base = bytes.baseAddress else { return NoteAnchors() }
-        // Most lines are neither: only a `#` at a line's start or a `^` anywhere asks for more.
-        guard
-            memchr(base, Int32(UInt8(ascii: "#")), bytes.count) != nil
-                || memchr(base, Int32(UInt8(ascii: "^")), bytes.count) != nil
-        else { return NoteAnchors() }
         var anchors = NoteAnchors()
-        var code = CodeCursor(bytes)
-        var start = 0
-        var line = firstLine
-        while start < bytes.count {
-            let end =
-                memchr(base + start, 0x0A, bytes.count - start)
-                .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return anchors }
+        func find(_ byte: UInt8, from i: Int) -> Int? {
+            guard i < count, let hit = memchr(base + i, Int32(byte), count - i) else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
+        /// The end of the line holding `i`, and its end without trailing blanks.
+        func lineEnd(_ i: Int) -> (end: Int, last: Int) {
+            let end = find(0x0A, from: i) ?? count
             var last = end
-            while last > start
-                && (bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 || bytes[last - 1] == 0x0D)
+            while last > i && (bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 || bytes[last - 1] == 0x0D)
             {
                 last -= 1
             }
-            if let heading = heading(bytes, start..<last, line: line), code.codeEnd(at: start) == nil {
-                anchors.headings.append(heading)
+            return (end, last)
+        }
+        for byte in [UInt8(ascii: "#"), UInt8(ascii: "^")] {
+            var code = CodeCursor(bytes)
+            var line = firstLine
+            var counted = 0
+            func lineNumber(at position: Int) -> Int {
+                while counted < position, let hit = find(0x0A, from: counted), hit < position {
+                    line += 1
+                    counted = hit + 1
+                }
+                counted = max(counted, position)
+                return line
             }
-            if let block = block(bytes, start..<last, line: line),
-                code.codeEnd(at: last - block.id.utf8.count - 1) == nil
-            {
-                anchors.blocks.append(block)
+            var i = 0
+            while let hit = find(byte, from: i) {
+                var start = hit
+                if byte == UInt8(ascii: "#") {
+                    var blanks = 0
+                    while start > 0 && bytes[start - 1] == 0x20 && blanks < 3 {
+                        start -= 1
+                        blanks += 1
+                    }
+                    guard start == 0 || bytes[start - 1] == 0x0A else {
+                        i = hit + 1
+                        continue
+                    }
+                } else {
+                    while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+                }
+                let (end, last) = lineEnd(hit)
+                if byte == UInt8(ascii: "#") {
+                    if let heading = heading(bytes, start..<last, line: lineNumber(at: start)),
+                        code.codeEnd(at: start) == nil
+                    {
+                        anchors.headings.append(heading)
+                    }
+                } else if let block = block(bytes, start..<last, line: lineNumber(at: start)),
+                    code.codeEnd(at: last - block.id.utf8.count - 1) == nil
+                {
+                    anchors.blocks.append(block)
+                }
+                i = end + 1
             }
-            start = end + 1
-            line += 1
         }
         return anchors
     }
