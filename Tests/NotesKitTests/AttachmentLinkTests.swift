@@ -77,9 +77,6 @@ struct ResolutionCase: CustomTestStringConvertible, Sendable {
     ]
 
     @Test(arguments: resolutions) func resolution(_ c: ResolutionCase) {
-        let files = Set(c.files)
-        #expect(
-            AttachmentResolver.resolve(
-                c.target, from: c.note, files: files, byName: AttachmentResolver.byName(files)) == c.resolved)
+        #expect(AttachmentResolver.resolve(c.target, from: c.note, files: Set(c.files)) == c.resolved)
     }
 }

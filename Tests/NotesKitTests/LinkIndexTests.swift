@@ -137,7 +137,7 @@ import Testing
 
     @Test func backlinksAndBrokenLinks() throws {
         try Sandbox(tree: [
-            .file("target.md", "# The Target\n[[target]]\n"),
+            .file("target.md", "# The Target\n[[target]]\n## Top\n"),
             .file("a.md", "x\n[[target|t]] and [[The target]]\n[t](target.md#Top) [[missing]]\n"),
             .file("sub/b.md", "[up](../target.md)\n[[sub/nothing]]\n"),
             .file("sub/target.md", "# Another\n"),

@@ -11,7 +11,7 @@ import Testing
         .directory(".notes", [.file(".gitignore", Sandbox.stateIgnore)]),
         .file(
             "idea.md",
-            "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md) and [[plan]].\n"
+            "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md) and [[plan]].\n## Part\n"
         ),
         .file(
             "work/plan.md",
@@ -45,7 +45,7 @@ import Testing
             // The note's own relative link follows it; its wiki link goes where it went.
             #expect(
                 Disk.text(root + "/archive/2026/idea.md")
-                    == "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](../../work/plan.md) and [[plan]].\n"
+                    == "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](../../work/plan.md) and [[plan]].\n## Part\n"
             )
             #expect(report.rewritten.map(\.id) == ["archive/2026/idea", "far/away/note", "work/plan"])
             #expect(report.linkCount == 3 && report.changed.isEmpty && report.failed.isEmpty)

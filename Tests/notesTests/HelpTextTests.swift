@@ -397,7 +397,9 @@ import Testing
 
             Links are [[Target]], [[Target|text]], [[Target#Heading]] and Markdown links to notes,
             [text](path/to/note.md). A [[Target]] goes to the note with that ID, else the note with
-            that file name (the nearest one), else the note with that title.
+            that file name (the nearest one), else the note with that title. Attachment links
+            (![[photo.png]], ![](img/a.png), [pdf](docs/x.pdf)) go to the vault's other files. A
+            link is broken when its note or file is missing, or the heading or ^block it names.
 
             """
         ),

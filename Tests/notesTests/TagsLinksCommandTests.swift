@@ -104,9 +104,10 @@ import Testing
 @Suite struct LinksCommandTests {
     static func vault() throws -> Sandbox {
         let s = try Sandbox()
-        try s.write("hub.md", "# Hub\n\n[[work/plan|the plan]] and [[Missing]]\n[idea](ideas/idea.md#Why)\n")
+        try s.write(
+            "hub.md", "# Hub\n\n[[work/plan|the plan]] and [[Missing]]\n[idea](ideas/idea.md#Why)\n## Top\n")
         try s.write("work/plan.md", "# Plan\n\nBack to [[hub]].\n")
-        try s.write("ideas/idea.md", "---\ntitle: Big idea\n---\nsee [[Hub#Top]] and ![[plan]]\n")
+        try s.write("ideas/idea.md", "---\ntitle: Big idea\n---\nsee [[Hub#Top]] and ![[plan]]\n# Why\n")
         return s
     }
 
@@ -129,7 +130,9 @@ import Testing
                     "id": "ideas/idea",
                     "path": "ideas/idea.md",
                     "title": "Big idea",
-                    "broken": false
+                    "file": null,
+                    "broken": false,
+                    "reason": null
                   }
                 """), "\(json)")
         #expect(
@@ -140,7 +143,9 @@ import Testing
                     "id": null,
                     "path": null,
                     "title": null,
-                    "broken": true
+                    "file": null,
+                    "broken": true,
+                    "reason": "no-note"
                 """))
         #expect(try s.run(["links", "hub", "--broken"]).stdout == "3\t\t[[Missing]]\n")
     }
@@ -206,7 +211,8 @@ import Testing
     static func vault() throws -> Sandbox {
         let s = try Sandbox()
         try s.write(
-            "idea.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md).\n")
+            "idea.md",
+            "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Big idea\n\nSee [sib](work/plan.md).\n## Why\n")
         try s.write("work/plan.md", plan)
         try s.write("far/away/deep.md", deep)
         try s.write("other.md", "# Other\n")

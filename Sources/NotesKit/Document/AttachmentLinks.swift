@@ -2,54 +2,66 @@ import Foundation
 
 /// Attachment links: embeds and links to files of the vault that are not notes — `![[photo.png]]`,
 /// `[[paper.pdf]]`, `![](img/a.png)`, `[pdf](docs/x.pdf)` — read past code as note links are.
-/// URLs, anchors and links to note files are not attachments.
+/// URLs (`https:`, `//host/…`, any scheme), anchors and links to note files are not attachments.
 extension NoteLinks {
     /// The targets of the attachment links of `body`, in order, as paths: a wiki link's target,
     /// a Markdown destination percent-decoded, both without `#fragment` or `?query`.
     public static func attachments(body: String) -> [String] {
-        var body = body
-        return body.withUTF8 { bytes -> [String] in
-            var code = CodeCursor(bytes)
-            var targets: [String] = []
-            var i = 0
-            while i < bytes.count {
-                guard bytes[i] == UInt8(ascii: "["), !MarkdownCode.isEscaped(bytes, i, from: 0) else {
-                    i += 1
-                    continue
-                }
-                if let end = code.codeEnd(at: i) {
-                    i = end
-                    continue
-                }
-                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "["),
-                    let link = wikiLink(bytes, at: i, attachments: true)
-                {
-                    if !code.crosses(link.range) { targets.append(link.target) }
-                    i = link.range.upperBound
-                    continue
-                }
-                if let parts = markdownLink(bytes, at: i), !code.overlaps(parts.destination),
-                    let path = attachmentPath(bytes, parts.destination)
-                {
-                    targets.append(path)
-                }
-                // A link's text may hold an image (`[![badge](b.svg)](docs/x.pdf)`).
-                i += 1
-            }
-            return targets
-        }
+        all(body: body).filter { $0.kind == .attachment }.map(\.decodedTarget)
     }
 
-    /// A Markdown destination as an attachment's path: relative (or from the vault's top, with a
-    /// leading `/`), no scheme, not a note file; nil otherwise.
-    private static func attachmentPath(_ bytes: UnsafeBufferPointer<UInt8>, _ destination: Range<Int>)
-        -> String?
+    /// The attachment link a Markdown link or image (whose `[`, or `!`, is at `opening`) is when
+    /// its destination is a path to a file that is not a note: relative, or from the vault's top
+    /// with a leading `/`; no scheme. Its target is the path as written, without `#fragment` or
+    /// `?query`; the fragment is its heading.
+    static func attachmentLink(_ bytes: UnsafeBufferPointer<UInt8>, opening: Int, _ parts: MarkdownParts)
+        -> NoteLink?
     {
-        let raw = String(decoding: UnsafeBufferPointer(rebasing: bytes[destination]), as: UTF8.self)
-        let path = String(raw.prefix { $0 != "#" && $0 != "?" })
-        guard !path.isEmpty, !hasScheme(path) else { return nil }
+        let destination = parts.destination
+        guard !destination.isEmpty else { return nil }
+        var pathEnd = destination.upperBound
+        if let cut = destination.first(where: {
+            bytes[$0] == UInt8(ascii: "#") || bytes[$0] == UInt8(ascii: "?")
+        }) {
+            pathEnd = cut
+        }
+        let pathRange = destination.lowerBound..<pathEnd
+        guard !pathRange.isEmpty else { return nil }
+        // `//host/a.png` is a URL without its scheme.
+        if pathRange.count > 1, bytes[pathRange.lowerBound] == UInt8(ascii: "/"),
+            bytes[pathRange.lowerBound + 1] == UInt8(ascii: "/")
+        {
+            return nil
+        }
+        // Told apart by their bytes before any string is made: a URL has a `:` before any `/`, and
+        // a note file ends with `.md` or `.markdown` (unless it is percent-encoded).
+        let slice = bytes[pathRange]
+        if let colon = slice.firstIndex(of: UInt8(ascii: ":")),
+            !slice[..<colon].contains(UInt8(ascii: "/"))
+        {
+            return nil
+        }
+        if !slice.contains(UInt8(ascii: "%")),
+            slice.suffix(3).elementsEqual(".md".utf8) || slice.suffix(9).elementsEqual(".markdown".utf8)
+        {
+            return nil
+        }
+        let path = String(decoding: UnsafeBufferPointer(rebasing: slice), as: UTF8.self)
+        guard !hasScheme(path) else { return nil }
         let decoded = percentDecoded(path)
         guard !decoded.hasSuffix(".md"), !decoded.hasSuffix(".markdown") else { return nil }
-        return decoded
+        var heading: String?
+        if pathEnd < destination.upperBound, bytes[pathEnd] == UInt8(ascii: "#") {
+            let fragment = percentDecoded(
+                String(
+                    decoding: UnsafeBufferPointer(rebasing: bytes[(pathEnd + 1)..<destination.upperBound]),
+                    as: UTF8.self))
+            heading = fragment.isEmpty ? nil : fragment
+        }
+        let range = opening..<parts.end
+        return NoteLink(
+            style: .markdown, kind: .attachment, isEmbed: bytes[opening] == UInt8(ascii: "!"), line: 0,
+            text: String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), target: path,
+            heading: heading, range: range, targetRange: pathRange)
     }
 }

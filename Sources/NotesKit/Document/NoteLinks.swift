@@ -12,8 +12,21 @@ public struct NoteLink: Equatable, Sendable {
         case markdown = 1
     }
 
+    /// What a link points at.
+    public enum Kind: UInt8, Sendable {
+        /// Another note (or this one, by name).
+        case note = 0
+        /// A heading or block of the note it is in: `[[#Heading]]`, `[[#^block-id]]`.
+        case sameNote = 1
+        /// A file of the vault that is not a note: `![[photo.png]]`, `![](img/a.png)`,
+        /// `[pdf](docs/x.pdf)` (an attachment link).
+        case attachment = 2
+    }
+
     /// How it is written.
     public var style: Style
+    /// What it points at.
+    public var kind: Kind = .note
     /// `![[…]]`: the note is shown inside this one (Obsidian's embed).
     public var isEmbed: Bool
     /// The 1-based line of the file it is on.
@@ -44,12 +57,24 @@ public enum NoteLinks {
     /// The links of `body`; `firstLine` is the file's line number of the body's first line.
     public static func of(body: String, firstLine: Int = 1) -> [NoteLink] {
         var body = body
-        return body.withUTF8 { bytes -> [NoteLink] in scan(bytes, firstLine: firstLine) }
+        return body.withUTF8 { bytes -> [NoteLink] in scan(bytes, firstLine: firstLine, everything: false) }
     }
 
     /// The links of a parsed note file, with file line numbers.
     public static func of(_ document: NoteDocument) -> [NoteLink] {
         of(body: document.body, firstLine: firstBodyLine(document))
+    }
+
+    /// Every link of `body` in file order: to notes, into the note itself (`[[#Heading]]`) and to
+    /// attachments (`kind` tells them apart); what the index keeps and link health checks.
+    public static func all(body: String, firstLine: Int = 1) -> [NoteLink] {
+        var body = body
+        return body.withUTF8 { bytes -> [NoteLink] in scan(bytes, firstLine: firstLine, everything: true) }
+    }
+
+    /// Every link of a parsed note file (see `all(body:firstLine:)`), with file line numbers.
+    public static func all(_ document: NoteDocument) -> [NoteLink] {
+        all(body: document.body, firstLine: firstBodyLine(document))
     }
 
     /// The file line number of the first line of `document`'s body: after the front matter's
@@ -58,7 +83,10 @@ public enum NoteLinks {
         document.frontMatter.map { $0.lines.count + 3 } ?? 1
     }
 
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) -> [NoteLink] {
+    /// The links of `bytes`: to notes only, or (`everything`) of every kind.
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, everything: Bool)
+        -> [NoteLink]
+    {
         guard let base = bytes.baseAddress else { return [] }
         var code = CodeCursor(bytes)
         var links: [NoteLink] = []
@@ -82,7 +110,7 @@ public enum NoteLinks {
                 continue
             }
             if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
-                if var link = wikiLink(bytes, at: i) {
+                if var link = wikiLink(bytes, at: i), everything || link.kind == .note {
                     if let end = code.codeEnd(at: i) {
                         i = end
                         continue
@@ -108,8 +136,22 @@ public enum NoteLinks {
             let image =
                 i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
             if image || code.overlaps(parsed.destination) {
-                // An image is no link, and nothing in it is one either.
+                // An image is no link to a note (it may be one to an attachment), and nothing in
+                // it is a link either.
+                if image, everything, !code.overlaps(parsed.destination),
+                    var link = attachmentLink(bytes, opening: i - 1, parsed)
+                {
+                    link.line = lineNumber(at: i)
+                    links.append(link)
+                }
                 i = image ? parsed.end : i + 1
+                continue
+            }
+            if everything, var link = attachmentLink(bytes, opening: i, parsed) {
+                // Its text may still hold an image: `[![badge](b.svg)](docs/x.pdf)`.
+                link.line = lineNumber(at: i)
+                links.append(link)
+                i += 1
                 continue
             }
             if var link = noteLink(bytes, opening: i, parsed) {
@@ -126,11 +168,10 @@ public enum NoteLinks {
 
     // MARK: Wiki links
 
-    /// The wiki link whose `[[` is at `i`, if it is one: `]]` closes it on the same line. With
-    /// `attachments`, only one to an attachment (`[[photo.png]]`); else only one to a note.
-    static func wikiLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, attachments: Bool = false)
-        -> NoteLink?
-    {
+    /// The wiki link whose `[[` is at `i`, if it is one: `]]` closes it on the same line. Its kind
+    /// says whether it goes to a note, an attachment (`[[photo.png]]`) or into this note
+    /// (`[[#Heading]]`).
+    static func wikiLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> NoteLink? {
         let innerStart = i + 2
         var j = innerStart
         var close: Int?
@@ -155,15 +196,15 @@ public enum NoteLinks {
             targetEnd = hash
         }
         let target = trimmed(bytes, innerStart..<targetEnd)
-        guard !target.isEmpty else { return nil }
+        let heading = headingRange.map { string(bytes, trimmed(bytes, $0)) }
+        guard !target.isEmpty || heading?.isEmpty == false else { return nil }
         let name = string(bytes, target)
-        guard isAttachment(name) == attachments else { return nil }
+        let kind: NoteLink.Kind = target.isEmpty ? .sameNote : isAttachment(name) ? .attachment : .note
         let embed =
             i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
         let range = (embed ? i - 1 : i)..<(close + 2)
-        let heading = headingRange.map { string(bytes, trimmed(bytes, $0)) }
         return NoteLink(
-            style: .wiki, isEmbed: embed, line: 0, text: string(bytes, range), target: name,
+            style: .wiki, kind: kind, isEmbed: embed, line: 0, text: string(bytes, range), target: name,
             heading: heading?.isEmpty == false ? heading : nil, range: range, targetRange: target)
     }
 

@@ -55,7 +55,7 @@ extension NoteStore {
             title: { path, text in
                 Note(path: path, document: NoteDocument(parsing: text), mtime: 0, titleFrom: source).title
             },
-            attachments: { linkedAttachments($0, repository: repository) },
+            attachments: { linkedAttachments($0) },
             committed: committed)
     }
 

@@ -10,6 +10,8 @@ public struct Catalog: Sendable {
     let index: IndexView?
     /// The records of `index` that are notes and current.
     let mapped: [Int32]
+    /// The records of `index` that are the vault's other files (attachment targets), current.
+    let files: [Int32]
     /// Problems with the vault's folders, and with the files read this time (new or changed since
     /// the index last saw them): a file's warnings are reported once per change, not on every command.
     public let diagnostics: [Diagnostic]
@@ -26,6 +28,22 @@ public struct Catalog: Sendable {
 
     /// The number of notes.
     public var count: Int { mapped.count }
+
+    /// Of the live records `live` of `index`, the notes and the vault's other files, in order.
+    static func notesAndFiles(_ live: [Int], of index: IndexView) -> (notes: [Int32], files: [Int32]) {
+        var notes: [Int32] = []
+        var files: [Int32] = []
+        notes.reserveCapacity(live.count)
+        for number in live {
+            let flags = index.flags(number)
+            if flags & IndexLayout.isNote != 0 {
+                notes.append(Int32(number))
+            } else if flags & IndexLayout.isFile != 0 {
+                files.append(Int32(number))
+            }
+        }
+        return (notes, files)
+    }
 
     /// Every note, in no particular order (this makes the strings of all of them).
     public var notes: [Note] { (0..<count).map { note(at: $0) } }

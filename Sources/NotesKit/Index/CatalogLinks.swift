@@ -8,12 +8,20 @@ public struct TagCount: Equatable, Sendable {
     public var count: Int
 }
 
-/// A link of a note and the note it goes to (nil when it is broken).
+/// A link of a note and where it goes: a note (also when the heading or block it names is
+/// missing), or for an attachment link a file, and what is wrong with it.
 public struct ResolvedLink: Equatable, Sendable {
     /// The link.
     public var link: IndexedLink
-    /// The note it resolves to; nil when it is broken.
+    /// The note it resolves to; nil when it goes to no note.
     public var note: Note?
+    /// The vault path of the file it goes to (an attachment link, or a `[[notes.txt]]`).
+    public var file: String?
+    /// Why it is broken; nil when it is not.
+    public var problem: LinkProblem?
+
+    /// Whether it is broken.
+    public var isBroken: Bool { problem != nil }
 }
 
 /// A link found in a note: the note, and the link's line and text (a backlink, or a broken link).
@@ -24,6 +32,8 @@ public struct LinkSite: Equatable, Sendable {
     public var line: Int
     /// The link as written.
     public var text: String
+    /// Why it is broken, for a broken link; nil for a backlink.
+    public var problem: LinkProblem?
 }
 
 extension Catalog {
@@ -84,14 +94,17 @@ extension Catalog {
         return withID(at: a) { x in withID(at: b) { y in Catalog.precedes(x, y) } }
     }
 
-    /// The links of `note` (a note of this catalog), in order, each with the note it resolves to.
+    /// The links of `note` (a note of this catalog) of every kind, in order, each with where it
+    /// goes and whether it is broken.
     public func links(of note: Note) -> [ResolvedLink] {
         guard let position = position(ofPath: note.path) else { return [] }
-        let resolver = LinkResolver(catalog: self)
+        var checker = LinkChecker(catalog: self, fewNotes: true)
         let source = Array(note.path.utf8)
         return links(at: position).map { link in
-            let target = resolver.resolve(link.keys, markdown: link.style == .markdown, from: source)
-            return ResolvedLink(link: link, note: target.map { self.note(at: $0) })
+            let outcome = checker.check(link, at: position, from: source)
+            return ResolvedLink(
+                link: link, note: outcome.note.map { self.note(at: $0) }, file: outcome.file,
+                problem: outcome.problem)
         }
     }
 
@@ -103,11 +116,11 @@ extension Catalog {
         let resolver = LinkResolver(catalog: self)
         let keys = NamingKeys(resolver, target)
         let copies = originalsOfCopies()
-        var sources: [(Int, [Int])] = []
+        var sources: [(Int, [(Int, LinkProblem?)])] = []
         for position in 0..<count where copies[position] == nil {
             var numbers: [Int] = []
             linkKeys(at: position).forEachLink { link in
-                if keys.couldName(link) {
+                if link.isToNote, keys.couldName(link) {
                     let source = withPath(at: position) { Array($0) }
                     if resolver.resolve(
                         markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
@@ -118,27 +131,25 @@ extension Catalog {
                 }
                 return true
             }
-            if !numbers.isEmpty { sources.append((position, numbers)) }
+            if !numbers.isEmpty { sources.append((position, numbers.map { ($0, nil) })) }
         }
         Trace.mark("links")
         return LinkSite.sorted(sites(sources))
     }
 
-    /// Every broken link of the vault, by linking note in ID order, then in file order.
+    /// Every broken link of the vault, with why, by linking note in ID order, then in file order:
+    /// links to no note, to a missing heading or block, and attachment links to no file.
     public func brokenLinks() -> [LinkSite] {
-        let resolver = LinkResolver(catalog: self)
-        var sources: [(Int, [Int])] = []
+        var checker = LinkChecker(catalog: self)
+        var sources: [(Int, [(Int, LinkProblem?)])] = []
         for position in 0..<count {
             var source: [UInt8]?
-            var broken: [Int] = []
+            var broken: [(Int, LinkProblem?)] = []
             linkKeys(at: position).forEachLink { link in
                 let from = source ?? withPath(at: position) { Array($0) }
                 source = from
-                if resolver.resolve(
-                    markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
-                    from: from) == nil
-                {
-                    broken.append(link.number)
+                if let problem = checker.check(link, at: position, from: from).problem {
+                    broken.append((link.number, problem))
                 }
                 return true
             }
@@ -147,16 +158,20 @@ extension Catalog {
         return LinkSite.sorted(sites(sources))
     }
 
-    /// The links numbered `numbers` of each note, with the note, made whole; for a few notes read,
-    /// not mapped (see `MappedIndex.note(at:viaPread:)`).
-    private func sites(_ sources: [(position: Int, numbers: [Int])]) -> [LinkSite] {
+    /// The links numbered as given of each note, with the note and their problems, made whole;
+    /// for a few notes read, not mapped (see `MappedIndex.note(at:viaPread:)`).
+    private func sites(_ sources: [(position: Int, links: [(number: Int, problem: LinkProblem?)])])
+        -> [LinkSite]
+    {
         var found: [LinkSite] = []
         let viaPread = sources.count <= 64
         for (position, numbers) in sources {
             let links = links(at: position, viaPread: viaPread)
             let source = note(at: position, viaPread: viaPread)
-            for number in numbers where number < links.count {
-                found.append(LinkSite(source: source, line: links[number].line, text: links[number].text))
+            for (number, problem) in numbers where number < links.count {
+                found.append(
+                    LinkSite(
+                        source: source, line: links[number].line, text: links[number].text, problem: problem))
             }
         }
         return found

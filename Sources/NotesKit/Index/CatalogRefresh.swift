@@ -40,14 +40,20 @@ extension Vault {
             }
         }
         let kept = survey.current
-        let changed = !survey.stale.isEmpty || kept.count != (index?.liveCount ?? 0) || rebuild
+        let changed =
+            !survey.stale.isEmpty || !survey.newFiles.isEmpty || kept.count != (index?.liveCount ?? 0)
+            || rebuild
         guard changed else {
+            let (notes, files) = index.map { Catalog.notesAndFiles(kept, of: $0) } ?? ([], [])
             return Catalog(
-                index: index, mapped: kept.filter { index?.isNote($0) == true }.map { Int32($0) },
+                index: index, mapped: notes, files: files,
                 diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil,
                 linkRules: linkRules, symlinkedFolders: survey.symlinkedFolders)
         }
-        let plan = planWrite(kept: kept, of: index, reading: survey.stale.map(\.path))
+        let plan = planWrite(kept: kept, of: index, reading: survey.stale.map(\.path) + survey.newFiles)
+        // The vault's other files that are new: a path each, nothing to read.
+        var newFiles = IndexTable(capacity: survey.newFiles.count)
+        newFiles.addFiles(survey.newFiles)
         let path = plan.kind == .base ? indexPath : deltaPath
         var view: IndexView?
         var indexError: VaultError?
@@ -66,6 +72,8 @@ extension Vault {
             indexError = .indexNotWritten(path: indexPath, reason: error.brief)
         }
         var (read, readDiagnostics, readMode) = readRecords(survey.stale, into: stream, progress: progress)
+        stream?.add([newFiles])
+        read.append(newFiles)
         // The modes of files the walk did not stat, as reading found them.
         indexMode &= readMode
         Trace.mark("read")
@@ -90,7 +98,7 @@ extension Vault {
         if view == nil {
             // Not written (another process is writing it, or it cannot be): the same records,
             // encoded in memory. Texts handed to a stream that then failed are read again.
-            if stream != nil { read = readRecords(survey.stale, into: nil, progress: nil).0 }
+            if stream != nil { read = readRecords(survey.stale, into: nil, progress: nil).0 + [newFiles] }
             let bytes = NoteIndexFile.encode(
                 kept: plan.kept, of: index, read: read, removed: plan.removed,
                 titleSource: titleSource, kind: plan.kind, generation: plan.generation)
@@ -98,9 +106,9 @@ extension Vault {
                 of: index, written: NoteIndexFile.map(TextStorage(bytes), titleSource: titleSource))
         }
         Trace.mark("write")
-        let live = view.map { view in plan.live(in: view).filter { view.isNote($0) }.map { Int32($0) } } ?? []
+        let (notes, files) = view.map { Catalog.notesAndFiles(plan.live(in: $0), of: $0) } ?? ([], [])
         return Catalog(
-            index: view, mapped: live, diagnostics: survey.diagnostics + readDiagnostics,
+            index: view, mapped: notes, files: files, diagnostics: survey.diagnostics + readDiagnostics,
             filesRead: survey.stale.count, indexWritten: written, indexError: indexError,
             linkRules: linkRules, symlinkedFolders: survey.symlinkedFolders)
     }
@@ -267,20 +275,21 @@ extension Vault {
 
 extension Vault {
     /// The tags and links of a note read from its file, as the index keeps them (`NoteRefs`):
-    /// its folded title, its tags folded and as spelled, its links with their resolution keys, its
-    /// aliases folded.
+    /// its folded title, its tags folded and as spelled, its links (of every kind) with their
+    /// resolution keys, its aliases folded, its headings and block ids.
     static func refs(of loaded: LoadedNote, folding: inout TextFolder) -> NoteRefs.Encoded {
         var tags: [(spelling: String, folded: [UInt8])] = []
         for spelling in loaded.note.tags {
             let folded = folding.foldedBytes(spelling)
             if !folded.isEmpty { tags.append((spelling, folded)) }
         }
-        let links = NoteLinks.of(loaded.document).map { link -> (link: NoteLink, keys: LinkKeys) in
+        let links = NoteLinks.all(loaded.document).map { link -> (link: NoteLink, keys: LinkKeys) in
             (link, LinkKeys.make(link, from: loaded.note.path, folding: &folding))
         }
         return NoteRefs.encode(
             foldedTitle: folding.foldedBytes(loaded.note.title), tags: tags, links: links,
-            foldedAliases: loaded.document.aliases.map { folding.foldedBytes($0) })
+            foldedAliases: loaded.document.aliases.map { folding.foldedBytes($0) },
+            anchors: NoteAnchors.of(loaded.document))
     }
 }
 

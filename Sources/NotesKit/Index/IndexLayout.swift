@@ -10,15 +10,16 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 12: checksums, a flag for names that may be conflict
-/// copies, aliases in the folded texts and, folded, after the tags, and exact mtimes), all
-/// little-endian. Everything a command needs to check the index against the files and to sort sits
-/// in fixed-width columns read in place; the strings a command shows, the folded texts a search
-/// reads, and what tags and links commands compare sit in regions of their own, so that a `list`
-/// pages in the record table, the path table and the paths, and nothing else; `tags` and `list
-/// --tag` page in the tags region besides (a few bytes per note), `backlinks` the links region. The
-/// texts come first, so a writer can stream them out while it is still reading files, and write the
-/// tables and then the header last.
+/// The layout of an index file (version 13: checksums, a flag for names that may be conflict
+/// copies, aliases in the folded texts and, folded, after the tags, exact mtimes, headings and
+/// block ids, attachment links, and records of the vault's other files), all little-endian.
+/// Everything a command needs to check the index against the files and to sort sits in fixed-width
+/// columns read in place; the strings a command shows, the folded texts a search reads, and what
+/// tags and links commands compare sit in regions of their own, so that a `list` pages in the
+/// record table, the path table and the paths, and nothing else; `tags` and `list --tag` page in
+/// the tags region besides (a few bytes per note), `backlinks` the links region. The texts come
+/// first, so a writer can stream them out while it is still reading files, and write the tables
+/// and then the header last.
 ///
 /// Nothing read from the file is trusted unchecked (`IndexChecksum`): the header's checksum covers
 /// the header and the tables, and is checked when the file is opened; each record keeps one for
@@ -36,10 +37,10 @@ enum IndexKind: UInt8 {
 ///     paths    each record's vault-relative path, UTF-8
 ///     strings  per record: title, preview (u32 length + bytes each), the warnings (u32 count,
 ///              then u32 line and u32 length + message bytes each), then the tags as spelled and
-///              the links as written (`ShownRefs`)
+///              the links as written, the headings and block ids (`ShownRefs`)
 ///     tags     per record, at the offset and length its columns give: its folded title,
 ///              folded tags and folded aliases (`TagsChunk`)
-///     links    per record, likewise: each link's kind and keys (`LinkKeysChunk`) — the target
+///     links    per record, likewise: each link's kind, keys and heading (`LinkKeysChunk`) — the target
 ///              made into what resolution compares (a relative Markdown path already joined to the
 ///              note's folder), so finding backlinks compares bytes and makes no strings
 enum IndexLayout {
@@ -60,11 +61,13 @@ enum IndexLayout {
     }
 
     /// Flags: a readable note; its title is not a body line; it has `updatedAt`; its body holds
-    /// conflict markers; its name may be that of a conflict copy (`ConflictCopy.mayBeCopy`); (in a
-    /// delta) its file is gone.
+    /// conflict markers; its name may be that of a conflict copy (`ConflictCopy.mayBeCopy`); one
+    /// of the vault's other files (an attachment target: only its path is kept, and the survey
+    /// finds it current while it is there, without a stat); (in a delta) its file is gone.
     static let isNote: UInt8 = 1, titleIsOutsideBody: UInt8 = 2, hasUpdatedAt: UInt8 = 4,
         conflicted: UInt8 = 8
     static let mayBeConflictCopy: UInt8 = 0x10
+    static let isFile: UInt8 = 0x20
     static let removed: UInt8 = 0x80
 }
 
@@ -73,7 +76,7 @@ enum IndexLayout {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 12
+    static let version: UInt32 = 13
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and

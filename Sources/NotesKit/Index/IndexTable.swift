@@ -209,7 +209,26 @@ struct IndexTable {
                     links: UnsafeRawBufferPointer(start: nil, count: 0)
                 ) { strings in
                     // No title, preview or warnings; no tags, no links.
-                    strings.append(contentsOf: [UInt8](repeating: 0, count: 20))
+                    strings.append(contentsOf: [UInt8](repeating: 0, count: 12) + ShownRefs.none)
+                }
+            }
+        }
+    }
+
+    /// Adds records of the vault's other files (attachment targets): a path, nothing read.
+    mutating func addFiles(_ files: [String]) {
+        for path in files {
+            var path = path
+            guard path.utf8.count <= Int(UInt16.max) else { continue }
+            path.withUTF8 { path in
+                add(
+                    path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0,
+                    updatedAt: nil,
+                    flags: IndexLayout.isFile, textLength: 0, textCheck: IndexChecksum.short([]),
+                    tags: UnsafeRawBufferPointer(start: nil, count: 0),
+                    links: UnsafeRawBufferPointer(start: nil, count: 0)
+                ) { strings in
+                    strings.append(contentsOf: [UInt8](repeating: 0, count: 12) + ShownRefs.none)
                 }
             }
         }

@@ -111,6 +111,14 @@ final class IndexView: @unchecked Sendable {
         let (file, n) = locate(number)
         return file.isNote(n)
     }
+    func isFile(_ number: Int) -> Bool {
+        let (file, n) = locate(number)
+        return file.isFile(n)
+    }
+    func anchors(at number: Int, viaPread: Bool = false) -> NoteAnchors {
+        let (file, n) = locate(number)
+        return file.anchors(at: n, viaPread: viaPread)
+    }
     func flags(_ number: Int) -> UInt8 {
         let (file, n) = locate(number)
         return file.flags(n)

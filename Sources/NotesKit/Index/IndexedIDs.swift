@@ -16,7 +16,7 @@ extension NoteStore {
     public func indexedCatalog() -> Catalog? {
         guard let (view, numbers) = indexedRecords() else { return nil }
         return Catalog(
-            index: view, mapped: numbers.map { Int32(truncatingIfNeeded: $0) }, diagnostics: [],
+            index: view, mapped: numbers.map { Int32(truncatingIfNeeded: $0) }, files: [], diagnostics: [],
             filesRead: 0, indexWritten: false, indexError: nil, linkRules: vault.linkRules)
     }
 

@@ -353,6 +353,7 @@ struct NamingKeys {
 
     /// Whether `link` could resolve to the note (it does if it resolves to nothing nearer).
     func couldName(_ link: LinkKeysChunk.Link) -> Bool {
+        guard link.isToNote else { return false }
         if link.isMarkdown { return link.key.elementsEqual(path) || link.alternative.elementsEqual(path) }
         if link.key.elementsEqual(id) || link.key.elementsEqual(name) || NamingKeys.ends(id, with: link.key) {
             return true

@@ -150,6 +150,7 @@ final class MappedIndex: @unchecked Sendable {
     }
     func isNote(_ number: Int) -> Bool { flags(number) & IndexLayout.isNote != 0 }
     func isRemoved(_ number: Int) -> Bool { flags(number) & IndexLayout.removed != 0 }
+    func isFile(_ number: Int) -> Bool { flags(number) & IndexLayout.isFile != 0 }
     func size(_ number: Int) -> Int64 { Int64(bitPattern: u64(number, IndexLayout.Column.size)) }
     func mtime(_ number: Int) -> Int64 { Int64(bitPattern: u64(number, IndexLayout.Column.mtime)) }
     func inode(_ number: Int) -> UInt64 { u64(number, IndexLayout.Column.inode) }
@@ -271,6 +272,15 @@ final class MappedIndex: @unchecked Sendable {
             guard ShownRefs.skip(&end) else { return nil }
             return ShownRefs.links(&reader, keys: keys)
         } ?? []
+    }
+
+    /// Record `number`'s headings and block ids (see `note(at:viaPread:)` for `viaPread`).
+    func anchors(at number: Int, viaPread: Bool = false) -> NoteAnchors {
+        withStrings(number, viaPread: viaPread) { strings -> NoteAnchors? in
+            var reader = ByteReader(bytes: strings)
+            guard MappedIndex.skipToShown(&reader), ShownRefs.skipLinks(&reader) else { return nil }
+            return ShownRefs.anchors(&reader)
+        } ?? NoteAnchors()
     }
 
     /// What `parse` makes of record `number`'s strings (checked), in place or (`viaPread`) read

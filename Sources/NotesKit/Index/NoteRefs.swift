@@ -11,9 +11,15 @@ struct LinkKeys: Equatable {
     /// that starts with `./` or `../`.
     var alternative: [UInt8]
 
-    /// The keys of `link` in the note at the vault path `source`.
+    /// The keys of `link` in the note at the vault path `source`. An attachment link keeps its
+    /// target as a path (percent-decoded), resolved against the vault's files when asked
+    /// (`VaultFiles`); a link into its own note has none.
     static func make(_ link: NoteLink, from source: String, folding: inout TextFolder) -> LinkKeys {
-        make(style: link.style, target: link.target, from: source, folding: &folding)
+        switch link.kind {
+        case .note: return make(style: link.style, target: link.target, from: source, folding: &folding)
+        case .sameNote: return LinkKeys(key: [], alternative: [])
+        case .attachment: return LinkKeys(key: Array(link.decodedTarget.utf8), alternative: [])
+        }
     }
 
     /// The keys of a link of `style` whose target is written `target`, in the note at `source`.
@@ -73,6 +79,8 @@ struct LinkKeys: Equatable {
 public struct IndexedLink: Equatable, Sendable {
     /// How it is written.
     public var style: NoteLink.Style
+    /// What it points at.
+    public var kind: NoteLink.Kind
     /// Whether it is an embed (`![[…]]`).
     public var isEmbed: Bool
     /// The 1-based line of the file.
@@ -101,26 +109,45 @@ enum NoteRefs {
         var shown: [UInt8] = ShownRefs.none
     }
 
-    static let markdown: UInt8 = 1, embed: UInt8 = 2, hasHeading: UInt8 = 4
+    /// A link's flags: written as a Markdown link; an embed; with a heading (`#…`); to an
+    /// attachment; into its own note (`[[#Heading]]`). The keys keep all but `embed`.
+    static let markdown: UInt8 = 1, embed: UInt8 = 2, hasHeading: UInt8 = 4, attachment: UInt8 = 8,
+        sameNote: UInt8 = 16
+
+    /// The flags of `link`.
+    static func flags(of link: NoteLink) -> UInt8 {
+        var flags: UInt8 = link.style == .markdown ? markdown : 0
+        if link.isEmbed { flags |= embed }
+        if link.heading != nil { flags |= hasHeading }
+        if link.kind == .attachment { flags |= attachment }
+        if link.kind == .sameNote { flags |= sameNote }
+        return flags
+    }
 
     /// The parts of a note: its folded title, its tags (as spelled and folded, each once), its
-    /// links with their keys, its folded aliases. A tag, link or alias too long for the layout
-    /// (hundreds of bytes, thousands) is left out.
+    /// links with their keys, its folded aliases, its headings and block ids. A tag, link, alias,
+    /// heading or block id too long for the layout (hundreds of bytes, thousands) is left out.
     static func encode(
         foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
-        links: [(link: NoteLink, keys: LinkKeys)], foldedAliases: [[UInt8]] = []
+        links: [(link: NoteLink, keys: LinkKeys)], foldedAliases: [[UInt8]] = [],
+        anchors: NoteAnchors = NoteAnchors()
     ) -> Encoded {
         let tags = tags.filter { $0.folded.count <= 255 && $0.spelling.utf8.count <= 255 }.prefix(
             Int(UInt16.max))
         let links = links.filter { link, keys in
             link.text.utf8.count <= Int(UInt16.max) && keys.key.count <= Int(UInt16.max)
                 && keys.alternative.count <= Int(UInt16.max)
+                && (link.heading?.utf8.count ?? 0) <= Int(UInt16.max)
         }.prefix(Int(UInt16.max))
         var encoded = Encoded()
         // Each part in one allocation: its size is known before it is written.
         encoded.tags.reserveCapacity(4 + foldedTitle.count + tags.reduce(0) { $0 + 1 + $1.folded.count })
         encoded.links.reserveCapacity(
-            2 + links.reduce(0) { $0 + 5 + $1.keys.key.count + $1.keys.alternative.count })
+            2
+                + links.reduce(0) {
+                    $0 + 7 + $1.keys.key.count + $1.keys.alternative.count
+                        + ($1.link.heading?.utf8.count ?? 0)
+                })
         func u16(_ value: Int, _ out: inout [UInt8]) {
             NoteIndexFile.append(UInt16(truncatingIfNeeded: value), to: &out)
         }
@@ -144,12 +171,11 @@ enum NoteRefs {
         for tag in tags { NoteIndexFile.append(tag.spelling, to: &shown) }
         NoteIndexFile.append(UInt32(links.count), to: &shown)
         for (link, keys) in links {
-            var flags: UInt8 = link.style == .markdown ? markdown : 0
-            if link.isEmbed { flags |= embed }
-            if link.heading != nil { flags |= hasHeading }
-            encoded.links.append(flags & markdown)
+            let flags = flags(of: link)
+            encoded.links.append(flags & ~embed)
             bytes16(keys.key, &encoded.links)
             bytes16(keys.alternative, &encoded.links)
+            if let heading = link.heading { bytes16(heading.utf8, &encoded.links) }
             NoteIndexFile.append(UInt32(clamping: link.line), to: &shown)
             shown.append(flags)
             NoteIndexFile.append(link.text, to: &shown)
@@ -157,6 +183,7 @@ enum NoteRefs {
             u16(link.targetRange.upperBound - link.range.lowerBound, &shown)
             NoteIndexFile.append(link.heading ?? "", to: &shown)
         }
+        ShownRefs.append(anchors, to: &shown)
         encoded.shown = shown
         return encoded
     }
@@ -228,16 +255,27 @@ struct TagsChunk {
 
 /// A note's links' keys, read in place with bounds checks (damage reads as no more links):
 ///
-///     u16 link count, per link: u8 flags (1: Markdown), u16 length + key, u16 length + alternative
+///     u16 link count, per link: u8 flags (`NoteRefs`, but the embed's), u16 length + key,
+///         u16 length + alternative, with a heading: u16 length + the heading as written
 struct LinkKeysChunk {
     let bytes: UnsafeRawBufferPointer
 
     /// One link's keys, in place, and its number among the note's links.
     struct Link {
         var number: Int
-        var isMarkdown: Bool
+        var flags: UInt8
         var key: UnsafeRawBufferPointer
         var alternative: UnsafeRawBufferPointer
+        /// The `#…` as written (`Heading`, `A#B`, `^block-id`), if the link has one.
+        var heading: UnsafeRawBufferPointer?
+
+        var isMarkdown: Bool { flags & NoteRefs.markdown != 0 }
+        /// Whether it is a link to a note (not an attachment, nor into its own note).
+        var isToNote: Bool { flags & (NoteRefs.attachment | NoteRefs.sameNote) == 0 }
+        var kind: NoteLink.Kind {
+            flags & NoteRefs.attachment != 0
+                ? .attachment : flags & NoteRefs.sameNote != 0 ? .sameNote : .note
+        }
     }
 
     /// Calls `body` with each link, in order; stops when it returns false.
@@ -245,28 +283,88 @@ struct LinkKeysChunk {
         var reader = ByteReader(bytes: bytes)
         guard let count = reader.u16() else { return }
         for number in 0..<Int(count) {
-            guard let flags = reader.byte(), let key = reader.bytes16(), let alternative = reader.bytes16(),
-                body(
-                    Link(
-                        number: number, isMarkdown: flags & NoteRefs.markdown != 0, key: key,
-                        alternative: alternative))
+            guard let flags = reader.byte(), let key = reader.bytes16(), let alternative = reader.bytes16()
+            else { return }
+            var heading: UnsafeRawBufferPointer?
+            if flags & NoteRefs.hasHeading != 0 {
+                guard let read = reader.bytes16() else { return }
+                heading = read
+            }
+            guard
+                body(Link(number: number, flags: flags, key: key, alternative: alternative, heading: heading))
             else { return }
         }
     }
 }
 
-/// What the index shows of a note's tags and links, after its title, preview and warnings in its
-/// strings (read with bounds checks; damage reads as none):
+/// What the index shows of a note's tags and links, and its headings and block ids, after its
+/// title, preview and warnings in its strings (read with bounds checks; damage reads as none):
 ///
 ///     u32 tag count, per tag: u32 length + the tag as spelled
-///     u32 link count, per link: u32 line, u8 flags (1 Markdown, 2 embed, 4 heading),
+///     u32 link count, per link: u32 line, u8 flags (`NoteRefs`),
 ///         u32 length + the link as written, u16 start and end of the target in it, u32 length + heading
+///     u32 heading count, per heading: u8 level, u32 line, u32 length + the heading as written
+///     u32 block count, per block id: u32 line, u32 length + the id
 enum ShownRefs {
-    /// No tags, no links.
-    static let none = [UInt8](repeating: 0, count: 8)
+    /// No tags, no links, no headings, no block ids.
+    static let none = [UInt8](repeating: 0, count: 16)
+
+    /// Appends the headings and block ids.
+    static func append(_ anchors: NoteAnchors, to out: inout [UInt8]) {
+        let headings = anchors.headings.filter { $0.text.utf8.count <= Int(UInt16.max) }
+        let blocks = anchors.blocks.filter { $0.id.utf8.count <= Int(UInt16.max) }
+        NoteIndexFile.append(UInt32(headings.count), to: &out)
+        for heading in headings {
+            out.append(UInt8(clamping: heading.level))
+            NoteIndexFile.append(UInt32(clamping: heading.line), to: &out)
+            NoteIndexFile.append(heading.text, to: &out)
+        }
+        NoteIndexFile.append(UInt32(blocks.count), to: &out)
+        for block in blocks {
+            NoteIndexFile.append(UInt32(clamping: block.line), to: &out)
+            NoteIndexFile.append(block.id, to: &out)
+        }
+    }
+
+    /// The headings and block ids, from a reader past the links; nil when they do not parse.
+    static func anchors(_ reader: inout ByteReader) -> NoteAnchors? {
+        var anchors = NoteAnchors()
+        guard let headings = reader.u32(), UInt64(headings) * 9 <= UInt64(reader.bytes.count - reader.offset)
+        else { return nil }
+        for _ in 0..<headings {
+            guard let level = reader.byte(), let line = reader.u32(), let text = reader.repairedString()
+            else {
+                return nil
+            }
+            anchors.headings.append(NoteHeading(level: Int(level), text: text, line: Int(line)))
+        }
+        guard let blocks = reader.u32(), UInt64(blocks) * 8 <= UInt64(reader.bytes.count - reader.offset)
+        else { return nil }
+        for _ in 0..<blocks {
+            guard let line = reader.u32(), let id = reader.repairedString() else { return nil }
+            anchors.blocks.append(NoteBlock(id: id, line: Int(line)))
+        }
+        return anchors
+    }
+
+    /// Reads past the shown tags, links, headings and block ids; false when they do not parse.
+    static func skip(_ reader: inout ByteReader) -> Bool {
+        guard skipLinks(&reader) else { return false }
+        guard let headings = reader.u32(), UInt64(headings) * 9 <= UInt64(reader.bytes.count - reader.offset)
+        else { return false }
+        for _ in 0..<headings {
+            guard reader.byte() != nil, reader.u32() != nil, reader.range() != nil else { return false }
+        }
+        guard let blocks = reader.u32(), UInt64(blocks) * 8 <= UInt64(reader.bytes.count - reader.offset)
+        else { return false }
+        for _ in 0..<blocks {
+            guard reader.u32() != nil, reader.range() != nil else { return false }
+        }
+        return true
+    }
 
     /// Reads past the shown tags and links; false when they do not parse.
-    static func skip(_ reader: inout ByteReader) -> Bool {
+    static func skipLinks(_ reader: inout ByteReader) -> Bool {
         guard let tags = reader.u32(), UInt64(tags) * 4 <= UInt64(reader.bytes.count - reader.offset) else {
             return false
         }
@@ -316,6 +414,8 @@ enum ShownRefs {
             links.append(
                 IndexedLink(
                     style: flags & NoteRefs.markdown != 0 ? .markdown : .wiki,
+                    kind: flags & NoteRefs.attachment != 0
+                        ? .attachment : flags & NoteRefs.sameNote != 0 ? .sameNote : .note,
                     isEmbed: flags & NoteRefs.embed != 0,
                     line: Int(line), text: String(decoding: textBytes, as: UTF8.self),
                     target: String(

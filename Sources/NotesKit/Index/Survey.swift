@@ -8,6 +8,9 @@ struct Survey {
     /// The files the index does not know as they are (new or changed), with their status (nil
     /// when the survey did not stat them: reading a file stats it anyway).
     var stale: [(path: String, status: FileStatus?)] = []
+    /// The vault's other files (attachment targets) that the index does not know: only their
+    /// paths are kept, nothing is read. (Those it knows are in `current`.)
+    var newFiles: [String] = []
     /// The group and other permission bits that the vault folder and every note grant.
     var sharedMode: mode_t = 0o066
     /// Folders that could not be read.
@@ -22,9 +25,11 @@ extension Vault {
     /// files ignore, read afresh each time; symlinks not followed, those to folders collected) and
     /// checks every note file against `index` on the way, on all cores: one `fstatat` per file on
     /// its open folder, and the path looked up in the index by its bytes, folder and name apart, so
-    /// that a vault whose index is fresh is checked without making a string per file. Without an
-    /// index, every note file is stale. An ignore file's change needs no record of its own: what it
-    /// now ignores drops out of the walk, and what it no longer ignores comes in as new.
+    /// that a vault whose index is fresh is checked without making a string per file. The vault's
+    /// other files (attachment targets) are only looked up, not stat'ed: the index keeps their
+    /// paths, so one that appears or vanishes refreshes it. Without an index, every note file is
+    /// stale. An ignore file's change needs no record of its own: what it now ignores drops out of
+    /// the walk, and what it no longer ignores comes in as new.
     ///
     /// Reading a folder and checking its files overlap: a folder's names are handed out in
     /// batches as they are read, so one core checks while another still reads a large folder,
@@ -55,6 +60,12 @@ extension Vault {
                 case .current(let number, let mode):
                     survey.sharedMode &= mode
                     survey.current.append(number)
+                case .file(let number): survey.current.append(number)
+                case .newFile:
+                    // A name that is not UTF-8 cannot be a link's target.
+                    guard let name = String(validating: batch.name(i), as: UTF8.self) else { continue }
+                    let directory = batch.folder.relative
+                    survey.newFiles.append(directory.isEmpty ? name : directory + "/" + name)
                 case .stale(let status):
                     let directory = batch.folder.relative
                     // A name that is not UTF-8 cannot be a note's ID: it is left alone, and said so
@@ -95,6 +106,10 @@ private enum EntryFreshness {
     case gone
     /// The index's record describes it as it is.
     case current(Int, mode: mode_t)
+    /// One of the vault's other files, which the index has (record number).
+    case file(Int)
+    /// One of the vault's other files, which the index lacks.
+    case newFile
     /// It must be read (boxed: the other cases are the common ones, and stay small); no status
     /// when the survey does not stat.
     indirect case stale(FileStatus?)
@@ -117,7 +132,8 @@ private final class OpenFolder: @unchecked Sendable {
     deinit { close(fd) }
 }
 
-/// Up to `NameBatch.size` note file names of one folder, and what checking them found.
+/// Up to `NameBatch.size` file names of one folder — notes, and the vault's other files — and what
+/// checking them found.
 private final class NameBatch: @unchecked Sendable {
     static let size = 1024
     let folder: OpenFolder
@@ -126,6 +142,8 @@ private final class NameBatch: @unchecked Sendable {
     /// The names, each followed by a NUL, and where each starts.
     var names: [UInt8] = []
     var starts: [Int] = []
+    /// Whether each name is a note's (else it is one of the vault's other files).
+    var isNote: [Bool] = []
     var checked: [EntryFreshness] = []
 
     init(folder: OpenFolder, sequence: Int) {
@@ -133,6 +151,7 @@ private final class NameBatch: @unchecked Sendable {
         self.sequence = sequence
         names.reserveCapacity(NameBatch.size * 24)
         starts.reserveCapacity(NameBatch.size)
+        isNote.reserveCapacity(NameBatch.size)
     }
 
     /// The bytes of name `i` (without its NUL).
@@ -140,11 +159,12 @@ private final class NameBatch: @unchecked Sendable {
         names[starts[i]..<(i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1)]
     }
 
-    /// Stats each name on the open folder and looks it up in `index`; without `statting`, every
-    /// name is stale, with no status.
+    /// Stats each note's name on the open folder and looks it up in `index`; without `statting`,
+    /// every note is stale, with no status. Other files are only looked up: their contents do not
+    /// matter, only that they are there.
     func check(against index: IndexView?, statting: Bool) {
         guard statting else {
-            checked = Array(repeating: .stale(nil), count: starts.count)
+            checked = isNote.map { $0 ? .stale(nil) : .newFile }
             return
         }
         let prefix = folder.prefix
@@ -153,8 +173,8 @@ private final class NameBatch: @unchecked Sendable {
         // caches cold, so a lookup right after one waits on memory, while lookups one after the
         // other run through the index's tables in order.
         let statuses = names.withUnsafeBytes { names in
-            starts.map { start -> FileStatus? in
-                guard let base = names.baseAddress else { return nil }
+            zip(starts, isNote).map { start, isNote -> FileStatus? in
+                guard isNote, let base = names.baseAddress else { return nil }
                 var st = stat()
                 guard
                     fstatat(fd, (base + start).assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW)
@@ -169,9 +189,16 @@ private final class NameBatch: @unchecked Sendable {
         checked = names.withUnsafeBytes { names in
             prefix.withUnsafeBytes { prefix in
                 starts.indices.map { i -> EntryFreshness in
-                    guard let status = statuses[i] else { return .gone }
                     let end = i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1
                     let name = UnsafeRawBufferPointer(rebasing: names[starts[i]..<end])
+                    guard isNote[i] else {
+                        guard let index, let number = index.find(prefix, name, after: previous),
+                            index.isFile(number)
+                        else { return .newFile }
+                        previous = number
+                        return .file(number)
+                    }
+                    guard let status = statuses[i] else { return .gone }
                     guard let index, let number = index.find(prefix, name, after: previous) else {
                         return .stale(status)
                     }
@@ -182,9 +209,15 @@ private final class NameBatch: @unchecked Sendable {
             }
         }
         // Names are needed later only for files to read: a folder whose index is fresh lets go of them.
-        if !checked.contains(where: { if case .stale = $0 { return true } else { return false } }) {
+        if !checked.contains(where: {
+            switch $0 {
+            case .stale, .newFile: return true
+            default: return false
+            }
+        }) {
             names = []
             starts = []
+            isNote = []
         }
     }
 }
@@ -250,8 +283,8 @@ private final class SurveyWork: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Reads one folder: its subfolders become work, and its note files go out in batches; what
-    /// its ignore files and those above (`rules`) ignore is left out.
+    /// Reads one folder: its subfolders become work, and its files go out in batches; what its
+    /// ignore files and those above (`rules`) ignore is left out.
     private func read(_ relative: String, rules above: IgnoreRules) {
         let full = relative.isEmpty ? root : root + "/" + relative
         let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -314,12 +347,11 @@ private final class SurveyWork: @unchecked Sendable {
                     give(.folder(relative.isEmpty ? name : relative + "/" + name, rules))
                 } else if kind == Int32(DT_LNK) {
                     noteSymlink(raw, name, in: fd, relative: relative, ignored: isIgnored)
-                } else if kind == Int32(DT_REG) && Vault.isNoteName(name)
-                    && !isIgnored(name, isDirectory: false)
-                {
+                } else if kind == Int32(DT_REG) && !isIgnored(name, isDirectory: false) {
                     batch.starts.append(batch.names.count)
                     batch.names.append(contentsOf: name)
                     batch.names.append(0)
+                    batch.isNote.append(Vault.isNoteName(name))
                 }
             }
             if batch.starts.count == NameBatch.size {

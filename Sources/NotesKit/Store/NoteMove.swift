@@ -82,7 +82,7 @@ extension NoteStore {
         Trace.mark("move: candidates")
         for position in candidates {
             var rewrites: [LinkRewrite] = []
-            for link in catalog.links(at: position) {
+            for link in catalog.links(at: position) where link.kind == .note {
                 let written = WrittenLink(
                     style: link.style, target: link.target, angled: link.isAngled, keys: link.keys)
                 guard let target = rewriter.newTarget(for: written, in: position) else { continue }

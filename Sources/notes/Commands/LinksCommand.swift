@@ -11,7 +11,9 @@ struct LinksCommand: NotesCommand {
         discussion: """
             Links are [[Target]], [[Target|text]], [[Target#Heading]] and Markdown links to notes,
             [text](path/to/note.md). A [[Target]] goes to the note with that ID, else the note with
-            that file name (the nearest one), else the note with that title.
+            that file name (the nearest one), else the note with that title. Attachment links
+            (![[photo.png]], ![](img/a.png), [pdf](docs/x.pdf)) go to the vault's other files. A
+            link is broken when its note or file is missing, or the heading or ^block it names.
             """)
 
     static let idArgument = Positional<String>(
@@ -40,7 +42,7 @@ struct LinksCommand: NotesCommand {
         let text: ListView.Text
         if let id {
             let note = try context.note(id, in: store).note
-            let links = context.catalog(store).links(of: note).filter { !broken || $0.note == nil }
+            let links = context.catalog(store).links(of: note).filter { !broken || $0.isBroken }
             text = LinksView.render(links, json: json, style: context.style)
         } else {
             text = LinkSitesView.render(

@@ -32,9 +32,11 @@ enum TagsView {
     }
 }
 
-/// Renders `notes links ID`: each link with where it goes. Human: `LINE  TEXT → ID` (or
-/// `(broken)`), the line and arrow dimmer. Piped: `LINE<TAB>ID<TAB>TEXT`, the ID empty when broken.
-/// JSON: line, text, target, heading, id, path, title (null when broken), broken.
+/// Renders `notes links ID`: each link with where it goes. Human: `LINE  TEXT → ID` (a file's
+/// path for an attachment link; `(broken: …)` with why), the line and arrow dimmer. Piped:
+/// `LINE<TAB>ID<TAB>TEXT`, the ID (or file) empty when broken. JSON: line, text, target, heading,
+/// id, path, title of the note it goes to (null when none), file (an attachment's path, or null),
+/// broken, reason (`no-note`, `missing-heading`, `missing-block`, `no-file`, or null).
 enum LinksView {
     static func render(_ links: [ResolvedLink], json: Bool, style: OutputStyle) -> ListView.Text {
         if json {
@@ -48,7 +50,9 @@ enum LinksView {
                                 ("target", .string(link.target)),
                                 ("heading", .optional(link.heading)),
                             ] + JSONText.noteIdentity(resolved.note) + [
-                                ("broken", .bool(resolved.note == nil))
+                                ("file", .optional(resolved.file)),
+                                ("broken", .bool(resolved.isBroken)),
+                                ("reason", .optional(resolved.problem?.rawValue)),
                             ])
                     }
                 ).rendered)
@@ -57,7 +61,8 @@ enum LinksView {
         guard style.human else {
             return ListView.Text(
                 stdout: links.map { resolved in
-                    String(resolved.link.line) + "\t" + ANSI.printable(resolved.note?.id ?? "") + "\t"
+                    let destination = resolved.isBroken ? "" : resolved.note?.id ?? resolved.file ?? ""
+                    return String(resolved.link.line) + "\t" + ANSI.printable(destination) + "\t"
                         + ANSI.printable(resolved.link.text) + "\n"
                 }.joined())
         }
@@ -69,10 +74,12 @@ enum LinksView {
                 let head =
                     codes.dim + String(repeating: " ", count: lineWidth - line.count) + line + codes.reset
                     + "  "
-                let id = resolved.note.map { ANSI.printable($0.id) }
+                let id = (resolved.note?.id ?? resolved.file).map { ANSI.printable($0) }
+                let problem = resolved.problem.map { " (broken: " + $0.brief + ")" } ?? ""
                 let target =
-                    id.map { codes.dim + " → " + codes.reset + $0 } ?? codes.dim + " (broken)" + codes.reset
-                let targetWidth = id.map { 3 + DisplayWidth.of($0) } ?? 9
+                    (id.map { codes.dim + " → " + codes.reset + $0 } ?? "")
+                    + (problem.isEmpty ? "" : codes.dim + problem + codes.reset)
+                let targetWidth = (id.map { 3 + DisplayWidth.of($0) } ?? 0) + DisplayWidth.of(problem)
                 let room = max(10, style.width - lineWidth - 2 - targetWidth)
                 return head + DisplayWidth.truncate(ANSI.printable(resolved.link.text), to: room) + target
                     + "\n"
@@ -81,8 +88,9 @@ enum LinksView {
 }
 
 /// Renders links found in notes — `notes backlinks ID` and `notes links --broken`: the linking
-/// note and the link's line and text. Human: `ID:LINE  TEXT`, the place dimmer. Piped:
-/// `ID<TAB>LINE<TAB>TEXT`. JSON: id, path, title of the linking note, line, text.
+/// note and the link's line and text, and for a broken link why. Human: `ID:LINE  TEXT`, the place
+/// dimmer, then `(no such note)` or the like, dimmer. Piped: `ID<TAB>LINE<TAB>TEXT`. JSON: id,
+/// path, title of the linking note, line, text, and for a broken link reason.
 enum LinkSitesView {
     static func render(_ sites: [LinkSite], json: Bool, style: OutputStyle, none: String) -> ListView.Text {
         if json {
@@ -92,7 +100,7 @@ enum LinkSitesView {
                         .object(
                             JSONText.noteIdentity(site.source) + [
                                 ("line", .number(site.line)), ("text", .string(site.text)),
-                            ])
+                            ] + (site.problem.map { [("reason", .string($0.rawValue))] } ?? []))
                     }
                 ).rendered)
         }
@@ -110,10 +118,24 @@ enum LinkSitesView {
         return ListView.Text(
             stdout: zip(sites, places).map { site, place in
                 let shown = DisplayWidth.pad(DisplayWidth.truncate(place, to: width), to: width)
+                let problem = site.problem.map { "  (" + $0.brief + ")" } ?? ""
+                let room = max(1, style.width - width - 2 - DisplayWidth.of(problem))
                 return codes.dim + shown + codes.reset + "  "
-                    + DisplayWidth.truncate(ANSI.printable(site.text), to: max(1, style.width - width - 2))
-                    + "\n"
+                    + DisplayWidth.truncate(ANSI.printable(site.text), to: room)
+                    + (problem.isEmpty ? "" : codes.dim + problem + codes.reset) + "\n"
             }.joined())
+    }
+}
+
+extension LinkProblem {
+    /// Why a link is broken, in a few words.
+    var brief: String {
+        switch self {
+        case .noNote: "no such note"
+        case .missingHeading: "no such heading"
+        case .missingBlock: "no such block"
+        case .noFile: "no such file"
+        }
     }
 }
 

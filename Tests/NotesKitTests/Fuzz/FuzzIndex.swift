@@ -135,12 +135,16 @@ enum IndexFuzz {
         }
         var keys: [[UInt8]] = []
         index.linksChunk(n).forEachLink { link in
-            keys += [[link.isMarkdown ? 1 : 0], Array(link.key), Array(link.alternative)]
+            keys +=
+                [[link.flags], Array(link.key), Array(link.alternative)]
+                + (link.heading.map { [Array($0)] } ?? [])
             return true
         }
         _ = index.date(at: n, order: .updated)
         _ = index.withID(at: n) { Array($0) }
         _ = index.tagsChunk(n).hasTags([Array("a".utf8)])
+        _ = index.anchors(at: n)
+        _ = index.anchors(at: n, viaPread: true)
         return DecodedRecord(
             path: Array(index.pathBytes(n)), size: record.size, mtime: UInt64(bitPattern: record.mtime),
             inode: record.inode,
@@ -209,18 +213,20 @@ enum IndexFuzz {
         // What the index keeps of the tags and links (too long for the layout: left out).
         let tags = note.tags.map { ($0, folder.foldedBytes($0)) }
             .filter { !$0.1.isEmpty && $0.1.count <= 255 && $0.0.utf8.count <= 255 }.prefix(Int(UInt16.max))
-        let links = NoteLinks.of(document).map { ($0, LinkKeys.make($0, from: path, folding: &folder)) }
+        let links = NoteLinks.all(document).map { ($0, LinkKeys.make($0, from: path, folding: &folder)) }
             .filter { link, keys in
-                [link.text.utf8.count, keys.key.count, keys.alternative.count].allSatisfy {
-                    $0 <= Int(UInt16.max)
-                }
+                [link.text.utf8.count, keys.key.count, keys.alternative.count, link.heading?.utf8.count ?? 0]
+                    .allSatisfy {
+                        $0 <= Int(UInt16.max)
+                    }
             }
             .prefix(Int(UInt16.max))
         var kept = note
         kept.tags = tags.map(\.0)
         let indexed = links.map { link, keys in
             IndexedLink(
-                style: link.style, isEmbed: link.isEmbed, line: Int(UInt32(clamping: link.line)),
+                style: link.style, kind: link.kind, isEmbed: link.isEmbed,
+                line: Int(UInt32(clamping: link.line)),
                 text: link.text,
                 target: link.target, heading: link.heading,
                 targetRange: link.targetRange.lowerBound - link.range.lowerBound..<link.targetRange.upperBound
@@ -236,7 +242,8 @@ enum IndexFuzz {
             foldedTitle: Array(folder.foldedBytes(note.title).prefix(Int(UInt16.max))),
             foldedTags: tags.map(\.1),
             linkKeys: links.flatMap { link, keys in
-                [[link.style == .markdown ? 1 : 0], keys.key, keys.alternative]
+                [[NoteRefs.flags(of: link) & ~NoteRefs.embed], keys.key, keys.alternative]
+                    + (link.heading.map { [Array($0.utf8)] } ?? [])
             })
     }
 
