@@ -61,6 +61,7 @@ import Testing
               history, log      Show a note's git history.
               sync              Commit the notes changed here, then pull and push with git.
               conflicts         List conflict copies of notes, each with its original.
+              lsp               Run the language server for editors (on stdin and stdout).
               completions       Print a shell completion script (bash, zsh or fish).
               help              Show help for a subcommand.
 

@@ -1,0 +1,269 @@
+import Foundation
+import NotesKit
+
+/// What `notes lsp` answers about notes: the open documents' text, links found in it, and the
+/// vault's catalog (the index) for everything else. Positions in `encoding`.
+final class LanguageFeatures {
+    let store: NoteStore?
+    let encoding: PositionEncoding
+    private let log: (String) -> Void
+    private(set) var documents = OpenDocuments()
+
+    /// At most this much of a note is shown in a hover.
+    static let hoverLines = 10
+    static let hoverCharacters = 600
+
+    init(store: NoteStore?, encoding: PositionEncoding, log: @escaping (String) -> Void) {
+        self.store = store
+        self.encoding = encoding
+        self.log = log
+    }
+
+    private typealias Failure = LanguageServer.Failure
+
+    // MARK: Text sync
+
+    func didOpen(_ params: JSONValue) throws {
+        guard let item = params["textDocument"], let uri = item["uri"]?.stringValue,
+            let text = item["text"]?.stringValue
+        else { throw Failure(code: .invalidParams, message: "Expected textDocument.uri and text.") }
+        documents.open(uri, text: text, version: item["version"]?.intValue ?? 0)
+    }
+
+    func didChange(_ params: JSONValue) throws {
+        guard let uri = params["textDocument"]?["uri"]?.stringValue,
+            let changes = params["contentChanges"]?.arrayValue
+        else { throw Failure(code: .invalidParams, message: "Expected textDocument.uri and contentChanges.") }
+        let parsed = try changes.map { change -> OpenDocuments.Change in
+            guard let text = change["text"]?.stringValue else {
+                throw Failure(code: .invalidParams, message: "A change without text.")
+            }
+            guard let range = change["range"] else { return OpenDocuments.Change(range: nil, text: text) }
+            guard let start = Self.position(range["start"]), let end = Self.position(range["end"]) else {
+                throw Failure(code: .invalidParams, message: "A change with a bad range.")
+            }
+            return OpenDocuments.Change(range: (start, end), text: text)
+        }
+        let version = params["textDocument"]?["version"]?.intValue ?? 0
+        if !documents.change(uri, version: version, changes: parsed, encoding: encoding) {
+            log("notes lsp: a change to \(uri), which is not open.")
+        }
+    }
+
+    func didClose(_ params: JSONValue) throws {
+        guard let uri = params["textDocument"]?["uri"]?.stringValue else {
+            throw Failure(code: .invalidParams, message: "Expected textDocument.uri.")
+        }
+        documents.close(uri)
+    }
+
+    private static func position(_ value: JSONValue?) -> (line: Int, column: Int)? {
+        guard let line = value?["line"]?.intValue, let column = value?["character"]?.intValue else {
+            return nil
+        }
+        return (line, column)
+    }
+
+    // MARK: Documents
+
+    /// The vault path of the file at `uri`, when it is a note inside the vault.
+    func vaultPath(of uri: String) -> String? {
+        guard let store, let path = FileURI.path(uri) else { return nil }
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        guard
+            let canonical = FileSystem.realPath(path) ?? FileSystem.realPath(folder).map({ $0 + "/" + name })
+        else { return nil }
+        let root = store.vault.canonicalRoot + "/"
+        guard canonical.hasPrefix(root) else { return nil }
+        return String(canonical.dropFirst(root.count))
+    }
+
+    /// The URI of the note at a vault path.
+    func uri(ofNote path: String) -> String {
+        guard let store else { return FileURI.uri(path) }
+        return FileURI.uri(store.vault.root + "/" + path)
+    }
+
+    /// The text of a document: the editor's buffer when it is open, else its file.
+    func text(of uri: String) -> String? {
+        if let open = documents[uri] { return open.text }
+        guard let path = FileURI.path(uri), let bytes = (try? FileSystem.read(path))?.0 else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// A document's links, with where each is in its text (bytes).
+    private func links(in text: String) -> [(link: NoteLink, range: Range<Int>)] {
+        let document = NoteDocument(parsing: text)
+        let bodyStart = text.utf8.count - document.body.utf8.count
+        return NoteLinks.of(document).map { link in
+            (link, (link.range.lowerBound + bodyStart)..<(link.range.upperBound + bodyStart))
+        }
+    }
+
+    /// The link under the cursor, in the document's own text.
+    private func link(at request: TextDocumentPosition, text: String)
+        -> (link: NoteLink, range: Range<Int>, positions: TextPositions)?
+    {
+        let positions = TextPositions(text)
+        let offset = positions.offset(line: request.line, column: request.column, encoding: encoding)
+        guard let found = links(in: text).first(where: { $0.range.contains(offset) }) else { return nil }
+        return (found.link, found.range, positions)
+    }
+
+    private func range(_ bytes: Range<Int>, in positions: TextPositions) -> JSONValue {
+        let start = positions.position(of: bytes.lowerBound, encoding: encoding)
+        let end = positions.position(of: bytes.upperBound, encoding: encoding)
+        return .object([
+            "start": .object(["line": .int(start.line), "character": .int(start.column)]),
+            "end": .object(["line": .int(end.line), "character": .int(end.column)]),
+        ])
+    }
+
+    private func location(_ uri: String, _ bytes: Range<Int>, in positions: TextPositions) -> JSONValue {
+        .object(["uri": .string(uri), "range": range(bytes, in: positions)])
+    }
+
+    // MARK: Features
+
+    /// The note a link goes to, resolved from the linking document's vault path.
+    private func target(of link: NoteLink, in uri: String) -> Note? {
+        guard let store, let source = vaultPath(of: uri) else { return nil }
+        return store.catalog.target(of: link, from: source)
+    }
+
+    /// The target note, at its heading's line when the link names one (else its first line).
+    func definition(_ request: TextDocumentPosition) throws -> JSONValue {
+        guard let text = text(of: request.uri), let found = link(at: request, text: text),
+            let note = target(of: found.link, in: request.uri)
+        else { return .null }
+        let uri = uri(ofNote: note.path)
+        var line = 0
+        if let heading = found.link.heading, let targetText = self.text(of: uri) {
+            line = Self.headingLine(heading, in: targetText) ?? 0
+        }
+        let start: JSONValue = .object(["line": .int(line), "character": .int(0)])
+        return .object(["uri": .string(uri), "range": .object(["start": start, "end": start])])
+    }
+
+    /// The 0-based line of the ATX heading whose text is `heading` (exactly, else ignoring case),
+    /// outside fenced code.
+    static func headingLine(_ heading: String, in text: String) -> Int? {
+        var exact: Int?
+        var caseless: Int?
+        var fence: Substring?
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop(while: { $0 == " " })
+            if let open = fence {
+                if trimmed.hasPrefix(open) { fence = nil }
+                continue
+            }
+            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                fence = trimmed.prefix(3)
+                continue
+            }
+            let hashes = trimmed.prefix(while: { $0 == "#" }).count
+            guard (1...6).contains(hashes),
+                trimmed.dropFirst(hashes).first.map({ $0 == " " || $0 == "\t" }) ?? true
+            else { continue }
+            var title = trimmed.dropFirst(hashes).trimmingCharacters(in: .whitespaces)
+            while title.hasSuffix("#") { title.removeLast() }
+            title = title.trimmingCharacters(in: .whitespaces)
+            if title == heading && exact == nil { exact = number }
+            if title.lowercased() == heading.lowercased() && caseless == nil { caseless = number }
+        }
+        return exact ?? caseless
+    }
+
+    /// On a link: every link to its target; elsewhere: every link to this note — the sites
+    /// `notes backlinks` lists, each located at its text on its line.
+    func references(_ request: TextDocumentPosition) throws -> JSONValue {
+        guard let store, let text = text(of: request.uri) else { return .array([]) }
+        let catalog = store.catalog
+        let note: Note?
+        if let found = link(at: request, text: text) {
+            note = target(of: found.link, in: request.uri)
+        } else {
+            note = vaultPath(of: request.uri).flatMap { catalog.note(atPath: $0) }
+        }
+        guard let note else { return .array([]) }
+        var locations: [JSONValue] = []
+        var seen: [String: Int] = [:]
+        var texts: [String: TextPositions] = [:]
+        for site in catalog.backlinks(to: note) {
+            let uri = uri(ofNote: site.source.path)
+            guard let positions = texts[uri] ?? self.text(of: uri).map(TextPositions.init) else { continue }
+            texts[uri] = positions
+            // The n-th site on a line with this text is the n-th occurrence of the text there.
+            let key = "\(uri)\n\(site.line)\n\(site.text)"
+            let nth = seen[key, default: 0]
+            seen[key] = nth + 1
+            if let bytes = Self.occurrence(nth, of: site.text, in: positions, line: site.line - 1) {
+                locations.append(location(uri, bytes, in: positions))
+            }
+        }
+        return .array(locations)
+    }
+
+    /// The byte range of the `nth` (0-based) occurrence of `text` on a line.
+    static func occurrence(_ nth: Int, of text: String, in positions: TextPositions, line: Int) -> Range<Int>?
+    {
+        guard line >= 0, line < positions.lineCount else { return nil }
+        let lineRange = positions.lineRange(line)
+        let needle = Array(text.utf8)
+        guard !needle.isEmpty, lineRange.count >= needle.count else { return nil }
+        var count = 0
+        var i = lineRange.lowerBound
+        while i + needle.count <= lineRange.upperBound {
+            if positions.bytes[i..<(i + needle.count)].elementsEqual(needle) {
+                if count == nth { return i..<(i + needle.count) }
+                count += 1
+                i += needle.count
+            } else {
+                i += 1
+            }
+        }
+        return nil
+    }
+
+    /// On a link: the target's title, ID, date and first lines; on a broken link, that no note
+    /// has that name.
+    func hover(_ request: TextDocumentPosition) throws -> JSONValue {
+        guard let text = text(of: request.uri), let found = link(at: request, text: text) else {
+            return .null
+        }
+        let markdown: String
+        if let note = target(of: found.link, in: request.uri) {
+            markdown = Self.hoverText(note, body: hoverBody(of: note))
+        } else {
+            markdown = "No note named '\(found.link.decodedTarget)'."
+        }
+        return .object([
+            "contents": .object(["kind": .string("markdown"), "value": .string(markdown)]),
+            "range": range(found.range, in: found.positions),
+        ])
+    }
+
+    private func hoverBody(of note: Note) -> String {
+        let uri = uri(ofNote: note.path)
+        guard let text = documents[uri]?.text ?? self.text(of: uri) else { return "" }
+        return NoteDocument(parsing: text).body
+    }
+
+    /// A hover's Markdown: the title in bold, the ID and date, then the body's first lines (at
+    /// most `hoverLines` lines and `hoverCharacters` characters).
+    static func hoverText(_ note: Note, body: String) -> String {
+        var lines: [Substring] = []
+        var characters = 0
+        for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            if lines.isEmpty && line.allSatisfy({ $0 == " " || $0 == "\r" }) { continue }
+            guard lines.count < hoverLines, characters < hoverCharacters else { break }
+            let kept = line.prefix(hoverCharacters - characters)
+            lines.append(kept)
+            characters += kept.count + 1
+        }
+        while let last = lines.last, last.allSatisfy({ $0 == " " || $0 == "\r" }) { lines.removeLast() }
+        let date = String(NoteDate.format(note.modifiedAt).prefix(10))
+        return "**\(note.title)**\n\n`\(note.id)` · \(date)\n\n---\n\n" + lines.joined(separator: "\n")
+    }
+}
