@@ -198,3 +198,57 @@ import Testing
         #expect(client.finish() == 0)
     }
 }
+
+/// `textDocument/documentSymbol`: the headings, nested by level.
+@Suite struct LSPSymbolTests {
+    static func symbol(_ name: String, _ range: JSONValue, _ selection: JSONValue, _ children: [JSONValue])
+        -> JSONValue
+    {
+        .object([
+            "name": .string(name), "kind": .int(15), "range": range, "selectionRange": selection,
+            "children": .array(children),
+        ])
+    }
+
+    @Test func headingsNestByLevelAlsoOutsideTheVault() throws {
+        let sandbox = try Sandbox()
+        let outside = sandbox.root.path + "/outside.md"
+        try "# 中文 😀\n\n## Two\ntext\n### Three\n# Last\nend".write(
+            toFile: outside, atomically: true, encoding: .utf8)
+        let client = try LSPClient(sandbox)
+        try client.initialize()
+        let uri = FileURI.uri(outside)
+        let result = try client.request(
+            "textDocument/documentSymbol", .object(["textDocument": .object(["uri": .string(uri)])]))[
+                "result"]
+        let r = LSPFeatureTests.range
+        let three = Self.symbol("Three", r(4, 0, 9), r(4, 0, 9), [])
+        let two = Self.symbol(
+            "Two", .object(["start": r(2, 0, 0)["start"]!, "end": r(4, 0, 9)["end"]!]), r(2, 0, 6), [three])
+        #expect(
+            result
+                == .array([
+                    Self.symbol(
+                        "中文 😀", .object(["start": r(0, 0, 0)["start"]!, "end": r(4, 0, 9)["end"]!]),
+                        r(0, 0, 7),
+                        [two]),
+                    Self.symbol(
+                        "Last", .object(["start": r(5, 0, 0)["start"]!, "end": r(6, 0, 3)["end"]!]),
+                        r(5, 0, 6), []),
+                ]))
+        // An open buffer is its text.
+        client.open(uri, "x\n## Only\n")
+        let open = try client.request(
+            "textDocument/documentSymbol", .object(["textDocument": .object(["uri": .string(uri)])]))[
+                "result"]
+        #expect(
+            open
+                == .array([
+                    Self.symbol(
+                        "Only", .object(["start": r(1, 0, 0)["start"]!, "end": r(2, 0, 0)["end"]!]),
+                        r(1, 0, 7), [])
+                ]))
+        try client.request("shutdown")
+        #expect(client.finish() == 0)
+    }
+}

@@ -146,33 +146,41 @@ final class LanguageFeatures {
         return .object(["uri": .string(uri), "range": .object(["start": start, "end": start])])
     }
 
-    /// The 0-based line of the ATX heading whose text is `heading` (exactly, else ignoring case),
-    /// outside fenced code.
+    /// The 0-based line of the heading whose text is `heading` (exactly, else ignoring case).
     static func headingLine(_ heading: String, in text: String) -> Int? {
-        var exact: Int?
-        var caseless: Int?
-        var fence: Substring?
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.drop(while: { $0 == " " })
-            if let open = fence {
-                if trimmed.hasPrefix(open) { fence = nil }
-                continue
+        let headings = NoteHeadings.of(text)
+        return
+            (headings.first { $0.title == heading }
+            ?? headings.first { $0.title.lowercased() == heading.lowercased() })?.line
+    }
+
+    /// The document's headings, each holding the headings below it of a deeper level; a
+    /// heading's range runs to the next heading of its level or higher (or the end).
+    func documentSymbols(_ uri: String) throws -> JSONValue {
+        guard let text = text(of: uri) else { return .array([]) }
+        let headings = NoteHeadings.of(text)
+        let positions = TextPositions(text)
+        var index = 0
+        func symbols(deeperThan level: Int) -> [JSONValue] {
+            var found: [JSONValue] = []
+            while index < headings.count && headings[index].level > level {
+                let heading = headings[index]
+                index += 1
+                let children = symbols(deeperThan: heading.level)
+                let next = headings[index...].first { $0.level <= heading.level }
+                let lastLine = next.map { max(heading.line, $0.line - 1) } ?? positions.lineCount - 1
+                let end = positions.lineRange(lastLine).upperBound
+                let lineRange = positions.lineRange(heading.line)
+                found.append(
+                    .object([
+                        "name": .string(heading.title.isEmpty ? "#" : heading.title),
+                        "kind": .int(15), "range": range(lineRange.lowerBound..<end, in: positions),
+                        "selectionRange": range(lineRange, in: positions), "children": .array(children),
+                    ]))
             }
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                fence = trimmed.prefix(3)
-                continue
-            }
-            let hashes = trimmed.prefix(while: { $0 == "#" }).count
-            guard (1...6).contains(hashes),
-                trimmed.dropFirst(hashes).first.map({ $0 == " " || $0 == "\t" }) ?? true
-            else { continue }
-            var title = trimmed.dropFirst(hashes).trimmingCharacters(in: .whitespaces)
-            while title.hasSuffix("#") { title.removeLast() }
-            title = title.trimmingCharacters(in: .whitespaces)
-            if title == heading && exact == nil { exact = number }
-            if title.lowercased() == heading.lowercased() && caseless == nil { caseless = number }
+            return found
         }
-        return exact ?? caseless
+        return .array(symbols(deeperThan: 0))
     }
 
     /// On a link: every link to its target; elsewhere: every link to this note — the sites

@@ -128,6 +128,11 @@ final class LanguageServer {
         case "textDocument/definition": return try features.definition(try TextDocumentPosition(params))
         case "textDocument/references": return try features.references(try TextDocumentPosition(params))
         case "textDocument/hover": return try features.hover(try TextDocumentPosition(params))
+        case "textDocument/documentSymbol":
+            guard let uri = params["textDocument"]?["uri"]?.stringValue else {
+                throw Failure(code: .invalidParams, message: "Expected textDocument.uri.")
+            }
+            return try features.documentSymbols(uri)
         default: throw Failure(code: .methodNotFound, message: "Unknown method '\(method)'.")
         }
     }
@@ -166,7 +171,7 @@ final class LanguageServer {
             "capabilities": .object([
                 "positionEncoding": .string(encoding.rawValue), "textDocumentSync": sync,
                 "definitionProvider": .bool(true), "referencesProvider": .bool(true),
-                "hoverProvider": .bool(true),
+                "hoverProvider": .bool(true), "documentSymbolProvider": .bool(true),
             ]),
             "serverInfo": .object(["name": .string("notes"), "version": .string(CLI.version)]),
         ])
