@@ -23,13 +23,14 @@ final class LSPClient {
     private var buffer: [UInt8] = []
     private var nextID = 1
 
-    init(_ sandbox: Sandbox, arguments: [String] = ["lsp"], vaultVariable: Bool = true, cwd: String? = nil)
-        throws
-    {
+    init(
+        _ sandbox: Sandbox, arguments: [String] = ["lsp"], vaultVariable: Bool = true, cwd: String? = nil,
+        env extra: [String: String] = [:]
+    ) throws {
         process.executableURL = URL(fileURLWithPath: Sandbox.binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: cwd ?? sandbox.root.path)
-        process.environment = sandbox.baseEnvironment(vaultVariable: vaultVariable)
+        process.environment = sandbox.baseEnvironment(vaultVariable: vaultVariable).merging(extra) { $1 }
         let stdin = Pipe()
         let stdout = Pipe()
         errorPath = sandbox.root.path + "/.lsp-err-\(UUID().uuidString)"

@@ -252,3 +252,34 @@ import Testing
         #expect(client.finish() == 0)
     }
 }
+
+/// Files changed outside the editor are seen without a restart.
+@Suite struct LSPOutsideChangeTests {
+    @Test func notesAddedRewrittenAndRemovedOutsideTheEditorAreSeen() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("alpha.md", "[[later]] [[b]]\n")
+        try sandbox.write("b.md", "# B\n")
+        // The catalog is brought up to date at every request, instead of at most every 2 s.
+        let client = try LSPClient(sandbox, env: ["NOTES_TEST_LSP_REFRESH": "0"])
+        try client.initialize()
+        let alpha = LSPFeatureTests.uri(sandbox, "alpha.md")
+        let later = LSPFeatureTests.uri(sandbox, "later.md")
+        #expect(try client.request("textDocument/definition", LSPClient.at(alpha, 0, 2))["result"] == .null)
+        let add = try sandbox.run(["add", "--title", "Later", "Written in a terminal"])
+        #expect(add.status == 0 && sandbox.exists("later.md"), "\(add)")
+        #expect(
+            try client.request("textDocument/definition", LSPClient.at(alpha, 0, 2))["result"]
+                == LSPFeatureTests.location(later, 0, 0, 0))
+        // Rewritten in place: the heading is found at its new line.
+        try sandbox.write("alpha.md", "[[later]] [[b#Part]]\n")
+        try sandbox.write("b.md", "# B\n\nmore text\n## Part\n")
+        let b = LSPFeatureTests.uri(sandbox, "b.md")
+        #expect(
+            try client.request("textDocument/definition", LSPClient.at(alpha, 0, 12))["result"]
+                == LSPFeatureTests.location(b, 3, 0, 0))
+        try FileManager.default.removeItem(atPath: sandbox.vault + "/b.md")
+        #expect(try client.request("textDocument/definition", LSPClient.at(alpha, 0, 12))["result"] == .null)
+        try client.request("shutdown")
+        #expect(client.finish() == 0)
+    }
+}

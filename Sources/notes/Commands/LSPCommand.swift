@@ -25,6 +25,8 @@ struct LSPCommand: NotesCommand {
         let output = context.output
         let server = LanguageServer(
             input: 0, output: 1, log: { output.err($0) },
+            // A test seam: how often (in seconds) the catalog is brought up to date.
+            refreshInterval: context.environment["NOTES_TEST_LSP_REFRESH"].flatMap(Double.init) ?? 2,
             openStore: { folder in
                 do {
                     return try Self.store(context, workspace: folder)

@@ -13,10 +13,34 @@ final class LanguageFeatures {
     static let hoverLines = 10
     static let hoverCharacters = 600
 
-    init(store: NoteStore?, encoding: PositionEncoding, log: @escaping (String) -> Void) {
+    /// How old the catalog may be when a request needs it: files changed outside the editor
+    /// are seen this long after at most, and an idle server reads nothing.
+    let refreshInterval: Double
+    private var refreshedAt = -Double.infinity
+
+    init(
+        store: NoteStore?, encoding: PositionEncoding, refreshInterval: Double = 2,
+        log: @escaping (String) -> Void
+    ) {
         self.store = store
         self.encoding = encoding
+        self.refreshInterval = refreshInterval
         self.log = log
+    }
+
+    /// The vault's catalog, brought up to date with the files when it is older than
+    /// `refreshInterval`; the warnings about files read are logged.
+    private func catalog(_ store: NoteStore) -> Catalog {
+        let now = ProcessInfo.processInfo.systemUptime
+        let catalog: Catalog
+        if now - refreshedAt >= refreshInterval {
+            catalog = store.refresh()
+            refreshedAt = now
+        } else {
+            catalog = store.catalog
+        }
+        for diagnostic in store.takeDiagnostics() { log("notes lsp: warning: \(diagnostic.description)") }
+        return catalog
     }
 
     private typealias Failure = LanguageServer.Failure
@@ -129,7 +153,7 @@ final class LanguageFeatures {
     /// The note a link goes to, resolved from the linking document's vault path.
     private func target(of link: NoteLink, in uri: String) -> Note? {
         guard let store, let source = vaultPath(of: uri) else { return nil }
-        return store.catalog.target(of: link, from: source)
+        return catalog(store).target(of: link, from: source)
     }
 
     /// The target note, at its heading's line when the link names one (else its first line).
@@ -187,7 +211,7 @@ final class LanguageFeatures {
     /// `notes backlinks` lists, each located at its text on its line.
     func references(_ request: TextDocumentPosition) throws -> JSONValue {
         guard let store, let text = text(of: request.uri) else { return .array([]) }
-        let catalog = store.catalog
+        let catalog = catalog(store)
         let note: Note?
         if let found = link(at: request, text: text) {
             note = target(of: found.link, in: request.uri)

@@ -32,6 +32,8 @@ final class LanguageServer {
     /// Makes the store once the vault is known: from the flag, the variable, the workspace folder
     /// (nil when the client named none), or the current directory.
     private let openStore: (String?) throws -> NoteStore?
+    /// How old the catalog may get before a request brings it up to date, in seconds.
+    private let refreshInterval: Double
     private var frames = MessageFrames()
     private var initialized = false
     private var shuttingDown = false
@@ -39,8 +41,9 @@ final class LanguageServer {
 
     init(
         input: Int32, output: Int32, log: @escaping (String) -> Void,
-        openStore: @escaping (String?) throws -> NoteStore?
+        refreshInterval: Double = 2, openStore: @escaping (String?) throws -> NoteStore?
     ) {
+        self.refreshInterval = refreshInterval
         self.input = input
         self.output = output
         self.log = log
@@ -162,7 +165,8 @@ final class LanguageServer {
         let encodings = params["capabilities"]?["general"]?["positionEncodings"]?.arrayValue ?? []
         let encoding: PositionEncoding = encodings.contains(.string("utf-8")) ? .utf8 : .utf16
         let store = try openStore(Self.workspaceFolder(params))
-        features = LanguageFeatures(store: store, encoding: encoding, log: log)
+        features = LanguageFeatures(
+            store: store, encoding: encoding, refreshInterval: refreshInterval, log: log)
         initialized = true
         let sync: JSONValue = .object([
             "openClose": .bool(true), "change": .int(2), "save": .object(["includeText": .bool(false)]),
