@@ -283,3 +283,28 @@ import Testing
         #expect(client.finish() == 0)
     }
 }
+
+extension LSPFeatureTests {
+    @Test func openBuffersCountAsTypedInReferences() throws {
+        let sandbox = try Self.vault()
+        let client = try LSPClient(sandbox)
+        try client.initialize()
+        let alpha = Self.uri(sandbox, "alpha.md")
+        let gamma = Self.uri(sandbox, "sub/gamma.md")
+        let delta = Self.uri(sandbox, "sub/delta.md")
+        // gamma's buffer links twice on its first line; delta exists only as a buffer.
+        client.open(gamma, "x [[beta]] [[beta]]\n")
+        client.open(delta, "[[beta]]\n")
+        client.open(alpha, "nothing\n")
+        let beta = Self.uri(sandbox, "beta.md")
+        let result = try client.request("textDocument/references", LSPClient.at(beta, 5, 0))["result"]
+        #expect(
+            result
+                == .array([
+                    Self.location(delta, 0, 0, 8), Self.location(gamma, 0, 2, 10),
+                    Self.location(gamma, 0, 11, 19),
+                ]))
+        try client.request("shutdown")
+        #expect(client.finish() == 0)
+    }
+}

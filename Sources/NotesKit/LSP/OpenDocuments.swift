@@ -16,6 +16,9 @@ public struct OpenDocuments: Sendable {
     /// The open document at `uri`.
     public subscript(uri: String) -> Document? { documents[uri] }
 
+    /// The URIs of the open documents, sorted.
+    public var uris: [String] { documents.keys.sorted() }
+
     /// Opens `uri` with `text`.
     public mutating func open(_ uri: String, text: String, version: Int) {
         documents[uri] = Document(text: text, version: version)

@@ -219,10 +219,13 @@ final class LanguageFeatures {
             note = vaultPath(of: request.uri).flatMap { catalog.note(atPath: $0) }
         }
         guard let note else { return .array([]) }
-        var locations: [JSONValue] = []
+        // An open document's links count as typed: its sites come from its buffer, not the index.
+        let open = documents.uris.compactMap { uri in vaultPath(of: uri).map { (uri: uri, path: $0) } }
+        let openPaths = Set(open.map(\.path))
+        var groups: [(id: String, locations: [JSONValue])] = []
         var seen: [String: Int] = [:]
         var texts: [String: TextPositions] = [:]
-        for site in catalog.backlinks(to: note) {
+        for site in catalog.backlinks(to: note) where !openPaths.contains(site.source.path) {
             let uri = uri(ofNote: site.source.path)
             guard let positions = texts[uri] ?? self.text(of: uri).map(TextPositions.init) else { continue }
             texts[uri] = positions
@@ -230,11 +233,32 @@ final class LanguageFeatures {
             let key = "\(uri)\n\(site.line)\n\(site.text)"
             let nth = seen[key, default: 0]
             seen[key] = nth + 1
-            if let bytes = Self.occurrence(nth, of: site.text, in: positions, line: site.line - 1) {
-                locations.append(location(uri, bytes, in: positions))
+            guard let bytes = Self.occurrence(nth, of: site.text, in: positions, line: site.line - 1) else {
+                continue
+            }
+            if groups.last?.id != site.source.id { groups.append((site.source.id, [])) }
+            groups[groups.count - 1].locations.append(location(uri, bytes, in: positions))
+        }
+        for document in open {
+            guard let text = documents[document.uri]?.text else { continue }
+            let positions = TextPositions(text)
+            let found = links(in: text).filter {
+                catalog.target(of: $0.link, from: document.path)?.path == note.path
+            }
+            if !found.isEmpty {
+                groups.append(
+                    (
+                        Note.id(forPath: document.path),
+                        found.map { location(document.uri, $0.range, in: positions) }
+                    ))
             }
         }
-        return .array(locations)
+        // By linking note's ID, as `notes backlinks` orders them.
+        let sorted = groups.enumerated().sorted { a, b in
+            a.element.id == b.element.id
+                ? a.offset < b.offset : a.element.id.utf8.lexicographicallyPrecedes(b.element.id.utf8)
+        }
+        return .array(sorted.flatMap(\.element.locations))
     }
 
     /// The byte range of the `nth` (0-based) occurrence of `text` on a line.
