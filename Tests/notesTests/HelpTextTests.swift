@@ -751,6 +751,31 @@ import Testing
             """
         ),
         (
+            ["lsp"],
+            """
+            OVERVIEW: Run the language server for editors (on stdin and stdout).
+
+            USAGE: notes lsp [--stdio]
+
+            OPTIONS:
+              --stdio          Use stdin and stdout (the default; accepted as editors pass it).
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Speaks the Language Server Protocol (JSON-RPC with Content-Length headers) on stdin and
+            stdout, logging to stderr: go to a link's note (definition), the links to a note
+            (references), a note's first lines (hover) and its headings (document symbols). The vault
+            is --vault or NOTES_VAULT, else the one found from the editor's workspace folder (or that
+            folder itself), else the one found from the current directory.
+
+            """
+        ),
+        (
             ["conflicts"],
             """
             OVERVIEW: List conflict copies of notes, each with its original.

@@ -96,3 +96,21 @@ import Testing
         #expect(client.log.contains("Content-Length"))
     }
 }
+
+extension LSPLifecycleTests {
+    @Test func aMissingVaultIsLoggedAndADocumentStillGetsItsSymbols() throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.root.path + "/loose.md"
+        try "# Loose\n[[x]]\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let client = try LSPClient(sandbox, env: ["NOTES_VAULT": sandbox.root.path + "/missing"])
+        #expect(try client.initialize()["result"]?["serverInfo"]?["name"] == .string("notes"))
+        let uri = FileURI.uri(file)
+        #expect(try client.request("textDocument/definition", LSPClient.at(uri, 1, 2))["result"] == .null)
+        let symbols = try client.request(
+            "textDocument/documentSymbol", .object(["textDocument": .object(["uri": .string(uri)])]))
+        #expect(symbols["result"]?.arrayValue?.first?["name"] == .string("Loose"))
+        try client.request("shutdown")
+        #expect(client.finish() == 0)
+        #expect(client.log.contains("missing"), "\(client.log)")
+    }
+}
