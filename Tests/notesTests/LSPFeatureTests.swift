@@ -308,3 +308,36 @@ extension LSPFeatureTests {
         #expect(client.finish() == 0)
     }
 }
+
+extension LSPSymbolTests {
+    @Test func workspaceSymbolsAreNotesByFoldedTitleOrIDNewestFirst() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("trip.md", "---\ncreatedAt: 2026-01-02T00:00:00Z\n---\n# Trip to Łódź\n")
+        try sandbox.write("work/lodz-notes.md", "---\ncreatedAt: 2026-01-03T00:00:00Z\n---\n# Other\n")
+        try sandbox.write("café.md", "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# Café\n")
+        for i in 0..<120 {
+            try sandbox.write("many/n\(i).md", "---\ncreatedAt: 2025-01-01T00:00:00Z\n---\n# N \(i)\n")
+        }
+        let client = try LSPClient(sandbox)
+        try client.initialize()
+        let lodz = try client.request("workspace/symbol", .object(["query": .string("LODZ")]))["result"]
+        let start: JSONValue = .object(["line": .int(0), "character": .int(0)])
+        func symbol(_ title: String, _ id: String) -> JSONValue {
+            .object([
+                "name": .string(title), "kind": .int(1), "containerName": .string(id),
+                "location": .object([
+                    "uri": .string(LSPFeatureTests.uri(sandbox, id + ".md")),
+                    "range": .object(["start": start, "end": start]),
+                ]),
+            ])
+        }
+        #expect(lodz == .array([symbol("Other", "work/lodz-notes"), symbol("Trip to Łódź", "trip")]))
+        let cafe = try client.request("workspace/symbol", .object(["query": .string("cafe")]))["result"]
+        #expect(cafe == .array([symbol("Café", "café")]))
+        let all = try client.request("workspace/symbol", .object(["query": .string("")]))["result"]
+        #expect(all?.arrayValue?.count == 100)
+        #expect(try client.request("workspace/symbol", .object([:]))["error"]?["code"] == .int(-32602))
+        try client.request("shutdown")
+        #expect(client.finish() == 0)
+    }
+}

@@ -9,9 +9,10 @@ struct LSPCommand: NotesCommand {
         discussion: """
             Speaks the Language Server Protocol (JSON-RPC with Content-Length headers) on stdin and
             stdout, logging to stderr: go to a link's note (definition), the links to a note
-            (references), a note's first lines (hover) and its headings (document symbols). The vault
-            is --vault or NOTES_VAULT, else the one found from the editor's workspace folder (or that
-            folder itself), else the one found from the current directory.
+            (references), a note's first lines (hover), its headings (document symbols) and notes by
+            title or ID (workspace symbols). The vault is --vault or NOTES_VAULT, else the one found
+            from the editor's workspace folder (or that folder itself), else the one found from the
+            current directory.
             """)
 
     static let stdioFlag = Flag(

@@ -207,6 +207,34 @@ final class LanguageFeatures {
         return .array(symbols(deeperThan: 0))
     }
 
+    /// At most this many notes answer a workspace symbol query.
+    static let workspaceSymbolLimit = 100
+
+    /// The notes whose folded title or ID contains the folded query, newest first, as files.
+    func workspaceSymbols(_ query: String) -> JSONValue {
+        guard let store else { return .array([]) }
+        var folding = TextFolder()
+        let needle = folding.foldedBytes(query)
+        var found: [JSONValue] = []
+        for note in catalog(store).run(NoteQuery()) {
+            guard found.count < Self.workspaceSymbolLimit else { break }
+            guard
+                needle.isEmpty || TextFolding.contains(folding.foldedBytes(note.title), needle)
+                    || TextFolding.contains(folding.foldedBytes(note.id), needle)
+            else { continue }
+            let start: JSONValue = .object(["line": .int(0), "character": .int(0)])
+            found.append(
+                .object([
+                    "name": .string(note.title), "kind": .int(1), "containerName": .string(note.id),
+                    "location": .object([
+                        "uri": .string(uri(ofNote: note.path)),
+                        "range": .object(["start": start, "end": start]),
+                    ]),
+                ]))
+        }
+        return .array(found)
+    }
+
     /// On a link: every link to its target; elsewhere: every link to this note — the sites
     /// `notes backlinks` lists, each located at its text on its line.
     func references(_ request: TextDocumentPosition) throws -> JSONValue {

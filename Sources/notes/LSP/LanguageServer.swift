@@ -136,6 +136,11 @@ final class LanguageServer {
                 throw Failure(code: .invalidParams, message: "Expected textDocument.uri.")
             }
             return try features.documentSymbols(uri)
+        case "workspace/symbol":
+            guard let query = params["query"]?.stringValue else {
+                throw Failure(code: .invalidParams, message: "Expected a query.")
+            }
+            return features.workspaceSymbols(query)
         default: throw Failure(code: .methodNotFound, message: "Unknown method '\(method)'.")
         }
     }
@@ -176,6 +181,7 @@ final class LanguageServer {
                 "positionEncoding": .string(encoding.rawValue), "textDocumentSync": sync,
                 "definitionProvider": .bool(true), "referencesProvider": .bool(true),
                 "hoverProvider": .bool(true), "documentSymbolProvider": .bool(true),
+                "workspaceSymbolProvider": .bool(true),
             ]),
             "serverInfo": .object(["name": .string("notes"), "version": .string(CLI.version)]),
         ])
