@@ -61,6 +61,7 @@ import Testing
               history, log      Show a note's git history.
               sync              Commit the notes changed here, then pull and push with git.
               conflicts         List conflict copies of notes, each with its original.
+              lsp               Run the language server for editors (on stdin and stdout).
               completions       Print a shell completion script (bash, zsh or fish).
               help              Show help for a subcommand.
 
@@ -760,6 +761,32 @@ import Testing
             edits of the same lines conflict. A conflict stops the rebase with the notes named and
             the markers in them; remove the markers (notes edit, or any editor) and sync again to
             finish, or abort with 'git rebase --abort'.
+
+            """
+        ),
+        (
+            ["lsp"],
+            """
+            OVERVIEW: Run the language server for editors (on stdin and stdout).
+
+            USAGE: notes lsp [--stdio]
+
+            OPTIONS:
+              --stdio          Use stdin and stdout (the default; accepted as editors pass it).
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Speaks the Language Server Protocol (JSON-RPC with Content-Length headers) on stdin and
+            stdout, logging to stderr: go to a link's note (definition), the links to a note
+            (references), a note's first lines (hover), its headings (document symbols) and notes by
+            title or ID (workspace symbols). The vault is --vault or NOTES_VAULT, else the one found
+            from the editor's workspace folder (or that folder itself), else the one found from the
+            current directory.
 
             """
         ),

@@ -9,7 +9,7 @@ import Testing
     /// title would still find it is not enough (in Obsidian, all four would break).
     @Test func aMoveRewritesLinksByFileNameThatTheTitleWouldStillFind() throws {
         let s = try Sandbox()
-        try s.write("beta.md", "# Beta\n\nThe second note.\n")
+        try s.write("beta.md", "# Beta\n\nThe second note.\n\n## Part\n")
         try s.write("alpha.md", "# Alpha\n\n[[beta]] and [[beta|the beta]].\n[[beta#Part]] ![[beta]]\n")
         try s.write("docs/gamma.md", "# Gamma\n\n[the beta](../beta.md) and [[Beta]] in another case.\n")
         try s.write("ideas.md", "---\naliases: [Gamma Ray]\n---\n# Ideas\n")

@@ -196,6 +196,29 @@ public struct NoteAnchors: Equatable, Sendable {
         Matcher(self).has(want, markdown: markdown)
     }
 
+    /// The 1-based line of what `want` asks for — the last heading of the path, or the block —
+    /// matched as `has` matches; nil when the note has none (or `want` asks for nothing).
+    public func line(of want: Want, markdown: Bool = false) -> Int? {
+        switch want {
+        case .nothing: return nil
+        case .block(let id): return blocks.first { $0.id.lowercased() == id.lowercased() }?.line
+        case .headings(let parts):
+            var matched = 0
+            var level = 0
+            var line: Int?
+            for heading in headings where matched < parts.count && heading.level > level {
+                if NoteAnchors.key(heading.text) == parts[matched]
+                    || (markdown && NoteAnchors.slug(heading.text) == parts[matched])
+                {
+                    matched += 1
+                    level = heading.level
+                    line = heading.line
+                }
+            }
+            return matched == parts.count ? line : nil
+        }
+    }
+
     /// A note's anchors as compared, made once for the many links to one note.
     public struct Matcher: Sendable {
         private let headings: [(level: Int, key: String, text: String)]

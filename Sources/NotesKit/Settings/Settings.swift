@@ -1,56 +1,5 @@
 import Foundation
 
-/// A JSON value, to keep settings keys the tool does not know byte-for-byte in meaning.
-public enum JSONValue: Codable, Equatable, Sendable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
-            self = .null
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let n = try? c.decode(Double.self) {
-            self = .number(n)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([JSONValue].self) {
-            self = .array(a)
-        } else {
-            self = .object(try c.decode([String: JSONValue].self))
-        }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .null: try c.encodeNil()
-        case .bool(let b): try c.encode(b)
-        case .number(let n):
-            if n.rounded() == n, abs(n) < 1e15 { try c.encode(Int64(n)) } else { try c.encode(n) }
-        case .string(let s): try c.encode(s)
-        case .array(let a): try c.encode(a)
-        case .object(let o): try c.encode(o)
-        }
-    }
-
-    /// The value as the user would type it in JSON.
-    public var display: String {
-        switch self {
-        case .string(let s): return s
-        default:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        }
-    }
-}
-
 /// The colour themes of the iOS app's `ColorBackground`.
 public enum Scheme: String, CaseIterable, Codable, Sendable {
     case `default`, blue, orange, yellow, green, indigo

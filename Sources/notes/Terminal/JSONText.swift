@@ -22,7 +22,7 @@ enum JSONText {
 
     private func write(to out: inout String, indent: String) {
         switch self {
-        case .string(let s): JSONText.quote(s, into: &out)
+        case .string(let s): JSONValue.quote(s, into: &out)
         case .number(let n): out += String(n)
         case .bool(let b): out += b ? "true" : "false"
         case .null: out += "null"
@@ -46,34 +46,13 @@ enum JSONText {
             out += "{\n"
             for (i, (key, value)) in pairs.enumerated() {
                 out += indent + "  "
-                JSONText.quote(key, into: &out)
+                JSONValue.quote(key, into: &out)
                 out += ": "
                 value.write(to: &out, indent: indent + "  ")
                 out += i == pairs.count - 1 ? "\n" : ",\n"
             }
             out += indent + "}"
         }
-    }
-
-    private static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 
     /// The fields of a note: id, path, title, createdAt, updatedAt, preview, tags.
