@@ -50,6 +50,8 @@ enum ForegroundProcess {
         var modes = termios()
         let hasModes = terminal >= 0 && tcgetattr(terminal, &modes) == 0
         // Installed first: a signal that comes while the child starts is passed on once it runs.
+        // Both cells are made here, not lazily in the handler (which may only call `kill`).
+        Forwarding.target.pointee = 0
         Forwarding.received.pointee = 0
         let previousTerm = forward(SIGTERM)
         let previousHangUp = forward(SIGHUP)
