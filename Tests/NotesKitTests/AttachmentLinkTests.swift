@@ -41,6 +41,9 @@ struct ResolutionCase: CustomTestStringConvertible, Sendable {
         AttachmentCase(
             name: "nothing in code", body: "`![[a.png]]` and\n```\n![](b.png)\n```\n![](c.png)\n",
             targets: ["c.png"]),
+        AttachmentCase(
+            name: "a colon that ends no scheme", body: "![](10:30.png) ![](img/a:b.png)\n",
+            targets: ["10:30.png", "img/a:b.png"]),
         AttachmentCase(name: "an escaped bracket", body: "!\\[[a.png]] \\[x](b.pdf)\n", targets: []),
     ]
 

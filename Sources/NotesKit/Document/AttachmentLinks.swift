@@ -33,11 +33,20 @@ extension NoteLinks {
         {
             return nil
         }
-        // Told apart by their bytes before any string is made: a URL has a `:` before any `/`, and
-        // a note file ends with `.md` or `.markdown` (unless it is percent-encoded).
+        // Told apart by their bytes before any string is made: a URL starts with a scheme (an ASCII
+        // letter, then letters, digits, `+`, `-` or `.`, then `:`, as `hasScheme` reads it; so
+        // `Meeting 10:30.png` is a file), and a note file ends with `.md` or `.markdown` (unless it
+        // is percent-encoded).
         let slice = bytes[pathRange]
-        if let colon = slice.firstIndex(of: UInt8(ascii: ":")),
-            !slice[..<colon].contains(UInt8(ascii: "/"))
+        if let first = slice.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z"),
+            let end = slice.firstIndex(where: { byte in
+                let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+                let digit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+                return
+                    !(letter || digit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "."))
+            }),
+            slice[end] == UInt8(ascii: ":")
         {
             return nil
         }
@@ -47,7 +56,6 @@ extension NoteLinks {
             return nil
         }
         let path = String(decoding: UnsafeBufferPointer(rebasing: slice), as: UTF8.self)
-        guard !hasScheme(path) else { return nil }
         let decoded = percentDecoded(path)
         guard !decoded.hasSuffix(".md"), !decoded.hasSuffix(".markdown") else { return nil }
         var heading: String?

@@ -57,8 +57,8 @@ public enum AttachmentResolver {
         }
     }
 
-    /// A file name as compared ignoring case: NFC, lower-cased.
-    static func fold(_ name: String) -> String { name.precomposedStringWithCanonicalMapping.lowercased() }
+    /// A file name as compared ignoring case, as note names are (`CaselessName`).
+    static func fold(_ name: String) -> String { String(decoding: CaselessName.key(name), as: UTF8.self) }
 
     /// The path the components make with `.` and `..` taken away; nil when it leaves the vault.
     static func normalized(_ components: [String]) -> String? {
