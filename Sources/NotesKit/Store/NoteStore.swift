@@ -231,7 +231,7 @@ public final class NoteStore {
         guard
             let index = try Vault.match(
                 argument, ids: notes.map(\.id), paths: notes.map(\.path), titles: notes.map(\.title),
-                foldedAliases: catalog.foldedAliases)
+                foldedAliases: { catalog.foldedAliases })
         else { throw .noMatch(argument) }
         return try vault.load(path: notes[index].path)
     }

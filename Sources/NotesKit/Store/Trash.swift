@@ -153,7 +153,7 @@ extension Vault {
         guard
             let index = try Vault.match(
                 argument, ids: latest.map(\.note.id), paths: latest.map(\.note.path),
-                titles: latest.map(\.note.title), foldedAliases: latest.map(\.foldedAliases))
+                titles: latest.map(\.note.title), foldedAliases: { latest.map(\.foldedAliases) })
         else { throw .notInTrash(argument) }
         return latest[index]
     }

@@ -157,10 +157,11 @@ public struct Vault: Sendable {
 
     /// The index of the one item `argument` names: exact ID or path · unique file name (without
     /// its extension; exactly, else ignoring case as `[[links]]` do, `CaselessName`) · unique ID
-    /// prefix · unique title or alias (case- and accent-insensitive; `foldedAliases` are folded
-    /// already). Nil when nothing matches; throws when several do.
+    /// prefix · unique title or alias (case- and accent-insensitive; `foldedAliases` gives them folded
+    /// already, asked only when the steps before found nothing). Nil when nothing matches; throws when several do.
     static func match(
-        _ argument: String, ids: [String], paths: [String], titles: [String], foldedAliases: [[String]] = []
+        _ argument: String, ids: [String], paths: [String], titles: [String],
+        foldedAliases: () -> [[String]] = { [] }
     ) throws(VaultError) -> Int? {
         // "" is a prefix of every ID: it would pick the only note of a vault (`notes rm "$UNSET"`).
         guard !argument.isEmpty else { return nil }
@@ -187,6 +188,7 @@ public struct Vault: Sendable {
         if prefixed.count == 1 { return prefixed[0] }
         if prefixed.count > 1 { throw .ambiguous(argument, candidates: prefixed.map { ids[$0] }.sorted()) }
         let folded = TextFolding.fold(argument)
+        let foldedAliases = foldedAliases()
         let titled = withoutCopies(
             titles.indices.filter { i in
                 TextFolding.fold(titles[i]) == folded
