@@ -18,16 +18,32 @@ public struct NoteRewrites: Equatable, Sendable {
     public var path: String
     /// The rewrites, in file order.
     public var rewrites: [LinkRewrite]
+    /// The same rewrites as changes to bytes, in order: of the file as the index saw it, or of
+    /// the editor's buffer when the plan was given one for this note (`workedOn`).
+    public var edits: [ByteEdit]
+    /// What `edits` were worked out on.
+    public var workedOn: WorkedOn
     /// The file as the index last saw it; a file that is not so any more is left alone.
     var size: Int64, mtime: Int64, inode: UInt64
     /// The note's place in the catalog the plan was made from.
     var position: Int
+
+    /// The text a note's edits were worked out on.
+    public enum WorkedOn: Equatable, Sendable {
+        /// The file, as the index saw it.
+        case file
+        /// An editor's buffer given to the plan.
+        case buffer
+        /// Nothing: the file was no longer as the index saw it, so there are no edits and a move
+        /// leaves it alone; `rewrites` are the index's.
+        case nothing
+    }
 }
 
 /// A move worked out before anything changes: the note, where it goes, and every link
-/// that must change so that it goes where it went — read from the index, so a dry run reads no
-/// note file. It keeps the catalog and resolvers it was worked out with, for `NoteStore.move`:
-/// use it on the thread that made it.
+/// that must change so that it goes where it went — found with the index, so that only the notes
+/// whose links change are read — as byte edits of each such note: `NoteStore.move` makes them,
+/// and the language server hands them to the editor as a rename's edits.
 public struct MovePlan {
     /// The note moved.
     public let note: Note
@@ -35,7 +51,6 @@ public struct MovePlan {
     public let from: String, to: String
     /// The notes whose links change, in ID order.
     public let notes: [NoteRewrites]
-    let rewriter: MoveRewriter
 
     /// The ID after the move.
     public var toID: String { Note.id(forPath: to) }
@@ -68,7 +83,12 @@ extension NoteStore {
     /// changing only its target: a wiki link by file name stays a file name when that resolves,
     /// else takes as much of the ID as it needs; a Markdown link stays relative (or from the
     /// vault's top), its percent-encoding, `<…>` and `#heading` kept. Nothing is changed on disk.
-    public func planMove(_ loaded: LoadedNote, to argument: String) throws(VaultError) -> MovePlan {
+    ///
+    /// `buffers` (vault path to text) are editors' unsaved buffers: such a note's links are read
+    /// from its buffer, as typed, and its edits are of that text.
+    public func planMove(
+        _ loaded: LoadedNote, to argument: String, buffers: [String: String] = [:]
+    ) throws(VaultError) -> MovePlan {
         let catalog = self.catalog
         let from = loaded.note.path
         let name = String(from.split(separator: "/").last ?? Substring(from))
@@ -78,40 +98,65 @@ extension NoteStore {
         guard let moved = catalog.position(ofPath: from) else { throw .noMatch(loaded.note.id) }
         let rewriter = MoveRewriter(catalog: catalog, moved: moved, to: to, titleSource: vault.titleSource)
         var notes: [NoteRewrites] = []
-        let candidates = rewriter.candidates()
+        var candidates = Set(rewriter.candidates())
+        // A buffer's links are as typed, whatever the index holds.
+        for path in buffers.keys {
+            if let position = catalog.position(ofPath: path) { candidates.insert(position) }
+        }
         Trace.mark("move: candidates")
         for position in candidates {
-            var rewrites: [LinkRewrite] = []
-            for link in catalog.links(at: position) where link.kind == .note {
-                let written = WrittenLink(
-                    style: link.style, target: link.target, angled: link.isAngled, keys: link.keys)
-                guard let target = rewriter.newTarget(for: written, in: position) else { continue }
-                rewrites.append(
-                    LinkRewrite(line: link.line, old: link.text, new: link.replacingTarget(with: target)))
-            }
-            guard !rewrites.isEmpty else { continue }
             let status = catalog.status(at: position)
             let path = catalog.withPath(at: position) { String(decoding: $0, as: UTF8.self) }
-            notes.append(
-                NoteRewrites(
-                    id: position == moved ? toID : Note.id(forPath: path), path: path, rewrites: rewrites,
-                    size: status.size, mtime: status.mtime, inode: status.inode, position: position))
+            var entry = NoteRewrites(
+                id: position == moved ? toID : Note.id(forPath: path), path: path, rewrites: [], edits: [],
+                workedOn: .file, size: status.size, mtime: status.mtime, inode: status.inode,
+                position: position)
+            if let text = buffers[path] {
+                entry.workedOn = .buffer
+                (entry.edits, entry.rewrites) = rewriter.edits(
+                    of: Array(text.utf8), NoteDocument(parsing: text), at: position, sourcePath: path)
+            } else {
+                let rewrites = rewriter.indexRewrites(at: position)
+                guard !rewrites.isEmpty else { continue }
+                if let file = try? vault.load(path: path), file.status.size == status.size,
+                    file.status.mtime == status.mtime, file.status.inode == status.inode
+                {
+                    (entry.edits, entry.rewrites) = rewriter.edits(
+                        of: file.bytes, file.document, at: position, sourcePath: path)
+                } else {
+                    entry.workedOn = .nothing
+                    entry.rewrites = rewrites
+                }
+            }
+            guard !entry.rewrites.isEmpty else { continue }
+            notes.append(entry)
         }
         notes.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         Trace.mark("move: plan")
-        return MovePlan(note: loaded.note, from: from, to: to, notes: notes, rewriter: rewriter)
+        return MovePlan(note: loaded.note, from: from, to: to, notes: notes)
     }
 
-    /// Carries out `plan`, holding the lock: each note of the plan is read again and its links
-    /// rewritten — only the link targets, every other byte kept, front matter and `updatedAt`
-    /// included — into temp files beside them; then the file is renamed (folders made; a file that
+    /// Makes the folders that `plan`'s new path needs, inside the vault and holding the lock, for
+    /// an editor that moves the file itself and cannot make a folder.
+    public func makeFolders(for plan: MovePlan) throws(VaultError) {
+        let folder = (plan.to as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return }
+        try withLock { () throws(VaultError) in
+            try vault.checkFolder(folder, argument: plan.to)
+            try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder)))
+        }
+    }
+
+    /// Carries out `plan`, holding the lock: each note of the plan is read again and the plan's
+    /// edits made to it — only the link targets, every other byte kept, front matter and
+    /// `updatedAt` included — into temp files beside them; then the file is renamed (folders made; a file that
     /// appeared at the new path meanwhile is never replaced), and the rewritten notes put in place,
     /// each atomically. When a rewritten note cannot be written, nothing is moved. A note that is
     /// no longer as the index saw it when the plan was made, or that changes while it is rewritten,
-    /// is left as it is and reported in `changed`. Records `.moved` and a `.rewroteLinks` per rewritten note.
+    /// is left as it is and reported in `changed` (so is a note whose edits were worked out on a
+    /// buffer, whose text the file is not). Records `.moved` and a `.rewroteLinks` per rewritten note.
     public func move(_ plan: MovePlan) throws(VaultError) -> MoveReport {
-        let rewriter = plan.rewriter
-        return try withLock { () throws(VaultError) -> MoveReport in
+        try withLock { () throws(VaultError) -> MoveReport in
             let folder = (plan.to as NSString).deletingLastPathComponent
             if !folder.isEmpty {
                 try vault.checkFolder(folder, argument: plan.to)
@@ -123,23 +168,21 @@ extension NoteStore {
             var written: [(entry: NoteRewrites, status: FileStatus)] = []
             for entry in plan.notes {
                 // Read where it is now; written where it will be.
-                guard let loaded = try? vault.load(path: entry.path), loaded.status.size == entry.size,
-                    loaded.status.mtime == entry.mtime, loaded.status.inode == entry.inode
+                guard entry.workedOn == .file, let loaded = try? vault.load(path: entry.path),
+                    loaded.status.size == entry.size, loaded.status.mtime == entry.mtime,
+                    loaded.status.inode == entry.inode,
+                    let bytes = ByteEdit.apply(entry.edits, to: loaded.bytes)
                 else {
                     report.changed.append(entry.id)
                     continue
                 }
-                let (bytes, rewrites) = rewriter.rewrite(loaded, at: entry.position, sourcePath: entry.path)
-                guard !rewrites.isEmpty else { continue }
-                var done = entry
-                done.rewrites = rewrites
                 // With the mode it was read with: the moved note is not at its new path yet.
                 writes.append(
                     (
                         vault.fullPath(entry.path == plan.from ? plan.to : entry.path), bytes,
                         loaded.status.mode
                     ))
-                written.append((done, loaded.status))
+                written.append((entry, loaded.status))
             }
             Trace.mark("move: read")
             // Every rewritten note is written and synced beside its file before anything is
@@ -325,15 +368,31 @@ struct MoveRewriter {
         return id + suffix
     }
 
-    /// Rewrites the links of a note read from its file (the note at `position`, whose path
-    /// before the move is `sourcePath`): its bytes with only link targets changed, and what changed.
-    func rewrite(_ loaded: LoadedNote, at position: Int, sourcePath: String) -> ([UInt8], [LinkRewrite]) {
-        var folding = TextFolder()
-        let body = Array(loaded.document.body.utf8)
-        let bodyStart = loaded.bytes.count - body.count
-        var bytes = loaded.bytes
+    /// The rewrites of the links of the note at `position` as the index has them.
+    func indexRewrites(at position: Int) -> [LinkRewrite] {
         var rewrites: [LinkRewrite] = []
-        for link in NoteLinks.of(loaded.document).reversed() {
+        for link in catalog.links(at: position) where link.kind == .note {
+            let written = WrittenLink(
+                style: link.style, target: link.target, angled: link.isAngled, keys: link.keys)
+            guard let target = newTarget(for: written, in: position) else { continue }
+            rewrites.append(
+                LinkRewrite(line: link.line, old: link.text, new: link.replacingTarget(with: target)))
+        }
+        return rewrites
+    }
+
+    /// The edits to the links of a note's text, `bytes` parsed as `document` (the note at
+    /// `position`, whose path before the move is `sourcePath`): only link targets change. With
+    /// them, the rewrites they make, both in file order.
+    func edits(
+        of bytes: [UInt8], _ document: NoteDocument, at position: Int, sourcePath: String
+    ) -> ([ByteEdit], [LinkRewrite]) {
+        var folding = TextFolder()
+        let body = Array(document.body.utf8)
+        let bodyStart = bytes.count - body.count
+        var edits: [ByteEdit] = []
+        var rewrites: [LinkRewrite] = []
+        for link in NoteLinks.of(document) {
             let angled =
                 link.style == .markdown && link.targetRange.lowerBound > 0
                 && body[link.targetRange.lowerBound - 1] == UInt8(ascii: "<")
@@ -342,7 +401,7 @@ struct MoveRewriter {
                 keys: LinkKeys.make(link, from: sourcePath, folding: &folding))
             guard let target = newTarget(for: written, in: position) else { continue }
             let range = (bodyStart + link.targetRange.lowerBound)..<(bodyStart + link.targetRange.upperBound)
-            bytes.replaceSubrange(range, with: Array(target.utf8))
+            edits.append(ByteEdit(range: range, replacement: target))
             let start = link.range.lowerBound
             let inText = (link.targetRange.lowerBound - start)..<(link.targetRange.upperBound - start)
             let text = Array(link.text.utf8)
@@ -351,7 +410,7 @@ struct MoveRewriter {
                 as: UTF8.self)
             rewrites.append(LinkRewrite(line: link.line, old: link.text, new: new))
         }
-        return (bytes, rewrites.reversed())
+        return (edits, rewrites)
     }
 
     /// The relative path from the vault folder `folder` to the vault path `path`.
