@@ -30,7 +30,7 @@ final class LanguageFeatures {
 
     /// The vault's catalog, brought up to date with the files when it is older than
     /// `refreshInterval`; the warnings about files read are logged.
-    private func catalog(_ store: NoteStore) -> Catalog {
+    func catalog(_ store: NoteStore) -> Catalog {
         let now = ProcessInfo.processInfo.systemUptime
         let catalog: Catalog
         if now - refreshedAt >= refreshInterval {

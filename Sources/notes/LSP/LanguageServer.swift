@@ -18,6 +18,7 @@ final class LanguageServer {
         case invalidParams = -32602
         case internalError = -32603
         case serverNotInitialized = -32002
+        case requestFailed = -32803
     }
 
     /// A request that cannot be answered with a result.
@@ -37,6 +38,8 @@ final class LanguageServer {
     private var frames = MessageFrames()
     private var initialized = false
     private var shuttingDown = false
+    /// What the client said it can do, in `initialize`.
+    private var clientCapabilities: JSONValue = .null
     var features: LanguageFeatures?
 
     init(
@@ -131,6 +134,9 @@ final class LanguageServer {
         case "textDocument/definition": return try features.definition(try TextDocumentPosition(params))
         case "textDocument/references": return try features.references(try TextDocumentPosition(params))
         case "textDocument/hover": return try features.hover(try TextDocumentPosition(params))
+        case "textDocument/prepareRename": return try features.prepareRename(try TextDocumentPosition(params))
+        case "textDocument/rename":
+            return try features.rename(params, support: WorkspaceEditSupport(clientCapabilities))
         case "textDocument/documentSymbol":
             guard let uri = params["textDocument"]?["uri"]?.stringValue else {
                 throw Failure(code: .invalidParams, message: "Expected textDocument.uri.")
@@ -170,6 +176,7 @@ final class LanguageServer {
         let encodings = params["capabilities"]?["general"]?["positionEncodings"]?.arrayValue ?? []
         let encoding: PositionEncoding = encodings.contains(.string("utf-8")) ? .utf8 : .utf16
         let store = try openStore(Self.workspaceFolder(params))
+        clientCapabilities = params["capabilities"] ?? .null
         features = LanguageFeatures(
             store: store, encoding: encoding, refreshInterval: refreshInterval, log: log)
         initialized = true
@@ -182,6 +189,7 @@ final class LanguageServer {
                 "definitionProvider": .bool(true), "referencesProvider": .bool(true),
                 "hoverProvider": .bool(true), "documentSymbolProvider": .bool(true),
                 "workspaceSymbolProvider": .bool(true),
+                "renameProvider": .object(["prepareProvider": .bool(true)]),
             ]),
             "serverInfo": .object(["name": .string("notes"), "version": .string(CLI.version)]),
         ])
