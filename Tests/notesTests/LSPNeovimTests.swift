@@ -3,8 +3,8 @@ import NotesKit
 import TestSupport
 import Testing
 
-/// A real editor: headless Neovim (0.7's built-in client, started with `vim.lsp.start_client`
-/// as the README shows) asks `notes lsp` for a definition, references and a rename, applies the
+/// A real editor: headless Neovim (0.7's built-in client, started by the README's own
+/// `init.lua`, read from the README) asks `notes lsp` for a definition, references and a rename, applies the
 /// rename with `vim.lsp.util.apply_workspace_edit` and `:wall`; the files on disk are then
 /// those `notes move` makes. Skipped where `nvim` is not installed (a failure on CI).
 @Suite struct LSPNeovimTests {
@@ -17,23 +17,34 @@ import Testing
         ("sub/gamma.md", "# Gamma\n\nSee [[beta]] and [b](../beta.md).\n"),
     ]
 
-    /// The script: the client started on `alpha.md`, the cursor on `[[beta]]`, each answer
-    /// written as JSON to `out`, then Neovim quits.
-    static func script(notes: String, vault: String, out: String) -> String {
+    /// The README's Neovim configuration: the first Lua block after its `### Neovim` heading.
+    static func readmeConfiguration() throws -> String {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        guard let section = text.range(of: "### Neovim\n"),
+            let start = text.range(of: "```lua\n", range: section.upperBound..<text.endIndex),
+            let end = text.range(of: "```\n", range: start.upperBound..<text.endIndex)
+        else {
+            throw WorkspaceEditApplier.Failure(description: "the README has no Lua block under ### Neovim")
+        }
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    /// The script: `alpha.md` opened (the configuration starts the client), the cursor on
+    /// `[[beta]]`, each answer written as JSON to `out`, then Neovim quits.
+    static func script(vault: String, out: String) -> String {
         """
         local out = {}
         local ok, err = pcall(function()
           vim.cmd('edit ' .. vim.fn.fnameescape('\(vault)/alpha.md'))
           local buf = vim.api.nvim_get_current_buf()
-          local id = vim.lsp.start_client({
-            name = 'notes', cmd = { '\(notes)', 'lsp' }, root_dir = '\(vault)',
-          })
-          vim.lsp.buf_attach_client(buf, id)
           assert(vim.wait(20000, function()
-            local c = vim.lsp.get_client_by_id(id)
+            local c = vim.lsp.get_active_clients()[1]
             return c ~= nil and c.initialized
           end), 'the server did not initialize')
-          local client = vim.lsp.get_client_by_id(id)
+          local client = vim.lsp.get_active_clients()[1]
+          local id = client.id
           out.encoding = client.offset_encoding
           -- Line 3, on the `b` of `[[beta]]` (a byte column, after the emoji and CJK).
           vim.api.nvim_win_set_cursor(0, { 3, 16 })
@@ -67,13 +78,21 @@ import Testing
         }
         let out = edited.root.path + "/nvim-out.json"
         let script = edited.root.path + "/rename.lua"
-        try Data(Self.script(notes: Sandbox.binary, vault: edited.vault, out: out).utf8).write(
-            to: URL(fileURLWithPath: script))
+        try Data(Self.script(vault: edited.vault, out: out).utf8).write(to: URL(fileURLWithPath: script))
+        let configuration = edited.root.path + "/init.lua"
+        try Data(try Self.readmeConfiguration().utf8).write(to: URL(fileURLWithPath: configuration))
+        let folder = (Sandbox.binary as NSString).deletingLastPathComponent
         let state = edited.root.path + "/nvim-state"
         let run = try edited.run(
             [],
-            env: ["XDG_DATA_HOME": state, "XDG_STATE_HOME": state, "XDG_CACHE_HOME": state],
-            shell: "timeout 120 nvim --headless -n -i NONE -u NONE -c 'luafile \(script)' </dev/null")
+            cwd: edited.vault,
+            env: [
+                "XDG_DATA_HOME": state, "XDG_STATE_HOME": state, "XDG_CACHE_HOME": state,
+                "PATH": folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            ],
+            shell:
+                "timeout 120 nvim --headless -n -i NONE -u '\(configuration)' -c 'luafile \(script)' </dev/null"
+        )
         let answers = try JSONValue.parse(Array((try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data()))
         #expect(answers["error"] == .string(""), "\(answers.compact)\n\(run)")
         #expect(answers["encoding"] == .string("utf-16"))
