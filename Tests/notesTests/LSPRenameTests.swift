@@ -16,7 +16,7 @@ import Testing
     static let files: [(String, String)] = [
         (
             trip,
-            "---\ncreatedAt: 2026-01-01T00:00:00Z\naliases: [Lodz]\n---\n# Trip to Łódź\n\nSee the [plan](../ideas/plan.md).\n\n## Day 1\n\nArrive.\n"
+            "---\ncreatedAt: 2026-01-01T00:00:00Z\naliases: [Lodz]\n---\n# Trip to Łódź\n\nSee the [plan](../ideas/plan.md).\n\n## Day 1\n\nArrive. Back to [[#Day 1]].\n"
         ),
         (
             "ideas/plan.md",
@@ -167,6 +167,10 @@ import Testing
             try prepare(trip, 8, 4)
                 == .object(["range": LSPFeatureTests.range(8, 3, 8), "placeholder": .string("Day 1")]))
         #expect(try prepare(trip, 10, 2) == .null)
+        // A link to a heading of the note itself renames that heading.
+        #expect(
+            try prepare(trip, 10, 18)
+                == .object(["range": LSPFeatureTests.range(10, 16, 26), "placeholder": .string("Day 1")]))
         #expect(try prepare(plan, 5, 2) == .null)
         try client.request("shutdown")
         #expect(client.finish() == 0)
@@ -175,8 +179,9 @@ import Testing
     /// On a heading line: the heading and every link to it, wiki and Markdown, in files and in
     /// open buffers (as typed); the front matter and other links untouched. Without
     /// `documentChanges`, the edit comes as `changes`.
-    @Test(arguments: [true, false])
-    func aHeadingRenameRewritesTheHeadingAndItsLinks(documentChanges: Bool) throws {
+    @Test(arguments: [(true, 8, 4), (false, 8, 4), (true, 10, 18)])
+    func aHeadingRenameRewritesTheHeadingAndItsLinks(documentChanges: Bool, line: Int, character: Int) throws
+    {
         let sandbox = try Self.vault()
         let client = try LSPClient(sandbox)
         try client.initialize(
@@ -185,7 +190,8 @@ import Testing
         let other = Self.uri(sandbox, "other.md")
         let typed = "# Other\n\n\(Self.wide) [[Trip to Łódź#day 1]] [[Trip to Łódź#Day 2]]\n"
         client.open(other, typed)
-        let answer = try client.request("textDocument/rename", Self.rename(trip, 8, 4, to: "Day One"))
+        let answer = try client.request(
+            "textDocument/rename", Self.rename(trip, line, character, to: "Day One"))
         let edit = try #require(answer["result"], "\(answer.compact)")
         #expect((edit["documentChanges"] != nil) == documentChanges)
         var applier = WorkspaceEditApplier(buffers: [other: typed])
@@ -193,7 +199,8 @@ import Testing
         try applier.saveAll()
         #expect(
             try sandbox.read(Self.trip)
-                == Self.files[0].1.replacingOccurrences(of: "## Day 1", with: "## Day One"))
+                == Self.files[0].1.replacingOccurrences(of: "## Day 1", with: "## Day One")
+                .replacingOccurrences(of: "[[#Day 1]]", with: "[[#Day One]]"))
         let plan = Self.files[1].1.replacingOccurrences(of: "Łódź#Day 1]]", with: "Łódź#Day One]]")
             .replacingOccurrences(of: "md#Day%201)", with: "md#Day%20One)")
         #expect(try sandbox.read("ideas/plan.md") == plan)
@@ -235,6 +242,25 @@ import Testing
         #expect(VaultFiles.of(sandbox.vault) == before)
         // The server reads on.
         #expect(try client.request("textDocument/prepareRename", LSPClient.at(trip, 4, 4))["result"] != .null)
+        try client.request("shutdown")
+        #expect(client.finish() == 0)
+    }
+
+    /// The front matter's `title:` line is the title line too.
+    @Test func theFrontMatterTitleLineRenamesTheNote() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("n.md", "---\ntitle: Front Title\n---\nBody [[n]].\n")
+        let client = try LSPClient(sandbox)
+        try client.initialize(capabilities: Self.capabilities())
+        let uri = Self.uri(sandbox, "n.md")
+        #expect(
+            try client.request("textDocument/prepareRename", LSPClient.at(uri, 1, 3))["result"]
+                == .object(["range": LSPFeatureTests.range(1, 7, 18), "placeholder": .string("n")]))
+        let edit = try #require(
+            try client.request("textDocument/rename", Self.rename(uri, 1, 3, to: "m"))["result"])
+        var applier = WorkspaceEditApplier()
+        try applier.apply(edit)
+        #expect(try sandbox.read("m.md") == "---\ntitle: Front Title\n---\nBody [[m]].\n")
         try client.request("shutdown")
         #expect(client.finish() == 0)
     }

@@ -43,7 +43,7 @@ extension NoteStore {
             let document = NoteDocument(parsing: content)
             let bodyStart = bytes.count - document.body.utf8.count
             var edits: [ByteEdit] = []
-            for link in NoteLinks.of(document) {
+            for link in NoteLinks.all(document) {
                 guard let written = link.heading else { continue }
                 switch link.kind {
                 case .sameNote: guard source == path else { continue }

@@ -28,8 +28,9 @@ extension LanguageFeatures {
         case heading(path: String, line: Int, text: String, shown: Range<Int>)
     }
 
-    /// The subject at a position: on a link to a note, that note; on the title line, the
-    /// document's note; on another heading line, that heading.
+    /// The subject at a position: on a link to a note, that note; on the title line (the first
+    /// `# Title` that the note's title comes from, or the front matter's `title:`), the
+    /// document's note; on another heading line, or on a `[[#Heading]]` link, that heading.
     func renameSubject(_ request: TextDocumentPosition) -> (subject: RenameSubject, positions: TextPositions)?
     {
         guard let store, let path = vaultPath(of: request.uri), let text = text(of: request.uri) else {
@@ -40,17 +41,30 @@ extension LanguageFeatures {
         let offset = positions.offset(line: request.line, column: request.column, encoding: encoding)
         let document = NoteDocument(parsing: text)
         let bodyStart = positions.bytes.count - document.body.utf8.count
-        if let link = NoteLinks.of(document).first(where: {
+        if let link = NoteLinks.all(document).first(where: {
             ($0.range.lowerBound + bodyStart..<$0.range.upperBound + bodyStart).contains(offset)
         }) {
+            let headings = NoteAnchors.of(document)
+            if link.kind == .sameNote, let written = link.heading,
+                let line = headings.line(of: NoteAnchors.want(written)),
+                let heading = headings.headings.first(where: { $0.line == line })
+            {
+                let shown = (bodyStart + link.range.lowerBound)..<(bodyStart + link.range.upperBound)
+                return (.heading(path: path, line: line, text: heading.text, shown: shown), positions)
+            }
             guard link.kind == .note, let note = catalog.target(of: link, from: path) else { return nil }
             let shown = (bodyStart + link.targetRange.lowerBound)..<(bodyStart + link.targetRange.upperBound)
             return (.note(note, shown: shown), positions)
         }
-        let headings = NoteAnchors.of(document).headings
-        guard let heading = headings.first(where: { $0.line == request.line + 1 }) else { return nil }
         let line = positions.lineRange(request.line)
         let bytes = Array(positions.bytes[line])
+        let key = Array("title:".utf8)
+        if line.upperBound <= bodyStart, bytes.starts(with: key), let own = catalog.note(atPath: path) {
+            let value = bytes[key.count...].firstIndex { $0 != 0x20 && $0 != 0x09 } ?? bytes.count
+            return (.note(own, shown: (line.lowerBound + value)..<line.upperBound), positions)
+        }
+        let headings = NoteAnchors.of(document).headings
+        guard let heading = headings.first(where: { $0.line == request.line + 1 }) else { return nil }
         let start = bytes.firstIndex { $0 != UInt8(ascii: "#") && $0 != 0x20 && $0 != 0x09 } ?? 0
         let shown = (line.lowerBound + start)..<(line.lowerBound + start + heading.text.utf8.count)
         if let own = catalog.note(atPath: path), heading.level == 1,
