@@ -131,6 +131,9 @@ final class LanguageServer {
         case "textDocument/definition": return try features.definition(try TextDocumentPosition(params))
         case "textDocument/references": return try features.references(try TextDocumentPosition(params))
         case "textDocument/hover": return try features.hover(try TextDocumentPosition(params))
+        case "textDocument/completion": return try features.completion(try TextDocumentPosition(params))
+        case "textDocument/codeAction": return try features.codeActions(params)
+        case "workspace/executeCommand": return try features.executeCommand(params)
         case "textDocument/documentSymbol":
             guard let uri = params["textDocument"]?["uri"]?.stringValue else {
                 throw Failure(code: .invalidParams, message: "Expected textDocument.uri.")
@@ -172,6 +175,9 @@ final class LanguageServer {
         let store = try openStore(Self.workspaceFolder(params))
         features = LanguageFeatures(
             store: store, encoding: encoding, refreshInterval: refreshInterval, log: log)
+        features?.clientShowsDocuments =
+            params["capabilities"]?["window"]?["showDocument"]?["support"]?.boolValue ?? false
+        features?.sendRequest = { [unowned self] method, params in self.request(toClient: method, params) }
         initialized = true
         let sync: JSONValue = .object([
             "openClose": .bool(true), "change": .int(2), "save": .object(["includeText": .bool(false)]),
@@ -182,6 +188,13 @@ final class LanguageServer {
                 "definitionProvider": .bool(true), "referencesProvider": .bool(true),
                 "hoverProvider": .bool(true), "documentSymbolProvider": .bool(true),
                 "workspaceSymbolProvider": .bool(true),
+                "completionProvider": .object([
+                    "triggerCharacters": .array([.string("["), .string("#"), .string("(")])
+                ]),
+                "codeActionProvider": .object(["codeActionKinds": .array([.string("quickfix")])]),
+                "executeCommandProvider": .object([
+                    "commands": .array([.string(LanguageFeatures.createNoteCommand)])
+                ]),
             ]),
             "serverInfo": .object(["name": .string("notes"), "version": .string(CLI.version)]),
         ])
@@ -195,6 +208,19 @@ final class LanguageServer {
         if let uri = params["rootUri"]?.stringValue { return FileURI.path(uri) }
         if let path = params["rootPath"]?.stringValue, path.hasPrefix("/") { return path }
         return nil
+    }
+
+    /// The number of the last request sent to the client.
+    private var requestsSent = 0
+
+    /// Sends a request to the client; its answer is read and dropped as every response is.
+    private func request(toClient method: String, _ params: JSONValue) {
+        requestsSent += 1
+        send(
+            .object([
+                "jsonrpc": .string("2.0"), "id": .string("notes-\(requestsSent)"), "method": .string(method),
+                "params": params,
+            ]))
     }
 
     private func respond(id: JSONValue, result: JSONValue) {
