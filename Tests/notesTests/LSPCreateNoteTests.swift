@@ -81,6 +81,9 @@ import Testing
                     "No note named 'ideas/Big Plan'.\n\n*Create note* (a code action) makes `ideas/Big Plan.md`, titled `Big Plan`."
                 ))
 
+        // Completion knows no such note yet.
+        #expect(try LSPCompletionTests.complete(client, sandbox, "[[big|")?.items == [])
+
         // The server asks the client to show the note before it answers.
         client.send(
             .object([
@@ -102,6 +105,10 @@ import Testing
         let definition = try client.request(
             "textDocument/definition", LSPClient.at(Self.uri(sandbox, "alpha.md"), 2, column))
         #expect(definition["result"]?["uri"] == .string(created))
+        #expect(
+            try LSPCompletionTests.complete(client, sandbox, "[[big|")?.items == [
+                "Big Plan | ideas/Big Plan | Big Plan]]"
+            ])
         let listed = try sandbox.run(["links", "--broken"])
         #expect(!listed.stdout.contains("Big Plan"), "\(listed)")
 

@@ -25,8 +25,14 @@ public final class NoteCompletions {
     public init(_ catalog: Catalog) {
         self.catalog = catalog
         let copies = catalog.originalsOfCopies()
-        let precedes = catalog.ordering(.updated, of: nil, readingDatesOnce: true)
-        order = (0..<catalog.count).filter { copies[$0] == nil }.sorted(by: precedes).map { Int32($0) }
+        // The order `list` sorts by (see `Catalog.ordering`), its keys read once, not per comparison.
+        let dates = (0..<catalog.count).map { catalog.date(at: $0, order: .updated).rounded(.down) }
+        let mtimes = (0..<catalog.count).map { catalog.status(at: $0).mtime }
+        order = (0..<catalog.count).filter { copies[$0] == nil }.sorted { a, b in
+            if dates[a] != dates[b] { return dates[a] > dates[b] }
+            if mtimes[a] != mtimes[b] { return mtimes[a] > mtimes[b] }
+            return catalog.withID(at: a) { x in catalog.withID(at: b) { y in Catalog.precedes(x, y) } }
+        }.map { Int32($0) }
         var folding = TextFolder()
         var names: [UInt64: Int] = [:]
         var nameHashes: [UInt64] = []
@@ -47,7 +53,7 @@ public final class NoteCompletions {
             }
             ends.append(Int32(truncatingIfNeeded: bytes.count))
             let hash = catalog.withPath(at: position) { path in
-                CaselessName.key(LinkResolver.name(ofPath: path)).withUnsafeBytes { MappedIndex.hash($0) }
+                Self.caselessHash(LinkResolver.name(ofPath: path))
             }
             nameHashes.append(hash)
             names[hash, default: 0] += 1
@@ -55,9 +61,38 @@ public final class NoteCompletions {
         uniqueNames = nameHashes.map { names[$0] == 1 }
     }
 
-    /// Whether these were made from `other`: the same index and the same notes in it.
+    /// Whether these were made from `other`, or from a catalog of the very same index files:
+    /// the same notes in it.
     public func isMade(from other: Catalog) -> Bool {
-        catalog.index === other.index && catalog.mapped == other.mapped
+        guard catalog.mapped == other.mapped else { return false }
+        if catalog.index === other.index { return true }
+        guard let mine = Self.files(of: catalog), let theirs = Self.files(of: other) else { return false }
+        return mine == theirs
+    }
+
+    /// What tells an index's files apart: each is written whole under a new name and renamed into
+    /// place, so the same inode and size is the same file. Nil for an index not read from files.
+    private static func files(of catalog: Catalog) -> [UInt64]? {
+        guard let index = catalog.index, let base = index.base.storage.inode else { return nil }
+        var files = [base, index.base.generation, UInt64(index.base.storage.bytes.count)]
+        if let delta = index.delta {
+            guard let inode = delta.storage.inode else { return nil }
+            files += [inode, UInt64(delta.storage.bytes.count)]
+        }
+        return files
+    }
+
+    /// `MappedIndex.hash` of the file name's `CaselessName.key`, made without a copy for ASCII.
+    private static func caselessHash(_ name: UnsafeRawBufferPointer) -> UInt64 {
+        guard !name.contains(where: { $0 >= 0x80 }) else {
+            return CaselessName.key(name).withUnsafeBytes { MappedIndex.hash($0) }
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name {
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01b3
+        }
+        return hash
     }
 
     private static func appendFolded(
