@@ -116,12 +116,16 @@ extension LanguageFeatures {
         return .object(["uri": .string(uri), "path": .string(created)])
     }
 
-    /// `gitAutoCommit` as a command run now would read it: the user's settings file (where the
-    /// environment puts it) with the vault's own over it.
+    /// `gitAutoCommit` as a command run now would read it: the user's settings file with the
+    /// vault's own over it.
     private func autoCommitEnabled(_ store: NoteStore) -> Bool {
-        let environment = ProcessInfo.processInfo.environment
-        let locations = Locations(environment: environment, cwd: FileManager.default.currentDirectoryPath)
-        let user = SettingsFile(path: locations.settingsPath(flag: nil)).load()
+        let path =
+            settingsPath
+            ?? Locations(
+                environment: ProcessInfo.processInfo.environment,
+                cwd: FileManager.default.currentDirectoryPath
+            ).settingsPath(flag: nil)
+        let user = SettingsFile(path: path).load()
         return LayeredSettings(user: user, vaultRoot: store.vault.root).effective.autoCommit
     }
 

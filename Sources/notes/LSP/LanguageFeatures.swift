@@ -27,6 +27,8 @@ final class LanguageFeatures {
     var sendRequest: (_ method: String, _ params: JSONValue) -> Void = { _, _ in }
     /// Whether the client opens a document the server asks it to (`window/showDocument`).
     var clientShowsDocuments = false
+    /// The user's settings file, when the command line or the environment named one.
+    var settingsPath: String?
 
     init(
         store: NoteStore?, encoding: PositionEncoding, refreshInterval: Double = 2,

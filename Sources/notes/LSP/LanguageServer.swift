@@ -38,6 +38,9 @@ final class LanguageServer {
     private var initialized = false
     private var shuttingDown = false
     var features: LanguageFeatures?
+    /// The user's settings file (`--config`, else where the environment puts it), which the
+    /// features read `gitAutoCommit` from when they change the vault.
+    var settingsPath: String?
 
     init(
         input: Int32, output: Int32, log: @escaping (String) -> Void,
@@ -177,6 +180,7 @@ final class LanguageServer {
             store: store, encoding: encoding, refreshInterval: refreshInterval, log: log)
         features?.clientShowsDocuments =
             params["capabilities"]?["window"]?["showDocument"]?["support"]?.boolValue ?? false
+        features?.settingsPath = settingsPath
         features?.sendRequest = { [unowned self] method, params in self.request(toClient: method, params) }
         initialized = true
         let sync: JSONValue = .object([
