@@ -783,10 +783,12 @@ import Testing
 
             Speaks the Language Server Protocol (JSON-RPC with Content-Length headers) on stdin and
             stdout, logging to stderr: go to a link's note (definition), the links to a note
-            (references), a note's first lines (hover), its headings (document symbols) and notes by
-            title or ID (workspace symbols). The vault is --vault or NOTES_VAULT, else the one found
-            from the editor's workspace folder (or that folder itself), else the one found from the
-            current directory.
+            (references), a note's first lines (hover), its headings (document symbols), notes by
+            title or ID (workspace symbols), completion of notes after [[, their headings after
+            [[note#, tags after # and relative paths after ](, and a code action that creates the
+            note a broken link names (committed as add commits it, with gitAutoCommit). The vault
+            is --vault or NOTES_VAULT, else the one found from the editor's workspace folder (or
+            that folder itself), else the one found from the current directory.
 
             """
         ),

@@ -25,10 +25,12 @@ final class LSPClient {
 
     init(
         _ sandbox: Sandbox, arguments: [String] = ["lsp"], vaultVariable: Bool = true, cwd: String? = nil,
-        env extra: [String: String] = [:]
+        env extra: [String: String] = [:], wrapper: [String] = []
     ) throws {
-        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
-        process.arguments = arguments
+        // `wrapper` (such as setpriv) execs the server.
+        let argv = wrapper + [Sandbox.binary] + arguments
+        process.executableURL = URL(fileURLWithPath: argv[0])
+        process.arguments = Array(argv.dropFirst())
         process.currentDirectoryURL = URL(fileURLWithPath: cwd ?? sandbox.root.path)
         process.environment = sandbox.baseEnvironment(vaultVariable: vaultVariable).merging(extra) { $1 }
         let stdin = Pipe()

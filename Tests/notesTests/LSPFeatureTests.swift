@@ -120,7 +120,11 @@ import Testing
         #expect(hover["range"] == Self.range(2, start, start + 8))
         let missing = Self.column(of: "[[nowhere]]", in: Self.alphaLine)
         let broken = try client.request("textDocument/hover", LSPClient.at(alpha, 2, missing))["result"]
-        #expect(broken?["contents"]?["value"] == .string("No note named 'nowhere'."))
+        #expect(
+            broken?["contents"]?["value"]
+                == .string(
+                    "No note named 'nowhere'.\n\n*Create note* (a code action) makes `nowhere.md`, titled `nowhere`."
+                ))
         #expect(try client.request("textDocument/hover", LSPClient.at(alpha, 0, 0))["result"] == .null)
         try client.request("shutdown")
         #expect(client.finish() == 0)

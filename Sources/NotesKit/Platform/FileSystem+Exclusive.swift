@@ -75,13 +75,20 @@ extension FileSystem {
     /// Creates the first free one of the files `candidate(1)`, `candidate(2)`, … (all in one
     /// folder) holding `bytes`, and returns the number of the one it created. The bytes are
     /// written once to a temp file, then hard-linked into place: the file appears whole, and two
-    /// processes never overwrite each other. An error names the file being created.
+    /// processes never overwrite each other. An error names the file being created. Past
+    /// `attempts` files taken, it fails with EEXIST.
     public static func createExclusively(
-        _ bytes: [UInt8], firstFreeOf candidate: (Int) -> String
+        _ bytes: [UInt8], attempts: Int = .max, firstFreeOf candidate: (Int) -> String
     ) throws(FileSystemError) -> Int {
         var attempt = 1
+        func taken() throws(FileSystemError) {
+            guard attempt < attempts else {
+                throw .writeFailed(path: candidate(attempt), reason: String(cString: strerror(EEXIST)))
+            }
+            attempt += 1
+        }
         // The name that is free now is the one being written, so it is the one an error names.
-        while status(candidate(attempt)) != nil { attempt += 1 }
+        while status(candidate(attempt)) != nil { try taken() }
         let temp = try writeTemp(bytes, beside: candidate(attempt), mode: newFileMode())
         defer { discard(temp) }
         pauseIfTesting()
@@ -94,7 +101,7 @@ extension FileSystem {
             }
             let failure = errno
             if failure == EEXIST {
-                attempt += 1
+                try taken()
                 continue
             }
             guard failure == EPERM || failure == EOPNOTSUPP || failure == ENOSYS else {
@@ -106,7 +113,7 @@ extension FileSystem {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, newFileMode())
             if fd < 0 {
                 if errno == EEXIST {
-                    attempt += 1
+                    try taken()
                     continue
                 }
                 throw .writeFailed(path: path, reason: lastError())

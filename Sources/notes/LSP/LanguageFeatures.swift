@@ -6,7 +6,7 @@ import NotesKit
 final class LanguageFeatures {
     let store: NoteStore?
     let encoding: PositionEncoding
-    private let log: (String) -> Void
+    let log: (String) -> Void
     private(set) var documents = OpenDocuments()
 
     /// At most this much of a note is shown in a hover.
@@ -17,6 +17,18 @@ final class LanguageFeatures {
     /// are seen this long after at most, and an idle server reads nothing.
     let refreshInterval: Double
     private var refreshedAt = -Double.infinity
+
+    /// What completion searches, made again when the catalog changes.
+    var completionIndex: NoteCompletions?
+    /// Called once the server changed the vault (a note created), so that the open documents'
+    /// diagnostics are published again at once.
+    var vaultChanged: () -> Void = {}
+    /// Sends a request to the client (whose answer is not waited for).
+    var sendRequest: (_ method: String, _ params: JSONValue) -> Void = { _, _ in }
+    /// Whether the client opens a document the server asks it to (`window/showDocument`).
+    var clientShowsDocuments = false
+    /// The user's settings file, when the command line or the environment named one.
+    var settingsPath: String?
 
     init(
         store: NoteStore?, encoding: PositionEncoding, refreshInterval: Double = 2,
@@ -117,7 +129,7 @@ final class LanguageFeatures {
     }
 
     /// A document's links, with where each is in its text (bytes).
-    private func links(in text: String) -> [(link: NoteLink, range: Range<Int>)] {
+    func links(in text: String) -> [(link: NoteLink, range: Range<Int>)] {
         let document = NoteDocument(parsing: text)
         let bodyStart = text.utf8.count - document.body.utf8.count
         return NoteLinks.of(document).map { link in
@@ -135,7 +147,7 @@ final class LanguageFeatures {
         return (found.link, found.range, positions)
     }
 
-    private func range(_ bytes: Range<Int>, in positions: TextPositions) -> JSONValue {
+    func range(_ bytes: Range<Int>, in positions: TextPositions) -> JSONValue {
         let start = positions.position(of: bytes.lowerBound, encoding: encoding)
         let end = positions.position(of: bytes.upperBound, encoding: encoding)
         return .object([
@@ -151,7 +163,7 @@ final class LanguageFeatures {
     // MARK: Features
 
     /// The note a link goes to, resolved from the linking document's vault path.
-    private func target(of link: NoteLink, in uri: String) -> Note? {
+    func target(of link: NoteLink, in uri: String) -> Note? {
         guard let store, let source = vaultPath(of: uri) else { return nil }
         return catalog(store).target(of: link, from: source)
     }
@@ -321,7 +333,7 @@ final class LanguageFeatures {
         if let note = target(of: found.link, in: request.uri) {
             markdown = Self.hoverText(note, body: hoverBody(of: note))
         } else {
-            markdown = "No note named '\(found.link.decodedTarget)'."
+            markdown = brokenLinkHover(found.link, in: request.uri)
         }
         return .object([
             "contents": .object(["kind": .string("markdown"), "value": .string(markdown)]),

@@ -41,6 +41,9 @@ final class LanguageServer {
     /// What the client said it can do, in `initialize`.
     private var clientCapabilities: JSONValue = .null
     var features: LanguageFeatures?
+    /// The user's settings file (`--config`, else where the environment puts it), which the
+    /// features read `gitAutoCommit` from when they change the vault.
+    var settingsPath: String?
 
     init(
         input: Int32, output: Int32, log: @escaping (String) -> Void,
@@ -137,6 +140,9 @@ final class LanguageServer {
         case "textDocument/prepareRename": return try features.prepareRename(try TextDocumentPosition(params))
         case "textDocument/rename":
             return try features.rename(params, support: WorkspaceEditSupport(clientCapabilities))
+        case "textDocument/completion": return try features.completion(try TextDocumentPosition(params))
+        case "textDocument/codeAction": return try features.codeActions(params)
+        case "workspace/executeCommand": return try features.executeCommand(params)
         case "textDocument/documentSymbol":
             guard let uri = params["textDocument"]?["uri"]?.stringValue else {
                 throw Failure(code: .invalidParams, message: "Expected textDocument.uri.")
@@ -179,6 +185,10 @@ final class LanguageServer {
         clientCapabilities = params["capabilities"] ?? .null
         features = LanguageFeatures(
             store: store, encoding: encoding, refreshInterval: refreshInterval, log: log)
+        features?.clientShowsDocuments =
+            params["capabilities"]?["window"]?["showDocument"]?["support"]?.boolValue ?? false
+        features?.settingsPath = settingsPath
+        features?.sendRequest = { [unowned self] method, params in self.request(toClient: method, params) }
         initialized = true
         let sync: JSONValue = .object([
             "openClose": .bool(true), "change": .int(2), "save": .object(["includeText": .bool(false)]),
@@ -190,6 +200,13 @@ final class LanguageServer {
                 "hoverProvider": .bool(true), "documentSymbolProvider": .bool(true),
                 "workspaceSymbolProvider": .bool(true),
                 "renameProvider": .object(["prepareProvider": .bool(true)]),
+                "completionProvider": .object([
+                    "triggerCharacters": .array([.string("["), .string("#"), .string("(")])
+                ]),
+                "codeActionProvider": .object(["codeActionKinds": .array([.string("quickfix")])]),
+                "executeCommandProvider": .object([
+                    "commands": .array([.string(LanguageFeatures.createNoteCommand)])
+                ]),
             ]),
             "serverInfo": .object(["name": .string("notes"), "version": .string(CLI.version)]),
         ])
@@ -203,6 +220,19 @@ final class LanguageServer {
         if let uri = params["rootUri"]?.stringValue { return FileURI.path(uri) }
         if let path = params["rootPath"]?.stringValue, path.hasPrefix("/") { return path }
         return nil
+    }
+
+    /// The number of the last request sent to the client.
+    private var requestsSent = 0
+
+    /// Sends a request to the client; its answer is read and dropped as every response is.
+    private func request(toClient method: String, _ params: JSONValue) {
+        requestsSent += 1
+        send(
+            .object([
+                "jsonrpc": .string("2.0"), "id": .string("notes-\(requestsSent)"), "method": .string(method),
+                "params": params,
+            ]))
     }
 
     private func respond(id: JSONValue, result: JSONValue) {
