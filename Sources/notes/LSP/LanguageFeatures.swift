@@ -45,7 +45,7 @@ final class LanguageFeatures {
     func snapshot() -> CatalogSession.Snapshot? {
         guard let session else { return nil }
         let now = ProcessInfo.processInfo.systemUptime
-        guard now - refreshedAt >= refreshInterval else { return session.snapshot }
+        guard refreshInterval.isFinite, now - refreshedAt >= refreshInterval else { return session.snapshot }
         refreshedAt = now
         return session.refresh()
     }

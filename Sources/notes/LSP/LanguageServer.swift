@@ -71,7 +71,7 @@ final class LanguageServer {
         reader.start()
         defer { features?.session?.stop() }
         while true {
-            send(diagnostics.take(features ?? LanguageFeatures(store: nil, encoding: .utf16, log: log)))
+            if let features { send(diagnostics.take(features)) }
             guard let item = queue.take(until: diagnostics.nextDeadline) else { continue }
             switch item {
             case .message(let message):
