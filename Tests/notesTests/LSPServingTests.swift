@@ -59,6 +59,17 @@ import Testing
         #expect(client.finish() == 0)
     }
 
+    @Test func requestsReadBeforeTheEndOfInputAreStillAnswered() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("alpha.md", "# Alpha\n")
+        let client = try LSPClient(sandbox)
+        try client.initialize()
+        client.send(
+            raw: Self.frame(Self.request("last", "workspace/symbol", .object(["query": .string("alpha")]))))
+        #expect(client.finish() == 1)
+        #expect(try client.response(to: .string("last"))["result"]?.arrayValue?.count == 1)
+    }
+
     @Test(arguments: ["inotify", "poll"])
     func aNoteAddedInATerminalIsSeenWithoutTheClient(watching: String) throws {
         let sandbox = try Sandbox()

@@ -24,7 +24,6 @@ final class ServerQueue: @unchecked Sendable {
     /// The requests read and not yet answered (by their ids' JSON), and which of them are cancelled.
     private var pending: [String: Bool] = [:]
     private var catalogChangeQueued = false
-    private var ended = false
 
     /// Adds what one read brought: cancellations first, so that a request and its cancellation
     /// that arrive together are never answered in full.
@@ -44,12 +43,6 @@ final class ServerQueue: @unchecked Sendable {
                 let id = message["params"]?["id"]
             else { continue }
             if pending[id.compact] != nil { pending[id.compact] = true }
-        }
-        for item in batch {
-            if case .end = item {
-                ended = true
-                for key in pending.keys { pending[key] = true }
-            }
         }
         items.append(contentsOf: batch)
         condition.broadcast()
@@ -88,11 +81,11 @@ final class ServerQueue: @unchecked Sendable {
         return item
     }
 
-    /// Whether the request with `id` was cancelled (or the input ended before it was answered).
+    /// Whether the request with `id` was cancelled.
     func isCancelled(_ id: JSONValue) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        return pending[id.compact] ?? ended
+        return pending[id.compact] ?? false
     }
 
     /// The request with `id` was answered.
