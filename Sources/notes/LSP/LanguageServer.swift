@@ -141,19 +141,25 @@ final class LanguageServer {
                 error: Failure(code: .invalidRequest, message: "An id must be a number or a string."))
             return nil
         }
-        defer { queue.answered(id) }
         let queue = queue
         features?.isCancelled = { queue.isCancelled(id) }
         defer { features?.isCancelled = { false } }
+        let answer: Result<JSONValue, Failure>
         do {
             guard !queue.isCancelled(id) else {
                 throw Failure(code: .requestCancelled, message: "The request was cancelled.")
             }
-            respond(id: id, result: try request(method, params))
+            answer = .success(try request(method, params))
         } catch let failure as Failure {
-            respond(id: id, error: failure)
+            answer = .failure(failure)
         } catch {
-            respond(id: id, error: Failure(code: .internalError, message: "\(error.localizedDescription)"))
+            answer = .failure(Failure(code: .internalError, message: "\(error.localizedDescription)"))
+        }
+        // Forgotten before the answer goes out: a client may reuse the id as soon as it has it.
+        queue.answered(id)
+        switch answer {
+        case .success(let result): respond(id: id, result: result)
+        case .failure(let failure): respond(id: id, error: failure)
         }
         return nil
     }
