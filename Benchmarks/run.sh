@@ -164,3 +164,6 @@ echo "| \`notes list --tag $tag\` ($tagged notes) | $tag_all_ms ms | $tl_ls_ms m
 echo "| \`notes backlinks\` of the hub ($backlinks links) | $backlinks_ms ms | $tl_ls_ms ms | $(ratio "$backlinks_ms" "$tl_ls_ms") | ≤ 1.0 |"
 echo "| \`notes move\` of the hub (linked from $hub_links notes) | $move_ms ms | — | — | well under 1 s |"
 echo "| the same with \`--dry-run\` | $dry_ms ms | — | — | — |"
+
+# The language server's rows, in a block of their own (Benchmarks/lsp.sh, which can run alone).
+"$package/Benchmarks/lsp.sh" "$size"

@@ -22,6 +22,9 @@ final class LSPClient {
     private let errorPath: String
     private var buffer: [UInt8] = []
     private var nextID = 1
+    /// Messages from the server other than responses (notifications, its requests), read while
+    /// waiting for something else and not taken yet.
+    private var received: [JSONValue] = []
 
     init(
         _ sandbox: Sandbox, arguments: [String] = ["lsp"], vaultVariable: Bool = true, cwd: String? = nil,
@@ -72,6 +75,27 @@ final class LSPClient {
         while true {
             let message = try readMessage()
             if message["id"] == id && message["method"] == nil { return message }
+            if message["method"] != nil { received.append(message) }
+        }
+    }
+
+    /// The messages with `method` read so far and not taken yet (taking them).
+    func takeReceived(_ method: String) -> [JSONValue] {
+        let found = received.filter { $0["method"]?.stringValue == method }
+        received.removeAll { $0["method"]?.stringValue == method }
+        return found
+    }
+
+    /// The next message from the server with `method` for which `matches` holds (those read
+    /// before it are kept for later), waiting for it as long as `readMessage` does.
+    func next(_ method: String, where matches: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {
+        if let i = received.firstIndex(where: { $0["method"]?.stringValue == method && matches($0) }) {
+            return received.remove(at: i)
+        }
+        while true {
+            let message = try readMessage()
+            if message["method"]?.stringValue == method && matches(message) { return message }
+            if message["method"] != nil { received.append(message) }
         }
     }
 

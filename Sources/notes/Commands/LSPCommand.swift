@@ -28,8 +28,10 @@ struct LSPCommand: NotesCommand {
         let output = context.output
         let server = LanguageServer(
             input: 0, output: 1, log: { output.err($0) },
-            // A test seam: how often (in seconds) the catalog is brought up to date.
-            refreshInterval: context.environment["NOTES_TEST_LSP_REFRESH"].flatMap(Double.init) ?? 2,
+            // Test seams: a request brings the catalog up to date when it is older than this many
+            // seconds; the vault is watched by polling, or not at all.
+            refreshInterval: context.environment["NOTES_TEST_LSP_REFRESH"].flatMap(Double.init) ?? .infinity,
+            watching: Self.watching(context.environment["NOTES_TEST_LSP_WATCH"]),
             openStore: { folder in
                 do {
                     return try Self.store(context, workspace: folder)
@@ -41,6 +43,15 @@ struct LSPCommand: NotesCommand {
         server.settingsPath = context.settingsFile.path
         if server.run() != 0 {
             throw CommandError("The language server ended without a shutdown request.")
+        }
+    }
+
+    /// How the server watches the vault: by default inotify where there is one, else polling.
+    static func watching(_ seam: String?) -> CatalogSession.Watching {
+        switch seam {
+        case "poll": return .polling
+        case "none": return .none
+        default: return .automatic
         }
     }
 

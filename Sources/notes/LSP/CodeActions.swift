@@ -112,7 +112,7 @@ extension LanguageFeatures {
         if clientShowsDocuments {
             sendRequest("window/showDocument", .object(["uri": .string(uri), "takeFocus": .bool(true)]))
         }
-        vaultChanged()
+        republishDiagnostics()
         return .object(["uri": .string(uri), "path": .string(created)])
     }
 

@@ -13,16 +13,19 @@ final class LanguageFeatures {
     static let hoverLines = 10
     static let hoverCharacters = 600
 
-    /// How old the catalog may be when a request needs it: files changed outside the editor
-    /// are seen this long after at most, and an idle server reads nothing.
+    /// How old the catalog may be when a request needs it before the request brings it up to
+    /// date itself (a test seam; the session keeps it fresh otherwise).
     let refreshInterval: Double
     private var refreshedAt = -Double.infinity
+    /// Keeps the vault's catalog fresh on a thread of its own (nil without a vault).
+    let session: CatalogSession?
+    /// Whether the request being answered was cancelled: long loops ask, and stop.
+    var isCancelled: () -> Bool = { false }
+    /// Makes and sends every open document's diagnostics again (see `republishDiagnostics`).
+    var republish: () -> Void = {}
 
     /// What completion searches, made again when the catalog changes.
     var completionIndex: NoteCompletions?
-    /// Called once the server changed the vault (a note created), so that the open documents'
-    /// diagnostics are published again at once.
-    var vaultChanged: () -> Void = {}
     /// Sends a request to the client (whose answer is not waited for).
     var sendRequest: (_ method: String, _ params: JSONValue) -> Void = { _, _ in }
     /// Whether the client opens a document the server asks it to (`window/showDocument`).
@@ -31,28 +34,34 @@ final class LanguageFeatures {
     var settingsPath: String?
 
     init(
-        store: NoteStore?, encoding: PositionEncoding, refreshInterval: Double = 2,
-        log: @escaping (String) -> Void
+        store: NoteStore?, encoding: PositionEncoding, session: CatalogSession? = nil,
+        refreshInterval: Double = .infinity, log: @escaping (String) -> Void
     ) {
         self.store = store
         self.encoding = encoding
+        self.session = session
         self.refreshInterval = refreshInterval
         self.log = log
     }
 
-    /// The vault's catalog, brought up to date with the files when it is older than
-    /// `refreshInterval`; the warnings about files read are logged.
+    /// The vault's catalog: the session's latest, or (with `refreshInterval`) brought up to date
+    /// when it is older than that.
     func catalog(_ store: NoteStore) -> Catalog {
+        snapshot()?.catalog ?? store.catalog
+    }
+
+    /// The session's latest catalog and its generation; nil without a session.
+    func snapshot() -> CatalogSession.Snapshot? {
+        guard let session else { return nil }
         let now = ProcessInfo.processInfo.systemUptime
-        let catalog: Catalog
-        if now - refreshedAt >= refreshInterval {
-            catalog = store.refresh()
-            refreshedAt = now
-        } else {
-            catalog = store.catalog
-        }
-        for diagnostic in store.takeDiagnostics() { log("notes lsp: warning: \(diagnostic.description)") }
-        return catalog
+        guard refreshInterval.isFinite, now - refreshedAt >= refreshInterval else { return session.snapshot }
+        refreshedAt = now
+        return session.refresh()
+    }
+
+    /// Throws `RequestCancelled` when the request being answered was cancelled.
+    func checkCancelled() throws {
+        if isCancelled() { throw Failure(code: .requestCancelled, message: "The request was cancelled.") }
     }
 
     private typealias Failure = LanguageServer.Failure
@@ -224,13 +233,14 @@ final class LanguageFeatures {
     static let workspaceSymbolLimit = 100
 
     /// The notes whose folded title or ID contains the folded query, newest first, as files.
-    func workspaceSymbols(_ query: String) -> JSONValue {
+    func workspaceSymbols(_ query: String) throws -> JSONValue {
         guard let store else { return .array([]) }
         var folding = TextFolder()
         let needle = folding.foldedBytes(query)
         var found: [JSONValue] = []
-        for note in catalog(store).run(NoteQuery()) {
+        for (i, note) in catalog(store).run(NoteQuery()).enumerated() {
             guard found.count < Self.workspaceSymbolLimit else { break }
+            if i % 256 == 0 { try checkCancelled() }
             guard
                 needle.isEmpty || TextFolding.contains(folding.foldedBytes(note.title), needle)
                     || TextFolding.contains(folding.foldedBytes(note.id), needle)
@@ -267,6 +277,7 @@ final class LanguageFeatures {
         var seen: [String: Int] = [:]
         var texts: [String: TextPositions] = [:]
         for site in catalog.backlinks(to: note) where !openPaths.contains(site.source.path) {
+            try checkCancelled()
             let uri = uri(ofNote: site.source.path)
             guard let positions = texts[uri] ?? self.text(of: uri).map(TextPositions.init) else { continue }
             texts[uri] = positions

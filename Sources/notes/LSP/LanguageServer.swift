@@ -7,8 +7,11 @@ import NotesKit
     import Glibc
 #endif
 
-/// `notes lsp`'s loop: messages read from a descriptor, each answered in turn on another, logs
-/// on a third. Bad input is answered or logged and never ends it; `exit` and the end of input do.
+/// `notes lsp`'s loop: a reader thread cuts the input into messages and queues them, and the
+/// worker (the calling thread) handles them in turn, answering on the output and logging on a
+/// third descriptor — so a `$/cancelRequest` is seen while the request it names runs. Bad input
+/// is answered or logged and never ends it; `exit` and the end of input do. The worker also sends
+/// diagnostics when they are due, and hears from the catalog session when the vault changed.
 final class LanguageServer {
     /// JSON-RPC and protocol error codes.
     enum ErrorCode: Int {
@@ -19,6 +22,7 @@ final class LanguageServer {
         case internalError = -32603
         case serverNotInitialized = -32002
         case requestFailed = -32803
+        case requestCancelled = -32800
     }
 
     /// A request that cannot be answered with a result.
@@ -33,13 +37,20 @@ final class LanguageServer {
     /// Makes the store once the vault is known: from the flag, the variable, the workspace folder
     /// (nil when the client named none), or the current directory.
     private let openStore: (String?) throws -> NoteStore?
-    /// How old the catalog may get before a request brings it up to date, in seconds.
+    /// How old the catalog may get before a request brings it up to date itself (a test seam:
+    /// the session keeps it fresh otherwise).
     private let refreshInterval: Double
-    private var frames = MessageFrames()
+    /// How the catalog session learns of changes to the vault.
+    private let watching: CatalogSession.Watching
+    private let queue = ServerQueue()
+    private let diagnostics = DiagnosticsPublisher()
     private var initialized = false
     private var shuttingDown = false
     /// What the client said it can do, in `initialize`.
     private var clientCapabilities: JSONValue = .null
+    /// Whether the client lets the server register for `workspace/didChangeWatchedFiles`.
+    private var canRegisterWatching = false
+    private var nextRequestID = 1
     var features: LanguageFeatures?
     /// The user's settings file (`--config`, else where the environment puts it), which the
     /// features read `gitAutoCommit` from when they change the vault.
@@ -47,9 +58,11 @@ final class LanguageServer {
 
     init(
         input: Int32, output: Int32, log: @escaping (String) -> Void,
-        refreshInterval: Double = 2, openStore: @escaping (String?) throws -> NoteStore?
+        refreshInterval: Double = .infinity, watching: CatalogSession.Watching = .automatic,
+        openStore: @escaping (String?) throws -> NoteStore?
     ) {
         self.refreshInterval = refreshInterval
+        self.watching = watching
         self.input = input
         self.output = output
         self.log = log
@@ -59,37 +72,62 @@ final class LanguageServer {
     /// Serves until `exit` (0 after `shutdown`, else 1) or the end of input (0 after `shutdown`,
     /// else 1).
     func run() -> Int32 {
+        let reader = Thread { [input, queue] in Self.readLoop(input, into: queue) }
+        reader.name = "notes lsp reader"
+        reader.start()
+        defer { features?.session?.stop() }
+        while true {
+            if let features { send(diagnostics.take(features)) }
+            guard let item = queue.take(until: diagnostics.nextDeadline) else { continue }
+            switch item {
+            case .message(let message):
+                if let status = handle(message) { return status }
+            case .notJSON(let error):
+                log("notes lsp: a message that is not JSON (\(error.reason) at byte \(error.offset)).")
+                respond(
+                    id: .null, error: Failure(code: .parseError, message: "Invalid JSON: \(error.reason)"))
+            case .badFrame(let reason): log("notes lsp: \(reason)")
+            case .catalogChanged:
+                if let features { diagnostics.scheduleAll(features, after: 0) }
+            case .end: return shuttingDown ? 0 : 1
+            }
+        }
+    }
+
+    /// The reader: each read's messages queued together, then the end of input.
+    private static func readLoop(_ input: Int32, into queue: ServerQueue) {
+        var frames = MessageFrames()
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            while let frame = frames.next() {
-                switch frame {
-                case .bad(let reason): log("notes lsp: \(reason)")
-                case .body(let body):
-                    if let status = handle(body) { return status }
-                }
-            }
             let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
-                if frames.pending > 0 { log("notes lsp: the input ended inside a message.") }
-                return shuttingDown ? 0 : 1
+                var last: [Incoming] = []
+                if frames.pending > 0 { last.append(.badFrame("the input ended inside a message.")) }
+                queue.add(last + [.end])
+                return
             }
             frames.append(chunk[0..<count])
+            var batch: [Incoming] = []
+            while let frame = frames.next() {
+                switch frame {
+                case .bad(let reason): batch.append(.badFrame(reason))
+                case .body(let body):
+                    do {
+                        batch.append(.message(try JSONValue.parse(body)))
+                    } catch {
+                        batch.append(.notJSON(error))
+                    }
+                }
+            }
+            if !batch.isEmpty { queue.add(batch) }
         }
     }
 
     // MARK: Messages
 
     /// Handles one message; returns the exit status when it ends the server.
-    private func handle(_ body: [UInt8]) -> Int32? {
-        let message: JSONValue
-        do {
-            message = try JSONValue.parse(body)
-        } catch {
-            log("notes lsp: a message that is not JSON (\(error.reason) at byte \(error.offset)).")
-            respond(id: .null, error: Failure(code: .parseError, message: "Invalid JSON: \(error.reason)"))
-            return nil
-        }
+    private func handle(_ message: JSONValue) -> Int32? {
         let id = message["id"]
         guard message.isObject, let method = message["method"]?.stringValue else {
             // A response to a request of ours (none are sent) or a message without a method.
@@ -109,12 +147,25 @@ final class LanguageServer {
                 error: Failure(code: .invalidRequest, message: "An id must be a number or a string."))
             return nil
         }
+        let queue = queue
+        features?.isCancelled = { queue.isCancelled(id) }
+        defer { features?.isCancelled = { false } }
+        let answer: Result<JSONValue, Failure>
         do {
-            respond(id: id, result: try request(method, params))
+            guard !queue.isCancelled(id) else {
+                throw Failure(code: .requestCancelled, message: "The request was cancelled.")
+            }
+            answer = .success(try request(method, params))
         } catch let failure as Failure {
-            respond(id: id, error: failure)
+            answer = .failure(failure)
         } catch {
-            respond(id: id, error: Failure(code: .internalError, message: "\(error.localizedDescription)"))
+            answer = .failure(Failure(code: .internalError, message: "\(error.localizedDescription)"))
+        }
+        // Forgotten before the answer goes out: a client may reuse the id as soon as it has it.
+        queue.answered(id)
+        switch answer {
+        case .success(let result): respond(id: id, result: result)
+        case .failure(let failure): respond(id: id, error: failure)
         }
         return nil
     }
@@ -152,7 +203,7 @@ final class LanguageServer {
             guard let query = params["query"]?.stringValue else {
                 throw Failure(code: .invalidParams, message: "Expected a query.")
             }
-            return features.workspaceSymbols(query)
+            return try features.workspaceSymbols(query)
         default: throw Failure(code: .methodNotFound, message: "Unknown method '\(method)'.")
         }
     }
@@ -162,9 +213,23 @@ final class LanguageServer {
         guard initialized, let features else { return nil }
         do {
             switch method {
-            case "textDocument/didOpen": try features.didOpen(params)
-            case "textDocument/didChange": try features.didChange(params)
-            case "textDocument/didClose": try features.didClose(params)
+            case "initialized": registerWatching()
+            case "textDocument/didOpen":
+                try features.didOpen(params)
+                if let uri = params["textDocument"]?["uri"]?.stringValue {
+                    diagnostics.schedule(uri, after: 0)
+                }
+                diagnostics.scheduleAll(features)
+            case "textDocument/didChange":
+                try features.didChange(params)
+                diagnostics.scheduleAll(features)
+            case "textDocument/didClose":
+                try features.didClose(params)
+                if let uri = params["textDocument"]?["uri"]?.stringValue { send([diagnostics.closed(uri)]) }
+                diagnostics.scheduleAll(features)
+            case "workspace/didChangeWatchedFiles":
+                // Read at once, so that the next request sees the change.
+                if features.session?.refresh() != nil { diagnostics.scheduleAll(features, after: 0) }
             default: break
             }
         } catch let failure as Failure {
@@ -183,12 +248,29 @@ final class LanguageServer {
         let encoding: PositionEncoding = encodings.contains(.string("utf-8")) ? .utf8 : .utf16
         let store = try openStore(Self.workspaceFolder(params))
         clientCapabilities = params["capabilities"] ?? .null
-        features = LanguageFeatures(
-            store: store, encoding: encoding, refreshInterval: refreshInterval, log: log)
-        features?.clientShowsDocuments =
+        canRegisterWatching =
+            params["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue
+            == true
+        // The session's own store, used on its thread only.
+        let session = (store == nil ? nil : try openStore(Self.workspaceFolder(params))).map { store in
+            let log = UnsafeSendable(log)
+            return CatalogSession(
+                store: store, watching: watching, log: { log.value("notes lsp: \($0)") },
+                changed: { [queue] in queue.catalogChanged() })
+        }
+        session?.start()
+        let features = LanguageFeatures(
+            store: store, encoding: encoding, session: session, refreshInterval: refreshInterval, log: log)
+        features.republish = { [weak self, weak features] in
+            guard let self, let features else { return }
+            features.session?.refresh()
+            self.send(self.diagnostics.take(features, force: true))
+        }
+        features.clientShowsDocuments =
             params["capabilities"]?["window"]?["showDocument"]?["support"]?.boolValue ?? false
-        features?.settingsPath = settingsPath
-        features?.sendRequest = { [unowned self] method, params in self.request(toClient: method, params) }
+        features.settingsPath = settingsPath
+        features.sendRequest = { [unowned self] method, params in self.request(toClient: method, params) }
+        self.features = features
         initialized = true
         let sync: JSONValue = .object([
             "openClose": .bool(true), "change": .int(2), "save": .object(["includeText": .bool(false)]),
@@ -222,17 +304,39 @@ final class LanguageServer {
         return nil
     }
 
-    /// The number of the last request sent to the client.
-    private var requestsSent = 0
-
     /// Sends a request to the client; its answer is read and dropped as every response is.
     private func request(toClient method: String, _ params: JSONValue) {
-        requestsSent += 1
         send(
             .object([
-                "jsonrpc": .string("2.0"), "id": .string("notes-\(requestsSent)"), "method": .string(method),
+                "jsonrpc": .string("2.0"), "id": .string("notes-\(nextRequestID)"), "method": .string(method),
                 "params": params,
             ]))
+        nextRequestID += 1
+    }
+
+    /// Asks the client to tell of changes to the vault's notes (and ignore files), when it lets
+    /// the server register for that.
+    private func registerWatching() {
+        guard canRegisterWatching, features?.session != nil else { return }
+        let watchers: [JSONValue] = ["**/*.md", "**/*.markdown", "**/.gitignore", "**/.ignore"].map {
+            .object(["globPattern": .string($0)])
+        }
+        let registration: JSONValue = .object([
+            "id": .string("notes-watched-files"), "method": .string("workspace/didChangeWatchedFiles"),
+            "registerOptions": .object(["watchers": .array(watchers)]),
+        ])
+        send([
+            .object([
+                "jsonrpc": .string("2.0"), "id": .string("notes-\(nextRequestID)"),
+                "method": .string("client/registerCapability"),
+                "params": .object(["registrations": .array([registration])]),
+            ])
+        ])
+        nextRequestID += 1
+    }
+
+    private func send(_ messages: [JSONValue]) {
+        for message in messages { send(message) }
     }
 
     private func respond(id: JSONValue, result: JSONValue) {
@@ -254,6 +358,13 @@ final class LanguageServer {
             written += n
         }
     }
+}
+
+/// A value handed to another thread that only ever calls it in a way that is safe there (a log
+/// line written with one `write`).
+struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// A request's `textDocument` and `position`.
