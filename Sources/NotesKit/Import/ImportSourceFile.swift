@@ -23,7 +23,8 @@ enum ImportSourceFile {
             let (line, column) = position(of: error.offset, in: bytes)
             let place = (within.isEmpty ? "" : within + ", ") + "line \(line), column \(column)"
             let reason = error.reason.hasSuffix(".") ? String(error.reason.dropLast()) : error.reason
-            throw ImportSourceError(file: file, place: place, reason: reason.prefix(1).lowercased() + reason.dropFirst())
+            throw ImportSourceError(
+                file: file, place: place, reason: reason.prefix(1).lowercased() + reason.dropFirst())
         }
     }
 
@@ -58,7 +59,8 @@ enum ImportSourceFile {
             return Date(timeIntervalSince1970: seconds)
         default: break
         }
-        throw ImportSourceError(file: file, place: place, reason: "a date that is neither a number nor ISO 8601")
+        throw ImportSourceError(
+            file: file, place: place, reason: "a date that is neither a number nor ISO 8601")
     }
 
     /// Seconds from 1970 to 2001-01-01, the epoch of `Date`'s reference date.

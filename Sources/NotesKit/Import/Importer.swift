@@ -33,7 +33,9 @@ public struct ImportPlan: Sendable {
         return items.map { item in
             let prefix = folder.isEmpty ? "" : folder + "/"
             var attempt = 1
-            func path() -> String { prefix + (attempt == 1 ? item.baseName : "\(item.baseName)-\(attempt)") + ".md" }
+            func path() -> String {
+                prefix + (attempt == 1 ? item.baseName : "\(item.baseName)-\(attempt)") + ".md"
+            }
             while taken.contains(path()) || FileSystem.status(vault.fullPath(path())) != nil { attempt += 1 }
             taken.insert(path())
             return path()
@@ -61,7 +63,8 @@ public enum ImportError: LocalizedError, Equatable, Sendable {
             let place = error.place.isEmpty ? "" : error.place + ": "
             return "could not import '\(error.file)': \(place)\(error.reason); nothing was imported"
         case .attachmentOutside(let path):
-            return "the import brings a file '\(path)' that would land outside its folder; nothing was imported"
+            return
+                "the import brings a file '\(path)' that would land outside its folder; nothing was imported"
         case .attachmentTaken(let path):
             return
                 "'\(path)' is already in the vault with other content; move it away, or import into another "
@@ -84,7 +87,8 @@ extension NoteStore {
         } catch {
             throw .source(error)
         }
-        return try plan(entries, format: format.name, folder: folder, now: now, existing: catalog.importedFrom)
+        return try plan(
+            entries, format: format.name, folder: folder, now: now, existing: catalog.importedFrom)
     }
 
     /// The plan for `entries` already read; `existing` holds the `importedFrom` of the vault's notes.
@@ -132,7 +136,8 @@ extension NoteStore {
     /// The vault-relative path of a file an entry brings (its path relative to `folder`), checked to
     /// stay inside it: no absolute path, no `..`, no hidden name, no symlinked folder on its way,
     /// and no file already there with other bytes.
-    private func attachmentPath(_ attachment: ImportAttachment, folder: String) throws(ImportError) -> String {
+    private func attachmentPath(_ attachment: ImportAttachment, folder: String) throws(ImportError) -> String
+    {
         let relative = attachment.path
         let components = relative.split(separator: "/", omittingEmptySubsequences: false)
         guard !relative.hasPrefix("/"), !components.isEmpty,
@@ -164,7 +169,9 @@ extension NoteStore {
         throws(VaultError) -> [String]
     {
         var ids: [String] = []
-        if !plan.folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(plan.folder))) }
+        if !plan.folder.isEmpty {
+            try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(plan.folder)))
+        }
         for (done, item) in plan.items.enumerated() {
             progress(done, plan.items.count)
             for attachment in item.attachments {

@@ -32,6 +32,12 @@ public enum MyNotesAppFormat: ImportFormat {
         -> [ImportEntry]
     {
         let rows = try withPrivateCopy(of: store) { copy throws(ImportSourceError) in
+            // Checked here, so that a file that is no store is named as such whatever sqlite3 says.
+            guard (try? FileSystem.read(copy).0.starts(with: Array("SQLite format 3\0".utf8))) == true else {
+                throw ImportSourceError(
+                    file: store, place: "its first 16 bytes",
+                    reason: "not a SQLite database (one starts with 'SQLite format 3')")
+            }
             let result: ProcessResult
             do {
                 result = try ProcessRunner.run(
@@ -49,8 +55,11 @@ public enum MyNotesAppFormat: ImportFormat {
             return result.stdout
         }
         // No rows: sqlite3 prints nothing at all.
-        guard rows.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return [] }
-        guard let items = try ImportSourceFile.json(rows, file: store, within: "sqlite3's output").arrayValue else {
+        guard rows.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
+            return []
+        }
+        guard let items = try ImportSourceFile.json(rows, file: store, within: "sqlite3's output").arrayValue
+        else {
             throw ImportSourceError(file: store, place: "", reason: "sqlite3 printed no JSON array")
         }
         var entries: [ImportEntry] = []
@@ -58,7 +67,8 @@ public enum MyNotesAppFormat: ImportFormat {
             let pk = item["pk"]?.intValue
             let place = "ZNOTE row \(pk.map(String.init) ?? "?")"
             guard let pk, let uuid = item["uuid"]?.stringValue, !uuid.isEmpty else {
-                throw ImportSourceError(file: store, place: place, reason: "no Z_PK, or no Z_UUID in Z_METADATA")
+                throw ImportSourceError(
+                    file: store, place: place, reason: "no Z_PK, or no Z_UUID in Z_METADATA")
             }
             let content = try ImportSourceFile.string("content", of: item, file: store, place: place)
             entries.append(
@@ -82,7 +92,8 @@ public enum MyNotesAppFormat: ImportFormat {
         do {
             folder = try FileSystem.makeTemporaryDirectory(NSTemporaryDirectory() + "/notes-import-XXXXXX")
         } catch {
-            throw ImportSourceError(file: store, place: "", reason: "no private copy could be made: \(error.brief)")
+            throw ImportSourceError(
+                file: store, place: "", reason: "no private copy could be made: \(error.brief)")
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let copy = folder + "/default.store"
@@ -91,7 +102,8 @@ public enum MyNotesAppFormat: ImportFormat {
             guard suffix.isEmpty || FileSystem.status(source) != nil else { continue }
             let bytes = try ImportSourceFile.bytes(source)
             guard FileManager.default.createFile(atPath: copy + suffix, contents: Data(bytes)) else {
-                throw ImportSourceError(file: source, place: "", reason: "no private copy could be made in \(folder)")
+                throw ImportSourceError(
+                    file: source, place: "", reason: "no private copy could be made in \(folder)")
             }
         }
         return try body(copy)

@@ -16,15 +16,19 @@ public enum NoteTakerFormat: ImportFormat {
     static func read(file: String) throws(ImportSourceError) -> [ImportEntry] {
         let bytes = try ImportSourceFile.bytes(file)
         if isPropertyList(bytes) {
-            return try entries(of: try notesData(ofPlist: bytes, file: file), file: file, within: "key 'notes'")
+            return try entries(
+                of: try notesData(ofPlist: bytes, file: file), file: file, within: "key 'notes'")
         }
         return try entries(of: bytes, file: file, within: "")
     }
 
     /// Whether `bytes` start as a binary or an XML property list does.
     static func isPropertyList(_ bytes: [UInt8]) -> Bool {
-        let start = String(decoding: bytes.prefix(64), as: UTF8.self).drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-        return bytes.starts(with: Array("bplist".utf8)) || start.hasPrefix("<?xml") || start.hasPrefix("<plist")
+        let start = String(decoding: bytes.prefix(64), as: UTF8.self).drop {
+            $0 == "\u{FEFF}" || $0.isWhitespace
+        }
+        return bytes.starts(with: Array("bplist".utf8)) || start.hasPrefix("<?xml")
+            || start.hasPrefix("<plist")
             || start.hasPrefix("<!DOCTYPE plist")
     }
 
@@ -44,9 +48,11 @@ public enum NoteTakerFormat: ImportFormat {
         case let text as String: return Array(text.utf8)
         case nil:
             throw ImportSourceError(
-                file: file, place: "key 'notes'", reason: "the property list has no 'notes' key: no NoteTaker data")
+                file: file, place: "key 'notes'",
+                reason: "the property list has no 'notes' key: no NoteTaker data")
         default:
-            throw ImportSourceError(file: file, place: "key 'notes'", reason: "it holds neither data nor text")
+            throw ImportSourceError(
+                file: file, place: "key 'notes'", reason: "it holds neither data nor text")
         }
     }
 

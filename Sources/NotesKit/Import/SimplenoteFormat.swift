@@ -25,8 +25,11 @@ public enum SimplenoteFormat: ImportFormat {
             func date(_ key: String) throws(ImportSourceError) -> Date? {
                 try ImportSourceFile.date(note[key], since: 0, file: file, place: place + ", '\(key)'")
             }
-            guard note.isObject else { throw ImportSourceError(file: file, place: place, reason: "not a JSON object") }
-            guard let id = try ImportSourceFile.string("id", of: note, file: file, place: place), !id.isEmpty else {
+            guard note.isObject else {
+                throw ImportSourceError(file: file, place: place, reason: "not a JSON object")
+            }
+            guard let id = try ImportSourceFile.string("id", of: note, file: file, place: place), !id.isEmpty
+            else {
                 throw ImportSourceError(file: file, place: place, reason: "no 'id'")
             }
             var tags: [String] = []
@@ -35,7 +38,8 @@ public enum SimplenoteFormat: ImportFormat {
             case .array(let items)?:
                 for item in items {
                     guard let tag = item.stringValue else {
-                        throw ImportSourceError(file: file, place: place, reason: "a tag that is not a string")
+                        throw ImportSourceError(
+                            file: file, place: place, reason: "a tag that is not a string")
                     }
                     tags.append(tag)
                 }

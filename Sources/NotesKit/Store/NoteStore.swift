@@ -23,7 +23,8 @@ public enum Change: Equatable, Sendable {
     /// The vault-relative paths the change touched.
     public var paths: [String] {
         switch self {
-        case .added(let path), .imported(let path), .restored(let path), .modified(let path), .removed(let path),
+        case .added(let path), .imported(let path), .restored(let path), .modified(let path),
+            .removed(let path),
             .rewroteLinks(let path, _), .vaultFile(let path):
             return [path]
         case .moved(let from, let to): return [from, to]
