@@ -227,6 +227,32 @@ import Testing
         #expect(again.stdout == "Imported 0 notes from simplenote (4 skipped: 3 already there, 1 empty)\n")
     }
 
+    /// Two imports of one source at once: the vault's lock makes one wait for the other, which
+    /// then finds every entry already there.
+    @Test func twoImportsAtOnceMakeEachNoteOnce() throws {
+        let s = try Sandbox()
+        let path = try Self.place(Self.sources[4], in: s)
+        let outputs = (0..<2).map { s.base + "/out-\($0)" }
+        let runs = try outputs.map { output in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Sandbox.binary)
+            process.arguments = ["import", "simplenote", path]
+            process.environment = s.baseEnvironment()
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            try process.run()
+            return process
+        }
+        for run in runs { run.waitUntilExit() }
+        let printed = try outputs.map { try String(contentsOfFile: $0, encoding: .utf8) }.sorted()
+        #expect(Self.tree(s.vault).count == 3, "\(printed)")
+        #expect(
+            printed == [
+                "Imported 0 notes from simplenote (4 skipped: 3 already there, 1 empty)\n",
+                "Imported 3 notes from simplenote (1 skipped: 0 already there, 1 empty)\n",
+            ])
+    }
+
     @Test func withGitAutoCommitTheWholeImportIsOneCommit() throws {
         let s = try Sandbox()
         try s.write("groceries.md", "# Groceries\n")
