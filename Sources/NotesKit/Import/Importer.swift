@@ -177,7 +177,10 @@ extension NoteStore {
             for attachment in item.attachments {
                 let full = vault.fullPath(attachment.path)
                 if let (bytes, _) = try? FileSystem.read(full), bytes == attachment.bytes { continue }
-                if FileSystem.status(full) != nil { throw .alreadyExists(attachment.path) }
+                // Checked free (or equal) when planned: another file put there since is left alone.
+                if FileSystem.status(full) != nil {
+                    throw .writeFailed(path: full, reason: "another file appeared there during the import")
+                }
                 try VaultError.mapping(FileSystem.makeDirectory((full as NSString).deletingLastPathComponent))
                 try VaultError.mapping(FileSystem.writeAtomically(attachment.bytes, to: full))
                 record(.imported(attachment.path))

@@ -85,9 +85,6 @@ public enum MyNotesAppFormat: ImportFormat {
     static func withPrivateCopy<T>(of store: String, _ body: (String) throws(ImportSourceError) -> T)
         throws(ImportSourceError) -> T
     {
-        guard FileSystem.status(store) != nil || FileSystem.realPath(store) != nil else {
-            throw ImportSourceError(file: store, place: "", reason: "no such file")
-        }
         let folder: String
         do {
             folder = try FileSystem.makeTemporaryDirectory(NSTemporaryDirectory() + "/notes-import-XXXXXX")
