@@ -165,5 +165,33 @@ echo "| \`notes backlinks\` of the hub ($backlinks links) | $backlinks_ms ms | $
 echo "| \`notes move\` of the hub (linked from $hub_links notes) | $move_ms ms | — | — | well under 1 s |"
 echo "| the same with \`--dry-run\` | $dry_ms ms | — | — | — |"
 
+# Import: `notes import keep` of a generated Takeout Keep folder of 10,000 notes
+# (Benchmarks/make-keep.py; some with a picture) into an empty vault, beside the floor of writing
+# the same files durably: `cp -r` of the folder the import made, then `sync`. Needs a build with
+# the keep format.
+keep_notes=10000
+keep_source=$vaults/keep$keep_notes
+if [[ ! -f $keep_source.done ]]; then
+    rm -rf "$keep_source"
+    "$python" "$package/Benchmarks/make-keep.py" --notes "$keep_notes" --seed 1 --out "$keep_source" >&2
+    touch "$keep_source.done"
+fi
+echo
+if "$notes" import --help 2>/dev/null | grep -q 'keep'; then
+    imported=$home/imported
+    copies=$home/copies
+    mkdir -p "$copies"
+    fresh_import="rm -rf '$imported'; mkdir -p '$imported'"
+    eval "$fresh_import"; "$notes" --vault "$imported" import keep "$keep_source" >/dev/null 2>&1
+    kept=$(find "$imported" -name '*.md' | wc -l)
+    read -r import_ms copy_ms < <(pair_ms "$fresh_import" "$notes" --vault "$imported" import keep "$keep_source" \
+        -- sh -c "d=\$(mktemp -d -p '$copies') && cp -r '$imported/.' \"\$d\" && sync")
+    echo "| import | MyNotes | anchor | ratio | target |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
+    echo "| \`notes import keep\`, $keep_notes Takeout notes ($kept imported) | $import_ms ms | \`cp -r\` of the result + \`sync\` $copy_ms ms | $(ratio "$import_ms" "$copy_ms") | ≤ 3 |"
+else
+    echo "(import keep: this build has no keep format; the row needs it)"
+fi
+
 # The language server's rows, in a block of their own (Benchmarks/lsp.sh, which can run alone).
 "$package/Benchmarks/lsp.sh" "$size"

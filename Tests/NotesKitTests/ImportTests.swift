@@ -1,0 +1,190 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NotesKit
+
+/// The importer's rules on entries made by hand, and the formats' dates at known instants.
+@Suite struct ImportTests {
+    /// A store over a fresh vault with `.notes/` in `root`.
+    static func store(_ root: String) throws -> NoteStore {
+        try FileManager.default.createDirectory(atPath: root + "/v/.notes", withIntermediateDirectories: true)
+        return NoteStore(vault: try Vault(root: root + "/v"), cacheDirectory: root + "/cache")
+    }
+
+    static func entry(_ id: String, _ title: String?, _ body: String, attachments: [ImportAttachment] = [])
+        -> ImportEntry
+    {
+        ImportEntry(
+            sourceID: id, title: title, body: body, createdAt: Date(timeIntervalSince1970: 1_741_601_700),
+            attachments: attachments)
+    }
+
+    // MARK: Dates
+
+    @Test(arguments: [
+        (JSONValue.number(0), ImportSourceFile.epoch2001, 978_307_200.0),
+        (.number(757_382_400), ImportSourceFile.epoch2001, 1_735_689_600),
+        (.number(-31_622_400), ImportSourceFile.epoch2001, 946_684_800),
+        (.string("2025-03-10T10:15:00Z"), 0, 1_741_601_700),
+        (.string("2025-03-10T10:15:00.250Z"), 0, 1_741_601_700.25),
+        (.string("2025-03-10T12:15:00+02:00"), 0, 1_741_601_700),
+    ])
+    func datesAreReadAtTheirInstant(_ value: JSONValue, _ epoch: Double, _ seconds: Double) throws {
+        let date = try ImportSourceFile.date(value, since: epoch, file: "f", place: "p")
+        #expect(date?.timeIntervalSince1970 == seconds)
+    }
+
+    @Test func aNoteTakerDateIsSecondsSince2001AsJSONEncoderWritesThem() throws {
+        let encoded = try JSONEncoder().encode([Date(timeIntervalSince1970: 1_741_601_700)])
+        let text = String(decoding: encoded, as: UTF8.self)
+        let json = #"[{"id":"x","title":"T","content":"c","date":"# + text.dropFirst().dropLast() + "}]"
+        let entries = try NoteTakerFormat.entries(of: Array(json.utf8), file: "f", within: "")
+        #expect(entries.first?.createdAt == Date(timeIntervalSince1970: 1_741_601_700))
+    }
+
+    @Test func aDateOfAnotherTypeIsAnErrorAtItsPlace() {
+        #expect(
+            throws: ImportSourceError(
+                file: "f", place: "p", reason: "a date that is neither a number nor ISO 8601")
+        ) {
+            try ImportSourceFile.date(.bool(true), since: 0, file: "f", place: "p")
+        }
+    }
+
+    @Test func aJSONErrorNamesItsLineAndColumnInCharacters() {
+        let bytes = Array("[\n  {\"é\": 1,\n  }".utf8)
+        #expect(throws: ImportSourceError(file: "f", place: "line 3, column 3", reason: "expected a key")) {
+            try ImportSourceFile.json(bytes, file: "f")
+        }
+    }
+
+    // MARK: The note file
+
+    @Test(arguments: [
+        "plain", "two words", "a,b", "[x]", "#hash", "quote\"d", "back\\slash", "colon:", "élan", "-dash",
+        "tab\there", "line\nbreak", "'single'", "x: y",
+    ])
+    func frontMatterValuesReadBackAsWritten(_ value: String) throws {
+        let text =
+            "---\nkey: \(ImportNoteText.scalar(value))\nlist: [\(ImportNoteText.scalar(value)), other]\n---\n"
+        let document = NoteDocument(parsing: text)
+        #expect(document.frontMatter?.scalar("key") == value)
+        #expect(document.frontMatter?.items("list") == [value, "other"])
+    }
+
+    @Test func anEntryBecomesFrontMatterThenTheTitleAndBody() throws {
+        var entry = Self.entry("id 1", "My\ntitle", "body\n  indented\n\n")
+        entry.updatedAt = Date(timeIntervalSince1970: 1_741_688_100)
+        entry.tags = ["b", "a b", "b", " "]
+        let item = try #require(
+            ImportNoteText.item(for: entry, importedFrom: "fmt:id 1", now: 0, naming: try Vault(root: "/")))
+        #expect(
+            item.text == """
+                ---
+                createdAt: 2025-03-10T10:15:00Z
+                updatedAt: 2025-03-11T10:15:00Z
+                tags: [b, "a b"]
+                importedFrom: "fmt:id 1"
+                ---
+                # My title
+
+                body
+                  indented
+
+                """)
+        #expect(item.baseName == "my-title")
+    }
+
+    @Test func emptyEntriesAndOnesAlreadyThereAreSkippedAndCounted() throws {
+        try Sandbox(tree: []).test { root in
+            let store = try Self.store(root)
+            let entries = [
+                Self.entry("1", "One", ""), Self.entry("2", " ", " \n\t"), Self.entry("3", nil, "Three"),
+                Self.entry("1", "One again", "the same id twice in a source"),
+            ]
+            let plan = try store.plan(entries, format: "f", folder: "", now: 0, existing: ["f:3"])
+            #expect(plan.items.map(\.importedFrom) == ["f:1"])
+            #expect(plan.alreadyThere == 2 && plan.empty == 1)
+        }
+    }
+
+    // MARK: Attachments
+
+    @Test(arguments: [
+        "../outside.png", "/etc/outside.png", "a/../../outside.png", ".hidden/a.png", "a//b.png", "",
+    ])
+    func anAttachmentThatWouldLeaveTheFolderIsRefused(_ path: String) throws {
+        try Sandbox(tree: []).test { root in
+            let store = try Self.store(root)
+            let entry = Self.entry(
+                "1", "One", "![](x)", attachments: [ImportAttachment(path: path, bytes: [1])])
+            #expect(throws: ImportError.attachmentOutside(path)) {
+                try store.plan([entry], format: "f", folder: "in", now: 0, existing: [])
+            }
+        }
+    }
+
+    @Test func anAttachmentThroughASymlinkedFolderIsRefused() throws {
+        try Sandbox(tree: []).test { root in
+            let store = try Self.store(root)
+            try FileManager.default.createDirectory(
+                atPath: root + "/elsewhere", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: root + "/v/res", withDestinationPath: root + "/elsewhere")
+            let entry = Self.entry(
+                "1", "One", "", attachments: [ImportAttachment(path: "res/a.png", bytes: [1])])
+            #expect(throws: ImportError.attachmentOutside("res/a.png")) {
+                try store.plan([entry], format: "f", folder: "", now: 0, existing: [])
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/elsewhere").isEmpty)
+        }
+    }
+
+    /// The rule: a file already there with the same bytes is kept (an import cut short left it);
+    /// one with other bytes stops the import before anything is written, as do two entries that
+    /// bring different files under one name; two that bring the same file write it once.
+    @Test func anAttachmentNeverOverwritesOtherBytes() throws {
+        try Sandbox(tree: []).test { root in
+            let store = try Self.store(root)
+            try FileManager.default.createDirectory(
+                atPath: root + "/v/in/res", withIntermediateDirectories: true)
+            try Data([1, 2]).write(to: URL(fileURLWithPath: root + "/v/in/res/same.png"))
+            try Data([9]).write(to: URL(fileURLWithPath: root + "/v/in/res/other.png"))
+            func plan(_ attachments: [[ImportAttachment]]) throws -> ImportPlan {
+                let entries = attachments.enumerated().map {
+                    Self.entry("\($0.offset)", "Note \($0.offset)", "body", attachments: $0.element)
+                }
+                return try store.plan(entries, format: "f", folder: "in", now: 0, existing: [])
+            }
+            #expect(throws: ImportError.attachmentTaken("in/res/other.png")) {
+                try plan([[ImportAttachment(path: "res/other.png", bytes: [1, 2])]])
+            }
+            #expect(throws: ImportError.attachmentTaken("in/res/new.png")) {
+                try plan([
+                    [ImportAttachment(path: "res/new.png", bytes: [1])],
+                    [ImportAttachment(path: "res/new.png", bytes: [2])],
+                ])
+            }
+            let good = try plan([
+                [
+                    ImportAttachment(path: "res/same.png", bytes: [1, 2]),
+                    ImportAttachment(path: "res/new.png", bytes: [3]),
+                ],
+                [ImportAttachment(path: "res/new.png", bytes: [3])],
+            ])
+            #expect(
+                good.items.map { $0.attachments.map(\.path) } == [["in/res/same.png", "in/res/new.png"], []])
+            let ids = try store.runImport(good)
+            #expect(ids == ["in/note-0", "in/note-1"])
+            #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/v/in/res/new.png")) == Data([3]))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/v/in/res/other.png")) == Data([9]))
+            #expect(
+                store.changes.filter { if case .imported = $0 { true } else { false } } == [
+                    .imported("in/res/new.png"), .imported("in/note-0.md"), .imported("in/note-1.md"),
+                ])
+            // Found again in the index.
+            #expect(store.catalog.importedFrom == ["f:0", "f:1"])
+        }
+    }
+}
