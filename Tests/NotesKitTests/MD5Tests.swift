@@ -25,7 +25,9 @@ import Testing
     }
 
     @Test func aMillionAs() {
-        #expect(MD5.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)) == "7707d6ae4e027c70eea2a935c2296f21")
+        #expect(
+            MD5.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
+                == "7707d6ae4e027c70eea2a935c2296f21")
     }
 
     /// Every length around the block edges, where the padding takes one block or two: checked

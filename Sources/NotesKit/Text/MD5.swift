@@ -15,12 +15,16 @@ public enum MD5 {
         tail.append(0x80)
         tail += [UInt8](repeating: 0, count: (tail.count <= 56 ? 56 : 120) - tail.count)
         let bitLength = UInt64(bytes.count) &* 8
-        for shift in stride(from: 0, to: 64, by: 8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
+        for shift in stride(from: 0, to: 64, by: 8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+        }
         for start in stride(from: 0, to: tail.count, by: 64) { compress(tail, at: start, into: &state) }
         var out = [UInt8]()
         out.reserveCapacity(16)
         for word in [state.0, state.1, state.2, state.3] {
-            for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: word >> shift)) }
+            for shift in stride(from: 0, to: 32, by: 8) {
+                out.append(UInt8(truncatingIfNeeded: word >> shift))
+            }
         }
         return out
     }
@@ -49,7 +53,9 @@ public enum MD5 {
     ]
 
     /// The constants: the integer part of 2^32 × |sin(i + 1)|.
-    private static let constants: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296)) }
+    private static let constants: [UInt32] = (0..<64).map {
+        UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296))
+    }
 
     /// The 64-byte block of `bytes` at `start` folded into the state.
     private static func compress(
