@@ -12,7 +12,8 @@ enum CLI {
         EditCommand.self, MoveCommand.self, DeleteCommand.self, TrashCommand.self, RestoreCommand.self,
         TagsCommand.self,
         LinksCommand.self, BacklinksCommand.self, ConfigCommand.self, PathCommand.self, IndexCommand.self,
-        BrowseCommand.self, HistoryCommand.self, SyncCommand.self, ConflictsCommand.self, LSPCommand.self,
+        BrowseCommand.self, ImportCommand.self, HistoryCommand.self, SyncCommand.self, ConflictsCommand.self,
+        LSPCommand.self,
         CompletionsCommand.self,
         CompleteCommand.self, ManCommand.self, MergeCommand.self,
     ]

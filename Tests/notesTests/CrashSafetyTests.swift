@@ -32,6 +32,16 @@ import Testing
         try mustRun(s, ["index"])
     }
 
+    /// A Simplenote export of three notes, one into an existing name (`alpha`), for `import`.
+    static let importSource = Data(
+        #"""
+        {"activeNotes": [
+          {"id": "one", "content": "Imported one\r\nfirst body", "creationDate": "2025-01-01T00:00:00Z"},
+          {"id": "two", "content": "Alpha\r\nimported into a taken name", "tags": ["t"], "creationDate": "2025-01-02T00:00:00Z"},
+          {"id": "three", "content": "Imported three", "creationDate": "2025-01-03T00:00:00Z", "lastModified": "2025-02-01T00:00:00Z"}
+        ]}
+        """#.utf8)
+
     static let scenarios: [WriteScenario] = [
         WriteScenario(name: "add", arguments: ["add", "Fresh idea", "with a body"], setup: smallVault),
         WriteScenario(
@@ -115,6 +125,14 @@ import Testing
                 try FileManager.default.createDirectory(
                     atPath: s.vault + "/fresh", withIntermediateDirectories: true)
             }),
+        // Notes one by one, each created whole: as many as were made when killed (so not
+        // conserving the count), each as the finished run has it.
+        WriteScenario(
+            name: "import", arguments: ["import", "simplenote", "{vault}/../notes.json"],
+            setup: { s in
+                try smallVault(s)
+                try importSource.write(to: URL(fileURLWithPath: s.base + "/notes.json"))
+            }, term: "imported", conserves: false),
         // Index writes. A first index, the whole vault read:
         WriteScenario(
             name: "index, full", arguments: ["index"],

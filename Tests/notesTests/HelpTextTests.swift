@@ -58,6 +58,7 @@ import Testing
               path              Print the vault's path, or a note's file path.
               index             Bring the index cache up to date.
               browse            Browse, search and edit notes in a full-screen list.
+              import            Bring notes in from another app.
               history, log      Show a note's git history.
               sync              Commit the notes changed here, then pull and push with git.
               conflicts         List conflict copies of notes, each with its original.
@@ -708,6 +709,35 @@ import Testing
             --replay keys are text with <Enter>, <Tab>, <BS>, <Del>, <Esc>, <Up>, <Down>, <Left>,
             <Right>, <PgUp>, <PgDn>, <Home>, <End>, <C-x> (Ctrl-X) and <lt> (a '<'); the screen is
             COLUMNS x LINES (default 80x24) when not on a terminal.
+
+            """
+        ),
+        (
+            ["import"],
+            """
+            OVERVIEW: Bring notes in from another app.
+
+            USAGE: notes import [--folder <folder>] [--dry-run] <format> <path> ...
+
+            ARGUMENTS:
+              <format>  The app the notes come from: notetaker, mynotesapp, simplenote.
+              <path>    The app's export: files or folders.
+
+            OPTIONS:
+              -f, --folder <folder>  Put the notes in this folder of the vault (created if missing).
+              --dry-run              Print what would be imported, and write nothing.
+              --vault <dir>          The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>        The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>         Colour output: auto, always or never (default: auto).
+              -q, --quiet            Print no warnings about the vault's files or the settings.
+              --no-pager             Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help             Show help information.
+              --version              Show the version.
+
+            Each entry becomes a note as 'notes add' makes one, with its dates, its tags and
+            importedFrom: <format>:<id>. The source is read and checked whole before anything is written.
+            An entry already imported (its importedFrom is in the vault) or empty is skipped, so running
+            an import again finishes one that was cut short, and adds nothing else.
 
             """
         ),

@@ -53,6 +53,7 @@ public struct CommitPlan: Equatable, Sendable {
     static func verb(_ change: Change) -> String {
         switch change {
         case .added: "add"
+        case .imported: "import"
         case .modified: "edit"
         case .removed: "delete"
         case .restored: "restore"
@@ -65,7 +66,8 @@ public struct CommitPlan: Equatable, Sendable {
     /// The notes a change is about, by ID.
     static func subject(_ change: Change) -> String {
         switch change {
-        case .added(let path), .modified(let path), .removed(let path), .restored(let path),
+        case .added(let path), .imported(let path), .modified(let path), .removed(let path),
+            .restored(let path),
             .rewroteLinks(let path, _):
             Note.id(forPath: path)
         case .moved(let from, let to):

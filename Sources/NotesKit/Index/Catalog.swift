@@ -54,6 +54,17 @@ public struct Catalog: Sendable {
         return index.note(at: Int(mapped[i]), viaPread: viaPread)
     }
 
+    /// The `importedFrom` of every note that has one (`notes import` skips those entries).
+    public var importedFrom: Set<String> {
+        guard let index else { return [] }
+        var sources = Set<String>()
+        for number in mapped {
+            let source = index.importedFrom(at: Int(number))
+            if !source.isEmpty { sources.insert(source) }
+        }
+        return sources
+    }
+
     /// The folded title and tags of the note at position `i`, in place.
     func tags(at i: Int) -> TagsChunk {
         guard let index else { preconditionFailure("a catalog with notes has an index") }

@@ -276,7 +276,7 @@ extension Vault {
 extension Vault {
     /// The tags and links of a note read from its file, as the index keeps them (`NoteRefs`):
     /// its folded title, its tags folded and as spelled, its links (of every kind) with their
-    /// resolution keys, its aliases folded, its headings and block ids.
+    /// resolution keys, its aliases folded, its headings and block ids, and where it was imported from.
     static func refs(of loaded: LoadedNote, folding: inout TextFolder) -> NoteRefs.Encoded {
         var tags: [(spelling: String, folded: [UInt8])] = []
         for spelling in loaded.note.tags {
@@ -289,7 +289,8 @@ extension Vault {
         return NoteRefs.encode(
             foldedTitle: folding.foldedBytes(loaded.note.title), tags: tags, links: links,
             foldedAliases: loaded.document.aliases.map { folding.foldedBytes($0) },
-            anchors: NoteAnchors.of(loaded.document))
+            anchors: NoteAnchors.of(loaded.document),
+            importedFrom: loaded.document.frontMatter?.scalar("importedFrom") ?? "")
     }
 }
 

@@ -10,9 +10,10 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 13: checksums, a flag for names that may be conflict
+/// The layout of an index file (version 14: checksums, a flag for names that may be conflict
 /// copies, aliases in the folded texts and, folded, after the tags, exact mtimes, headings and
-/// block ids, attachment links, and records of the vault's other files), all little-endian.
+/// block ids, attachment links, records of the vault's other files, and `importedFrom`), all
+/// little-endian.
 /// Everything a command needs to check the index against the files and to sort sits in fixed-width
 /// columns read in place; the strings a command shows, the folded texts a search reads, and what
 /// tags and links commands compare sit in regions of their own, so that a `list` pages in the
@@ -37,7 +38,7 @@ enum IndexKind: UInt8 {
 ///     paths    each record's vault-relative path, UTF-8
 ///     strings  per record: title, preview (u32 length + bytes each), the warnings (u32 count,
 ///              then u32 line and u32 length + message bytes each), then the tags as spelled and
-///              the links as written, the headings and block ids (`ShownRefs`)
+///              the links as written, the headings and block ids, `importedFrom` (`ShownRefs`)
 ///     tags     per record, at the offset and length its columns give: its folded title,
 ///              folded tags and folded aliases (`TagsChunk`)
 ///     links    per record, likewise: each link's kind, keys and heading (`LinkKeysChunk`) — the target
@@ -76,7 +77,7 @@ enum IndexLayout {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 13
+    static let version: UInt32 = 14
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and

@@ -119,6 +119,10 @@ final class IndexView: @unchecked Sendable {
         let (file, n) = locate(number)
         return file.anchors(at: n, viaPread: viaPread)
     }
+    func importedFrom(at number: Int) -> String {
+        let (file, n) = locate(number)
+        return file.importedFrom(at: n)
+    }
     func flags(_ number: Int) -> UInt8 {
         let (file, n) = locate(number)
         return file.flags(n)

@@ -283,6 +283,17 @@ final class MappedIndex: @unchecked Sendable {
         } ?? NoteAnchors()
     }
 
+    /// Record `number`'s `importedFrom` (`keep:abc.json`); empty when it has none.
+    func importedFrom(at number: Int) -> String {
+        withStrings(number, viaPread: false) { strings -> String? in
+            var reader = ByteReader(bytes: strings)
+            guard MappedIndex.skipToShown(&reader), ShownRefs.skipLinks(&reader),
+                ShownRefs.anchors(&reader) != nil
+            else { return nil }
+            return ShownRefs.importedFrom(&reader)
+        } ?? ""
+    }
+
     /// What `parse` makes of record `number`'s strings (checked), in place or (`viaPread`) read
     /// with `pread`, a few kilobytes at first and more until they are all there; nil when it makes
     /// nothing of them.

@@ -130,7 +130,7 @@ enum NoteRefs {
     static func encode(
         foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
         links: [(link: NoteLink, keys: LinkKeys)], foldedAliases: [[UInt8]] = [],
-        anchors: NoteAnchors = NoteAnchors()
+        anchors: NoteAnchors = NoteAnchors(), importedFrom: String = ""
     ) -> Encoded {
         let tags = tags.filter { $0.folded.count <= 255 && $0.spelling.utf8.count <= 255 }.prefix(
             Int(UInt16.max))
@@ -184,6 +184,7 @@ enum NoteRefs {
             NoteIndexFile.append(link.heading ?? "", to: &shown)
         }
         ShownRefs.append(anchors, to: &shown)
+        NoteIndexFile.append(importedFrom, to: &shown)
         encoded.shown = shown
         return encoded
     }
@@ -306,8 +307,8 @@ struct LinkKeysChunk {
 ///     u32 heading count, per heading: u8 level, u32 line, u32 length + the heading as written
 ///     u32 block count, per block id: u32 line, u32 length + the id
 enum ShownRefs {
-    /// No tags, no links, no headings, no block ids.
-    static let none = [UInt8](repeating: 0, count: 16)
+    /// No tags, no links, no headings, no block ids, no `importedFrom`.
+    static let none = [UInt8](repeating: 0, count: 20)
 
     /// Appends the headings and block ids.
     static func append(_ anchors: NoteAnchors, to out: inout [UInt8]) {
@@ -347,7 +348,11 @@ enum ShownRefs {
         return anchors
     }
 
-    /// Reads past the shown tags, links, headings and block ids; false when they do not parse.
+    /// The `importedFrom` of the note (empty for none), from a reader past the block ids.
+    static func importedFrom(_ reader: inout ByteReader) -> String? { reader.repairedString() }
+
+    /// Reads past the shown tags, links, headings, block ids and `importedFrom`; false when they
+    /// do not parse.
     static func skip(_ reader: inout ByteReader) -> Bool {
         guard skipLinks(&reader) else { return false }
         guard let headings = reader.u32(), UInt64(headings) * 9 <= UInt64(reader.bytes.count - reader.offset)
@@ -360,7 +365,7 @@ enum ShownRefs {
         for _ in 0..<blocks {
             guard reader.u32() != nil, reader.range() != nil else { return false }
         }
-        return true
+        return reader.range() != nil
     }
 
     /// Reads past the shown tags and links; false when they do not parse.

@@ -4,6 +4,8 @@ import Foundation
 public enum Change: Equatable, Sendable {
     /// A note file was created at this vault-relative path.
     case added(String)
+    /// `notes import` created a file at this vault-relative path: a note, or a file beside it.
+    case imported(String)
     /// A trashed note was put back at this vault-relative path.
     case restored(String)
     /// A note file was rewritten.
@@ -21,7 +23,8 @@ public enum Change: Equatable, Sendable {
     /// The vault-relative paths the change touched.
     public var paths: [String] {
         switch self {
-        case .added(let path), .restored(let path), .modified(let path), .removed(let path),
+        case .added(let path), .imported(let path), .restored(let path), .modified(let path),
+            .removed(let path),
             .rewroteLinks(let path, _), .vaultFile(let path):
             return [path]
         case .moved(let from, let to): return [from, to]

@@ -1,0 +1,205 @@
+import Foundation
+
+/// What an import will do, decided before anything is written: the notes to create, with the
+/// text of each file, and what is skipped.
+public struct ImportPlan: Sendable {
+    /// One note to create.
+    public struct Item: Sendable, Equatable {
+        /// `<format>:<sourceID>`, as the note's front matter records it.
+        public var importedFrom: String
+        /// The note file's text: front matter, then the content under the content rules.
+        public var text: String
+        /// The file name the note gets, without `.md` or a `-2` a taken name adds.
+        public var baseName: String
+        /// The files written beside it, their paths relative to the vault.
+        public var attachments: [ImportAttachment]
+    }
+
+    /// The FORMAT word.
+    public var format: String
+    /// The vault-relative folder the notes go to (empty: the vault's top).
+    public var folder: String
+    /// The notes to create, in source order.
+    public var items: [Item]
+    /// Entries skipped because a note already has their `importedFrom`.
+    public var alreadyThere: Int
+    /// Entries skipped because nothing is left of them after trimming.
+    public var empty: Int
+
+    /// The vault-relative paths the notes would get now, in order: the first free name of each,
+    /// counting the ones before it.
+    public func predictedPaths(in vault: Vault) -> [String] {
+        var taken = Set<String>()
+        return items.map { item in
+            let prefix = folder.isEmpty ? "" : folder + "/"
+            var attempt = 1
+            func path() -> String {
+                prefix + (attempt == 1 ? item.baseName : "\(item.baseName)-\(attempt)") + ".md"
+            }
+            while taken.contains(path()) || FileSystem.status(vault.fullPath(path())) != nil { attempt += 1 }
+            taken.insert(path())
+            return path()
+        }
+    }
+}
+
+/// Why an import stopped before writing: its source does not parse, or a file it brings cannot go
+/// where it belongs. Errors while writing are `VaultError`s, as for any other change.
+public enum ImportError: LocalizedError, Equatable, Sendable {
+    /// The source stopped parsing (or could not be read) at this place.
+    case source(ImportSourceError)
+    /// A file the source brings would leave the folder the notes go to (`..`, an absolute path,
+    /// a hidden name or a symlinked folder on its way).
+    case attachmentOutside(String)
+    /// A file the source brings is already in the vault with other bytes, or two entries bring
+    /// different files under one name; nothing is overwritten.
+    case attachmentTaken(String)
+    /// The vault refused something before anything was written.
+    case vault(VaultError)
+
+    public var errorDescription: String? {
+        switch self {
+        case .source(let error):
+            let place = error.place.isEmpty ? "" : error.place + ": "
+            return "could not import '\(error.file)': \(place)\(error.reason); nothing was imported"
+        case .attachmentOutside(let path):
+            return
+                "the import brings a file '\(path)' that would land outside its folder; nothing was imported"
+        case .attachmentTaken(let path):
+            return
+                "'\(path)' is already in the vault with other content; move it away, or import into another "
+                + "folder with --folder; nothing was imported"
+        case .vault(let error): return error.errorDescription
+        }
+    }
+}
+
+extension NoteStore {
+    /// Reads `paths` as `format` and decides what to import into the vault-relative `folder`:
+    /// every entry that is not empty and whose `importedFrom` no note has yet (the index knows).
+    /// Nothing is written; anything wrong with the source or its files is thrown here.
+    public func planImport(
+        _ format: any ImportFormat.Type, paths: [String], folder: String, now: Double
+    ) throws(ImportError) -> ImportPlan {
+        let entries: [ImportEntry]
+        do {
+            entries = try format.read(paths)
+        } catch {
+            throw .source(error)
+        }
+        return try plan(
+            entries, format: format.name, folder: folder, now: now, existing: catalog.importedFrom)
+    }
+
+    /// The plan for `entries` already read; `existing` holds the `importedFrom` of the vault's notes.
+    func plan(
+        _ entries: [ImportEntry], format: String, folder: String, now: Double, existing: Set<String>
+    ) throws(ImportError) -> ImportPlan {
+        var plan = ImportPlan(format: format, folder: folder, items: [], alreadyThere: 0, empty: 0)
+        var seen = existing
+        var files: [String: [UInt8]] = [:]
+        for entry in entries {
+            let source = format + ":" + entry.sourceID
+            guard let item = ImportNoteText.item(for: entry, importedFrom: source, now: now, naming: vault)
+            else {
+                plan.empty += 1
+                continue
+            }
+            guard seen.insert(source).inserted else {
+                plan.alreadyThere += 1
+                continue
+            }
+            var placed = item
+            placed.attachments = []
+            for attachment in item.attachments {
+                let path = try attachmentPath(attachment, folder: folder)
+                if let earlier = files[path] {
+                    guard earlier == attachment.bytes else { throw .attachmentTaken(path) }
+                    continue
+                }
+                files[path] = attachment.bytes
+                placed.attachments.append(ImportAttachment(path: path, bytes: attachment.bytes))
+            }
+            plan.items.append(placed)
+        }
+        do {
+            for item in plan.items {
+                try vault.checkNotIgnored(
+                    (folder.isEmpty ? "" : folder + "/") + item.baseName + ".md", isDirectory: false)
+            }
+        } catch {
+            throw .vault(error)
+        }
+        return plan
+    }
+
+    /// The vault-relative path of a file an entry brings (its path relative to `folder`), checked to
+    /// stay inside it: no absolute path, no `..`, no hidden name, no symlinked folder on its way,
+    /// and no file already there with other bytes.
+    private func attachmentPath(_ attachment: ImportAttachment, folder: String) throws(ImportError) -> String
+    {
+        let relative = attachment.path
+        let components = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relative.hasPrefix("/"), !components.isEmpty,
+            components.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") })
+        else { throw .attachmentOutside(relative) }
+        let path = (folder.isEmpty ? "" : folder + "/") + relative
+        do {
+            try vault.checkFolder((path as NSString).deletingLastPathComponent, argument: path)
+        } catch .outsideVault, .hiddenFolder {
+            throw .attachmentOutside(relative)
+        } catch {
+            throw .vault(error)
+        }
+        let full = vault.fullPath(path)
+        if FileSystem.status(full) != nil {
+            guard let (bytes, _) = try? FileSystem.read(full), bytes == attachment.bytes else {
+                throw .attachmentTaken(path)
+            }
+        }
+        return path
+    }
+
+    /// Writes what `plan` holds: for each note its files (an equal file already there is kept),
+    /// then the note, created exclusively under the first free name. `progress` hears how many
+    /// are done. Returns the IDs of the notes made, in order. A failure stops at once: the notes
+    /// made before it are whole, and running the same import again makes the rest.
+    @discardableResult
+    public func runImport(_ plan: ImportPlan, progress: (Int, Int) -> Void = { _, _ in })
+        throws(VaultError) -> [String]
+    {
+        var ids: [String] = []
+        if !plan.folder.isEmpty {
+            try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(plan.folder)))
+        }
+        for (done, item) in plan.items.enumerated() {
+            progress(done, plan.items.count)
+            for attachment in item.attachments {
+                let full = vault.fullPath(attachment.path)
+                if let (bytes, _) = try? FileSystem.read(full), bytes == attachment.bytes { continue }
+                if FileSystem.status(full) != nil { throw .alreadyExists(attachment.path) }
+                try VaultError.mapping(FileSystem.makeDirectory((full as NSString).deletingLastPathComponent))
+                try VaultError.mapping(FileSystem.writeAtomically(attachment.bytes, to: full))
+                record(.imported(attachment.path))
+            }
+            let prefix = plan.folder.isEmpty ? "" : plan.folder + "/"
+            func name(_ attempt: Int) -> String {
+                prefix + (attempt == 1 ? item.baseName : "\(item.baseName)-\(attempt)")
+            }
+            let attempt = try VaultError.mapping(
+                FileSystem.createExclusively(Array(item.text.utf8)) { vault.fullPath(name($0) + ".md") })
+            record(.imported(name(attempt) + ".md"))
+            ids.append(name(attempt))
+        }
+        progress(plan.items.count, plan.items.count)
+        return ids
+    }
+
+    /// Runs `body` holding the vault's lock, so that two imports at once never both take an entry
+    /// for new.
+    public func whileImporting<T>(_ body: () throws -> T) throws -> T {
+        let lock = try VaultLock(path: lockPath, wait: true)
+        defer { lock?.release() }
+        return try body()
+    }
+}
