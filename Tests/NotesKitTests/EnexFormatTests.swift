@@ -220,13 +220,13 @@ enum ImportFixtures {
         let error = try #require(try readError(cut))
         #expect(error.place.hasPrefix("line "))
         #expect(error.place.contains(", column "))
-        #expect(error.reason == "The text ends inside an element: the file is cut short.")
+        #expect(error.reason == "the text ends inside an element: the file is cut short")
     }
 
     @Test func outerErrorsNameTheLineAndColumnOfTheFile() throws {
         let error = try #require(try readError("<en-export>\n  <note><title>a</titel></note>\n</en-export>"))
         #expect(error.place == "line 2, column 25")
-        #expect(error.reason == "An end tag there does not match the element it closes.")
+        #expect(error.reason == "an end tag there does not match the element it closes")
     }
 
     /// A replaced entity before the error on its line does not move the column reported.
@@ -239,14 +239,14 @@ enum ImportFixtures {
     @Test func contentErrorsNameTheEntryAndThePlaceInTheContent() throws {
         let error = try #require(try readError(note("<div>a</span>")))
         #expect(error.place.hasPrefix("entry 1, content line 2, column "))
-        #expect(error.reason == "An end tag there does not match the element it closes.")
+        #expect(error.reason == "an end tag there does not match the element it closes")
     }
 
     /// An entity neither XML nor XHTML declares fails the import: the parser would drop it silently.
     @Test func unknownEntityFails() throws {
         let error = try #require(try readError(note("<div>a &bogus; b</div>")))
         #expect(error.place.hasPrefix("entry 1, content line 2"))
-        #expect(error.reason == "An entity there is neither XML's nor HTML's.")
+        #expect(error.reason == "an entity there is neither XML's nor HTML's")
     }
 
     @Test func badBase64Fails() throws {
@@ -254,7 +254,7 @@ enum ImportFixtures {
             "<resource><data encoding=\"base64\">iVBOR*w0KGgo=</data><mime>image/png</mime></resource>"
         let error = try #require(try readError(note("<div/>", resources: resource)))
         #expect(error.place == "entry 1, resource 1")
-        #expect(error.reason == "Its data is not valid base64.")
+        #expect(error.reason == "its data is not valid base64")
     }
 
     @Test func mediaWithoutItsResourceFails() throws {
@@ -266,7 +266,7 @@ enum ImportFixtures {
 
     @Test func notAnExportFails() throws {
         let error = try #require(try readError("<html><body/></html>"))
-        #expect(error.reason == "It is not an Evernote export: its root is not 'en-export'.")
+        #expect(error.reason == "it is not an Evernote export: its root is not 'en-export'")
     }
 
     @Test func missingFileFails() {

@@ -13,12 +13,7 @@ public enum EnexFormat: ImportFormat {
         var names = ResourceNames()
         var entries: [ImportEntry] = []
         for path in paths {
-            let bytes: [UInt8]
-            do {
-                bytes = try FileSystem.read(path, followSymlinks: true).0
-            } catch {
-                throw ImportSourceError(file: path, place: "the file", reason: error.brief)
-            }
+            let bytes = try ImportSourceFile.bytes(path)
             for (index, note) in try notes(in: bytes, file: path).enumerated() {
                 entries.append(try entry(note, file: path, place: "entry \(index + 1)", names: &names))
             }
@@ -55,7 +50,7 @@ public enum EnexFormat: ImportFormat {
         guard case .element("en-export", _, let children) = root else {
             throw ImportSourceError(
                 file: file, place: "line 1",
-                reason: "It is not an Evernote export: its root is not 'en-export'.")
+                reason: "it is not an Evernote export: its root is not 'en-export'")
         }
         var notes: [RawNote] = []
         for case .element("note", _, let fields) in children {
@@ -112,7 +107,7 @@ public enum EnexFormat: ImportFormat {
             guard let data = Data(base64Encoded: base64) else {
                 throw ImportSourceError(
                     file: file, place: "\(place), resource \(index + 1)",
-                    reason: "Its data is not valid base64.")
+                    reason: "its data is not valid base64")
             }
             let bytes = [UInt8](data)
             let hash = MD5.hex(bytes)
@@ -142,7 +137,7 @@ public enum EnexFormat: ImportFormat {
                 throw ImportSourceError(
                     file: file, place: place,
                     reason:
-                        "Its content shows the resource with hash \(missing), which is not among its resources."
+                        "its content shows the resource with hash \(missing), which is not among its resources"
                 )
             }
             let unshown = hashes.filter { !converter.mediaUsed.contains($0) }.compactMap { media[$0] }
@@ -196,7 +191,7 @@ public enum EnexFormat: ImportFormat {
         else {
             throw ImportSourceError(
                 file: file, place: place,
-                reason: "Its \(field) date '\(text)' is not of the form 20250310T101500Z.")
+                reason: "its \(field) date '\(text)' is not of the form 20250310T101500Z")
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
@@ -204,7 +199,7 @@ public enum EnexFormat: ImportFormat {
             year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else {
             throw ImportSourceError(
-                file: file, place: place, reason: "Its \(field) date '\(text)' is not a real day.")
+                file: file, place: place, reason: "its \(field) date '\(text)' is not a real day")
         }
         return date
     }

@@ -37,7 +37,7 @@ final class EnexXML: NSObject, XMLParserDelegate {
         guard finished, let root = reader.root else {
             throw EnexXMLError(
                 line: parser.lineNumber, column: parser.columnNumber,
-                reason: "The text ends before its document does.")
+                reason: "the text ends before its document does")
         }
         return root
     }
@@ -86,15 +86,15 @@ final class EnexXML: NSObject, XMLParserDelegate {
     /// The parser's error code (libxml2's numbering) in words.
     static func describe(_ code: Int) -> String {
         switch code {
-        case 4: return "The document is empty."
-        case 5: return "The text ends inside an element: the file is cut short."
-        case 9: return "A character there is not allowed in XML."
-        case 23: return "An entity reference there has no ';'."
-        case 26, 27: return "An entity there is neither XML's nor HTML's."
-        case 38, 39, 41: return "An attribute there is malformed."
-        case 73: return "A tag there is not closed with '>'."
-        case 76: return "An end tag there does not match the element it closes."
-        default: return "The XML is malformed there (parser error \(code))."
+        case 4: return "the document is empty"
+        case 5: return "the text ends inside an element: the file is cut short"
+        case 9: return "a character there is not allowed in XML"
+        case 23: return "an entity reference there has no ';'"
+        case 26, 27: return "an entity there is neither XML's nor HTML's"
+        case 38, 39, 41: return "an attribute there is malformed"
+        case 73: return "a tag there is not closed with '>'"
+        case 76: return "an end tag there does not match the element it closes"
+        default: return "the XML is malformed there (parser error \(code))"
         }
     }
 }

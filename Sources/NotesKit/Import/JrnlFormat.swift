@@ -15,11 +15,11 @@ public enum JrnlFormat: ImportFormat {
         calendar.timeZone = timeZone
         var entries: [ImportEntry] = []
         for path in paths {
-            let document = try JrnlFormat.json(path)
+            let document = try ImportSourceFile.json(ImportSourceFile.bytes(path), file: path)
             guard let items = document["entries"]?.arrayValue else {
                 throw ImportSourceError(
                     file: path, place: "the top level",
-                    reason: "It has no 'entries' list: is it the output of 'jrnl --export json'?")
+                    reason: "it has no 'entries' list: is it the output of 'jrnl --export json'?")
             }
             for (index, item) in items.enumerated() {
                 entries.append(try entry(item, calendar: calendar, file: path, place: "entry \(index + 1)"))
@@ -32,11 +32,11 @@ public enum JrnlFormat: ImportFormat {
         throws(ImportSourceError) -> ImportEntry
     {
         guard item.isObject else {
-            throw ImportSourceError(file: file, place: place, reason: "It is not an object.")
+            throw ImportSourceError(file: file, place: place, reason: "it is not an object")
         }
         func string(_ key: String) throws(ImportSourceError) -> String {
             guard let value = item[key]?.stringValue else {
-                throw ImportSourceError(file: file, place: place, reason: "It has no '\(key)' string.")
+                throw ImportSourceError(file: file, place: place, reason: "it has no '\(key)' string")
             }
             return value
         }
@@ -47,7 +47,7 @@ public enum JrnlFormat: ImportFormat {
         guard let created = date(day, time, calendar: calendar) else {
             throw ImportSourceError(
                 file: file, place: place,
-                reason: "Its date and time '\(day) \(time)' are not of the form 2025-03-10 and 10:15.")
+                reason: "its date and time '\(day) \(time)' are not of the form 2025-03-10 and 10:15")
         }
         var tags: [String] = []
         for tag in item["tags"]?.arrayValue ?? [] {
@@ -90,27 +90,5 @@ public enum JrnlFormat: ImportFormat {
         guard let date = calendar.date(from: components), calendar.component(.day, from: date) == dayOfMonth
         else { return nil }
         return date
-    }
-
-    /// A JSON file read whole, a syntax error named by its line and column.
-    static func json(_ path: String) throws(ImportSourceError) -> JSONValue {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileSystem.read(path, followSymlinks: true).0
-        } catch {
-            throw ImportSourceError(file: path, place: "the file", reason: error.brief)
-        }
-        do {
-            return try JSONValue.parse(bytes)
-        } catch {
-            let offset = min(error.offset, bytes.count)
-            let before = bytes[..<offset]
-            let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-            let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-            let column = bytes[lineStart..<offset].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-            throw ImportSourceError(
-                file: path, place: "line \(line), column \(column)",
-                reason: "It is not valid JSON: \(error.reason)")
-        }
     }
 }

@@ -25,7 +25,7 @@ public enum KeepFormat: ImportFormat {
             return [path]
         }
         guard let names = FileSystem.entries(path) else {
-            throw ImportSourceError(file: path, place: "the folder", reason: "It cannot be read.")
+            throw ImportSourceError(file: path, place: "", reason: "it cannot be read")
         }
         let folder = path.hasSuffix("/") ? path : path + "/"
         return names.filter { $0.kind != .directory && $0.name.lowercased().hasSuffix(".json") }
@@ -34,10 +34,10 @@ public enum KeepFormat: ImportFormat {
 
     /// A note file as an entry; nil when it is in the trash.
     static func entry(_ file: String) throws(ImportSourceError) -> ImportEntry? {
-        let note = try JrnlFormat.json(file)
+        let note = try ImportSourceFile.json(ImportSourceFile.bytes(file), file: file)
         guard note.isObject else {
             throw ImportSourceError(
-                file: file, place: "the top level", reason: "It is not a Keep note: not an object.")
+                file: file, place: "the top level", reason: "it is not a Keep note: not an object")
         }
         if note["isTrashed"]?.boolValue == true { return nil }
         let created = try microseconds(note, "createdTimestampUsec", file: file)
@@ -52,7 +52,7 @@ public enum KeepFormat: ImportFormat {
             for (index, item) in items.enumerated() {
                 guard let text = item["text"]?.stringValue else {
                     throw ImportSourceError(
-                        file: file, place: "listContent item \(index + 1)", reason: "It has no 'text' string."
+                        file: file, place: "listContent item \(index + 1)", reason: "it has no 'text' string"
                     )
                 }
                 guard !text.isEmpty else { continue }
@@ -66,7 +66,7 @@ public enum KeepFormat: ImportFormat {
         } else {
             throw ImportSourceError(
                 file: file, place: "the top level",
-                reason: "It is not a Keep note: no 'textContent' or 'listContent'.")
+                reason: "it is not a Keep note: no 'textContent' or 'listContent'")
         }
         var attachments: [ImportAttachment] = []
         var links: [String] = []
@@ -79,7 +79,7 @@ public enum KeepFormat: ImportFormat {
                 !name.hasPrefix(".")
             else {
                 throw ImportSourceError(
-                    file: file, place: place, reason: "It has no 'filePath' naming a file.")
+                    file: file, place: place, reason: "it has no 'filePath' naming a file")
             }
             let bytes = try attachmentBytes(folder: folder, name: String(name), file: file, place: place)
             attachments.append(ImportAttachment(path: bytes.name, bytes: bytes.bytes))
@@ -112,7 +112,7 @@ public enum KeepFormat: ImportFormat {
         guard let value = note[key]?.intValue, value >= 0 else {
             if note[key] == nil, key == "userEditedTimestampUsec" { return nil }
             throw ImportSourceError(
-                file: file, place: key, reason: "It is missing, or not a whole number of microseconds.")
+                file: file, place: key, reason: "it is missing, or not a whole number of microseconds")
         }
         if value == 0, key == "userEditedTimestampUsec" { return nil }
         return Date(timeIntervalSince1970: Double(value / 1_000_000) + Double(value % 1_000_000) / 1_000_000)
@@ -132,6 +132,6 @@ public enum KeepFormat: ImportFormat {
         }
         throw ImportSourceError(
             file: file, place: place,
-            reason: "The attached file '\(name)' is not beside it in the Takeout folder.")
+            reason: "the attached file '\(name)' is not beside it in the Takeout folder")
     }
 }
