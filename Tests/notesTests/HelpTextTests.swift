@@ -720,7 +720,7 @@ import Testing
             USAGE: notes import [--folder <folder>] [--dry-run] <format> <path> ...
 
             ARGUMENTS:
-              <format>  The app the notes come from: notetaker, mynotesapp, simplenote.
+              <format>  The app the notes come from: notetaker, mynotesapp, simplenote, jrnl, keep, enex.
               <path>    The app's export: files or folders.
 
             OPTIONS:

@@ -5,6 +5,9 @@ public enum ImportFormats {
             NoteTakerFormat.self,
             MyNotesAppFormat.self,
             SimplenoteFormat.self,
+            JrnlFormat.self,
+            KeepFormat.self,
+            EnexFormat.self,
         ]
     }
 
