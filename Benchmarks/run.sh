@@ -151,6 +151,10 @@ tag_all_ms=$(median_ms : "$notes" --vault "$tl" list --tag "$tag")
 tagged=$("$notes" --vault "$tl" list --tag "$tag" 2>/dev/null | wc -l)
 backlinks_ms=$(median_ms : "$notes" --vault "$tl" backlinks "$hub")
 backlinks=$("$notes" --vault "$tl" backlinks "$hub" 2>/dev/null | wc -l)
+# The filters (issue 24): a date span, and the notes no other note links to (every link resolved).
+since_ms=$(median_ms : "$notes" --vault "$tl" list --since 7d --limit 20)
+orphan_ms=$(median_ms : "$notes" --vault "$tl" list --orphan --limit 20)
+orphans=$("$notes" --vault "$tl" list --orphan 2>/dev/null | wc -l)
 # Each move starts from the hub at its place and the index fresh (moving it back, then `index`).
 move_back="[[ -f '$tl/moved-hub.md' ]] && '$notes' --vault '$tl' move moved-hub '$hub' >/dev/null 2>&1; '$notes' --vault '$tl' index >/dev/null 2>&1"
 move_ms=$(median_ms "$move_back" "$notes" --vault "$tl" move "$hub" moved-hub)
@@ -162,6 +166,8 @@ echo "| \`notes tags\` | $tags_ms ms | \`ls -t \| head -20\` $tl_ls_ms ms | $(ra
 echo "| \`notes list --tag $tag --limit 20\` | $tag_limit_ms ms | $tl_ls_ms ms | $(ratio "$tag_limit_ms" "$tl_ls_ms") | ≤ 1.0 |"
 echo "| \`notes list --tag $tag\` ($tagged notes) | $tag_all_ms ms | $tl_ls_ms ms | $(ratio "$tag_all_ms" "$tl_ls_ms") | ≤ 1.0 |"
 echo "| \`notes backlinks\` of the hub ($backlinks links) | $backlinks_ms ms | $tl_ls_ms ms | $(ratio "$backlinks_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes list --since 7d --limit 20\` | $since_ms ms | $tl_ls_ms ms | $(ratio "$since_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes list --orphan --limit 20\` ($orphans orphans) | $orphan_ms ms | $tl_ls_ms ms | $(ratio "$orphan_ms" "$tl_ls_ms") | ≤ 1.0 |"
 echo "| \`notes move\` of the hub (linked from $hub_links notes) | $move_ms ms | — | — | well under 1 s |"
 echo "| the same with \`--dry-run\` | $dry_ms ms | — | — | — |"
 

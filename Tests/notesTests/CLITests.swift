@@ -27,7 +27,7 @@ import Testing
         #expect(
             r.stderr == """
                 Error: Unknown option '--revrse'. Did you mean '--reverse'?
-                Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
+                Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--json] [--git] [--marks]
                   See 'notes list --help' for more information.
 
                 """)

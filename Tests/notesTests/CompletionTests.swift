@@ -65,6 +65,10 @@ import Testing
         (["notes", "config", "set", "gitA"], ["gitAutoCommit"]),
         (["notes", "config", "set", "scheme", "b"], ["blue"]),
         (["notes", "add", "--folder", ""], ["work/"]),
+        (["notes", "list", "--folder", ""], ["work/"]),
+        (["notes", "browse", "--folder", ""], ["work/"]),
+        (["notes", "list", "--links-to", "gr"], ["groceries"]),
+        (["notes", "search", "--linked-from", "w"], ["work/standup"]),
         (["notes", "completions", "z"], ["zsh"]),
         // A short option is its command's: -n is move's --dry-run (no value), list's --limit.
         (["notes", "move", "-n", "gr"], ["groceries"]),

@@ -126,7 +126,7 @@ import Testing
             """
             OVERVIEW: List notes, newest first.
 
-            USAGE: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
+            USAGE: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--json] [--git] [--marks]
 
             ALIASES: ls
 
@@ -135,6 +135,12 @@ import Testing
               -r, --reverse       Reverse the order.
               -n, --limit <n>     Show at most n notes.
               -t, --tag <tag>     Only notes with this tag, or one nested below it; repeat for all of several.
+              --since <date>      Only notes dated on or after this date (see DATES).
+              --until <date>      Only notes dated on or before this date (see DATES).
+              --folder <folder>   Only notes in this folder or below it.
+              --orphan            Only notes no other note links to.
+              --links-to <id>     Only notes with a link to this note.
+              --linked-from <id>  Only the notes this note links to.
               --json              Print a JSON array.
               --git               Mark notes with changes git has not committed ('*', "dirty" in JSON).
               --marks             Piped, add a fourth column with the marks ('!', '=', '*'); implied by --git.
@@ -152,6 +158,12 @@ import Testing
             conflict copies (see 'notes conflicts'), '*' git has changes to it not committed yet
             (with --git).
 
+            DATES: YYYY-MM-DD (a whole day, local time), YYYY-MM-DDTHH:MM[:SS] with an optional Z or
+            offset, today, yesterday, 'N days ago' (also weeks, months, years), 'last week', a
+            weekday name (the most recent one before today), Nd or Nw (7d: 7 days ago). A day counts
+            whole: --since from its first second, --until to its last. The date is the one the order
+            uses (updated: updatedAt, else createdAt).
+
             """
         ),
         (
@@ -159,7 +171,7 @@ import Testing
             """
             OVERVIEW: Find notes containing every term of a query.
 
-            USAGE: notes search [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks] [<query> ...]
+            USAGE: notes search [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--json] [--git] [--marks] [<query> ...]
 
             ALIASES: find
 
@@ -171,6 +183,12 @@ import Testing
               -r, --reverse       Reverse the order.
               -n, --limit <n>     Show at most n notes.
               -t, --tag <tag>     Only notes with this tag, or one nested below it; repeat for all of several.
+              --since <date>      Only notes dated on or after this date (see DATES).
+              --until <date>      Only notes dated on or before this date (see DATES).
+              --folder <folder>   Only notes in this folder or below it.
+              --orphan            Only notes no other note links to.
+              --links-to <id>     Only notes with a link to this note.
+              --linked-from <id>  Only the notes this note links to.
               --json              Print a JSON array.
               --git               Mark notes with changes git has not committed ('*', "dirty" in JSON).
               --marks             Piped, add a fourth column with the marks ('!', '=', '*'); implied by --git.
@@ -195,6 +213,12 @@ import Testing
             With --sort relevance, the notes whose title holds every term come first (a title
             that starts with the query first of all), then the rest, each group in the order
             of the 'sort' setting.
+
+            DATES: YYYY-MM-DD (a whole day, local time), YYYY-MM-DDTHH:MM[:SS] with an optional Z or
+            offset, today, yesterday, 'N days ago' (also weeks, months, years), 'last week', a
+            weekday name (the most recent one before today), Nd or Nw (7d: 7 days ago). A day counts
+            whole: --since from its first second, --until to its last. The date is the one the order
+            uses (updated: updatedAt, else createdAt).
 
             """
         ),
@@ -686,18 +710,25 @@ import Testing
             """
             OVERVIEW: Browse, search and edit notes in a full-screen list.
 
-            USAGE: notes browse [--replay <keys>] [--timing]
+            USAGE: notes browse [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--replay <keys>] [--timing]
 
             OPTIONS:
-              --replay <keys>  Replay these keys without a terminal and print the last screen; changes nothing.
-              --timing         With --replay: print how long each key took instead.
-              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
-              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
-              --color <when>   Colour output: auto, always or never (default: auto).
-              -q, --quiet      Print no warnings about the vault's files or the settings.
-              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
-              -h, --help       Show help information.
-              --version        Show the version.
+              -t, --tag <tag>     Only notes with this tag, or one nested below it; repeat for all of several.
+              --since <date>      Only notes dated on or after this date (see DATES).
+              --until <date>      Only notes dated on or before this date (see DATES).
+              --folder <folder>   Only notes in this folder or below it.
+              --orphan            Only notes no other note links to.
+              --links-to <id>     Only notes with a link to this note.
+              --linked-from <id>  Only the notes this note links to.
+              --replay <keys>     Replay these keys without a terminal and print the last screen; changes nothing.
+              --timing            With --replay: print how long each key took instead.
+              --vault <dir>       The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>     The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>      Colour output: auto, always or never (default: auto).
+              -q, --quiet         Print no warnings about the vault's files or the settings.
+              --no-pager          Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help          Show help information.
+              --version           Show the version.
 
             Type to search (every keystroke filters, in the 'sort' order). Enter opens the selected
             note in the editor, or, when nothing matches, creates a note titled with the search.
@@ -709,6 +740,15 @@ import Testing
             --replay keys are text with <Enter>, <Tab>, <BS>, <Del>, <Esc>, <Up>, <Down>, <Left>,
             <Right>, <PgUp>, <PgDn>, <Home>, <End>, <C-x> (Ctrl-X) and <lt> (a '<'); the screen is
             COLUMNS x LINES (default 80x24) when not on a terminal.
+
+            --tag and the filters show only the notes they keep, as in 'notes list'; a search
+            looks among those.
+
+            DATES: YYYY-MM-DD (a whole day, local time), YYYY-MM-DDTHH:MM[:SS] with an optional Z or
+            offset, today, yesterday, 'N days ago' (also weeks, months, years), 'last week', a
+            weekday name (the most recent one before today), Nd or Nw (7d: 7 days ago). A day counts
+            whole: --since from its first second, --until to its last. The date is the one the order
+            uses (updated: updatedAt, else createdAt).
 
             """
         ),
@@ -881,7 +921,7 @@ import Testing
             ["browse", "--timing"],
             """
             Error: '--timing' needs '--replay'.
-            Usage: notes browse [--replay <keys>] [--timing]
+            Usage: notes browse [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--replay <keys>] [--timing]
               See 'notes browse --help' for more information.
 
             """
@@ -890,7 +930,7 @@ import Testing
             ["browse", "--replay", "cr<Dwon>"],
             """
             Error: '<Dwon>' in --replay is not a key; see 'notes browse --help' for the names.
-            Usage: notes browse [--replay <keys>] [--timing]
+            Usage: notes browse [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--replay <keys>] [--timing]
               See 'notes browse --help' for more information.
 
             """
@@ -899,7 +939,7 @@ import Testing
             ["list", "--frob"],
             """
             Error: Unknown option '--frob'.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """
@@ -926,7 +966,7 @@ import Testing
             ["list", "--sort", "sideways"],
             """
             Error: 'sideways' is not a sort order; use updated, created or title.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """
@@ -935,7 +975,7 @@ import Testing
             ["list", "--color=sometimes"],
             """
             Error: 'sometimes' is not a colour mode; use auto, always or never.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """
@@ -953,7 +993,7 @@ import Testing
             ["list", "extra"],
             """
             Error: Unexpected argument 'extra'. To search, use: notes search extra
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """
@@ -962,7 +1002,7 @@ import Testing
             ["list", "-n"],
             """
             Error: Missing value for '-n, --limit <n>'.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """
@@ -1070,7 +1110,7 @@ import Testing
             ["list", "--tag"],
             """
             Error: Missing value for '-t, --tag <tag>'.
-            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--json] [--git] [--marks]
+            Usage: notes list [--sort <order>] [--reverse] [--limit <n>] [--tag <tag> ...] [--since <date>] [--until <date>] [--folder <folder>] [--orphan] [--links-to <id>] [--linked-from <id>] [--json] [--git] [--marks]
               See 'notes list --help' for more information.
 
             """

@@ -169,15 +169,15 @@ public struct Catalog: Sendable {
     }
 
     /// The notes a query selects — every term in the searchable text, every tag among the note's
-    /// tags, on all cores — sorted in its order (a conflict copy right after its original) and cut
+    /// tags, kept by its filter, on all cores — sorted in its order (a conflict copy right after its original) and cut
     /// to its limit. The one search path of list,
     /// search and ID completion. Only the notes returned are made into `Note`s.
     public func run(_ query: NoteQuery) -> [Note] {
         // The positions of the hits; nil when every note is one (no search).
         var hits: [Int]?
-        var folding = TextFolder()
-        let tags = query.tags.map { folding.foldedBytes($0.hasPrefix("#") ? String($0.dropFirst()) : $0) }
-        if !query.search.isEmpty || !tags.isEmpty {
+        let tags = Catalog.foldedTags(query.tags)
+        let selection = self.selection(query.filter, order: query.order)
+        if !query.search.isEmpty || !tags.isEmpty || selection != nil {
             let chunk = 256
             let readsText = query.search.readsText
             let (index, mapped) = (self.index, self.mapped)
@@ -185,7 +185,8 @@ public struct Catalog: Sendable {
                 guard let index else { return [] }
                 let positions = (c * chunk)..<min(count, (c + 1) * chunk)
                 let found = positions.filter { i in
-                    Catalog.matches(query.search, tags: tags, record: Int(mapped[i]), of: index)
+                    selection?.keeps(i, record: Int(mapped[i]), of: index) != false
+                        && Catalog.matches(query.search, tags: tags, record: Int(mapped[i]), of: index)
                 }
                 if query.oneOff && readsText { index.releaseText(of: mapped[positions]) }
                 return found

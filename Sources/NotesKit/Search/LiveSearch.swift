@@ -15,11 +15,18 @@ public struct LiveSearch: Sendable {
     /// How many recent queries are kept (each costs four bytes per hit).
     static let memory = 16
 
-    /// A live search over `catalog` in `order`, showing every note.
-    public init(catalog: Catalog, order: SortOrder) {
-        all = catalog.hits(order: order)
+    /// What every hit must be besides matching the query (the browser's `--tag`, `--since`…).
+    public let filter: NoteFilter
+
+    /// A live search over the notes of `catalog` that `filter` keeps, in `order`, showing them all.
+    public init(catalog: Catalog, order: SortOrder, filter: NoteFilter = NoteFilter()) {
+        all = catalog.hits(order: order, filter: filter)
         hits = all
+        self.filter = filter
     }
+
+    /// How many notes the filter keeps: the hits of the empty query.
+    public var total: Int { all.count }
 
     /// The catalog searched.
     public var catalog: Catalog { all.catalog }

@@ -132,11 +132,15 @@ public struct SearchHits: Sendable {
 }
 
 extension Catalog {
-    /// Every note in `order`, sorted as `run` sorts (see `ordering`): the hits of the empty search,
-    /// from which any search of this catalog filters.
-    public func hits(order: SortOrder) -> SearchHits {
+    /// Every note `filter` keeps, in `order`, sorted as `run` sorts (see `ordering`): the hits of
+    /// the empty search, from which any search of this catalog filters.
+    public func hits(order: SortOrder, filter: NoteFilter = NoteFilter()) -> SearchHits {
         let precedes = ordering(order, of: nil, readingDatesOnce: true, reverse: false)
-        let ordered = (0..<count).sorted(by: precedes).map { Int32($0) }
+        var ordered = (0..<count).sorted(by: precedes).map { Int32($0) }
+        if !filter.isEmpty {
+            let kept = self.kept(by: filter, order: order)
+            ordered.removeAll { !kept[Int($0)] }
+        }
         return SearchHits(
             catalog: self, search: SearchQuery(""), order: order, ordered: ordered, pool: ordered,
             titles: FoldedTitles(self))

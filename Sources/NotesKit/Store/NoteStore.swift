@@ -36,8 +36,13 @@ public enum Change: Equatable, Sendable {
 public struct NoteQuery: Sendable {
     /// The search; an empty one keeps every note.
     public var search: SearchQuery
+    /// What the notes must be besides matching the search: dates, folder, tags, links.
+    public var filter = NoteFilter()
     /// Tags every note must have (each, or one nested below it), as typed (`--tag`).
-    public var tags: [String] = []
+    public var tags: [String] {
+        get { filter.tags }
+        set { filter.tags = newValue }
+    }
     /// The order.
     public var order: SortOrder
     /// Whether the order is reversed.
@@ -229,6 +234,21 @@ public final class NoteStore {
     /// Anything that leaves the vault — `..`, an absolute path elsewhere, a symlink — is refused.
     public func open(_ argument: String, cwd: String) throws(VaultError) -> LoadedNote {
         if let path = try vault.notePath(naming: argument, cwd: cwd) { return try vault.load(path: path) }
+        return try vault.load(path: matchedPath(argument))
+    }
+
+    /// The vault path of the note an argument names, as `open` finds it, but from the catalog
+    /// alone: no note file is read (an exact ID or path is only looked up).
+    public func notePath(naming argument: String, cwd: String) throws(VaultError) -> String {
+        if let path = try vault.notePath(naming: argument, cwd: cwd) {
+            guard catalog.position(ofPath: path) != nil else { throw .noMatch(argument) }
+            return path
+        }
+        return try matchedPath(argument)
+    }
+
+    /// The path of the note of the catalog whose unique ID prefix, title or alias `argument` is.
+    private func matchedPath(_ argument: String) throws(VaultError) -> String {
         let catalog = self.catalog
         let notes = catalog.notes
         guard
@@ -236,7 +256,7 @@ public final class NoteStore {
                 argument, ids: notes.map(\.id), paths: notes.map(\.path), titles: notes.map(\.title),
                 foldedAliases: { catalog.foldedAliases })
         else { throw .noMatch(argument) }
-        return try vault.load(path: notes[index].path)
+        return notes[index].path
     }
 
     /// A note of the catalog read from its file, as it is now.

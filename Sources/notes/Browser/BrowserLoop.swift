@@ -25,7 +25,8 @@ enum BrowserLoop {
         session.watcher = watcher
         watcher.start(
             vault: session.store.vault, cacheDirectory: session.context.locations.cacheDirectory,
-            order: session.state.hits.order, count: session.state.hits.catalog.count, notify: wake.writeEnd)
+            order: session.state.hits.order, filter: session.filter, count: session.state.hits.catalog.count,
+            notify: wake.writeEnd)
         defer { watcher.stop() }
 
         try Terminal.enterRawMode(output, alternateScreen: true)

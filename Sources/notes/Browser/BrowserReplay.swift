@@ -80,11 +80,14 @@ enum BrowserReplay {
     /// waits for), the hits, how many notes' texts were read for that frame, and how long finding
     /// all the hits took in all (the rest is done between keys, as the browser does it while the
     /// user is not typing); then the median and the maximum of the first figure.
-    static func run(_ keys: [Key], timing: Bool, store: NoteStore, size: ScreenSize, context: Context) {
+    static func run(
+        _ keys: [Key], timing: Bool, store: NoteStore, size: ScreenSize, filter: NoteFilter, context: Context
+    ) {
         let clock = ContinuousClock()
         var opened: BrowserSession?
         let start = clock.measure {
-            opened = BrowserSession(context: context, store: store, size: size, replaying: true)
+            opened = BrowserSession(
+                context: context, store: store, size: size, filter: filter, replaying: true)
         }
         guard let session = opened else { return }
         var shown: Frame? = session.frame()

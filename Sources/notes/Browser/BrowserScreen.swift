@@ -99,7 +99,7 @@ enum BrowserScreen {
 
     /// `My Notes` and, on the right when it fits, how many notes there are or match.
     static func header(_ state: BrowserState, width: Int, color: Bool) -> String {
-        let total = state.hits.catalog.count
+        let total = state.search.total
         let count =
             state.hits.search.isEmpty
             ? (total == 1 ? "1 note" : "\(total) notes")

@@ -19,16 +19,22 @@ final class BrowserSession {
     private(set) var warnings: [String] = []
     /// Told of every change the browser makes itself, so its own older look is not taken.
     var watcher: CatalogWatcher?
+    /// What every note shown must be (`--tag`, `--since`, `--folder`…), besides matching the search.
+    let filter: NoteFilter
 
     /// Opens the browser on `store`: its catalog (warnings printed now, before the screen is
     /// taken) sorted in the `sort` setting's order, in the settings' theme.
-    init(context: Context, store: NoteStore, size: ScreenSize, replaying: Bool = false) {
+    init(
+        context: Context, store: NoteStore, size: ScreenSize, filter: NoteFilter = NoteFilter(),
+        replaying: Bool = false
+    ) {
         self.context = context
         self.store = store
         self.replaying = replaying
+        self.filter = filter
         let catalog = context.catalog(store)
         style = context.style
-        let search = LiveSearch(catalog: catalog, order: context.settings.order)
+        let search = LiveSearch(catalog: catalog, order: context.settings.order, filter: filter)
         state = BrowserState(search: search, size: size, theme: style.theme)
         state.searchBudget = BrowserSession.searchBudget
     }
@@ -153,7 +159,7 @@ final class BrowserSession {
         watcher?.invalidate()
         let catalog = store.refresh()
         warnings += store.takeDiagnostics().map(\.description)
-        state.replace(LiveSearch(catalog: catalog, order: state.hits.order), selecting: id)
+        state.replace(LiveSearch(catalog: catalog, order: state.hits.order, filter: filter), selecting: id)
         renewDates()
     }
 

@@ -33,12 +33,17 @@ final class CatalogWatcher: @unchecked Sendable {
     static let restAfter = Duration.seconds(60)
     static let restingPause = 5.0
 
-    /// Starts watching `vault` (whose catalog holds `count` notes now), sorting in `order`, and
-    /// writing a byte to `notify` when there is a new search to take.
-    func start(vault: Vault, cacheDirectory: String, order: NotesKit.SortOrder, count: Int, notify: Int32) {
+    /// Starts watching `vault` (whose catalog holds `count` notes now), keeping what `filter` keeps
+    /// sorted in `order`, and writing a byte to `notify` when there is a new search to take.
+    func start(
+        vault: Vault, cacheDirectory: String, order: NotesKit.SortOrder, filter: NoteFilter, count: Int,
+        notify: Int32
+    ) {
         started = true
         let thread = Thread { [self] in
-            watch(vault: vault, cacheDirectory: cacheDirectory, order: order, count: count, notify: notify)
+            watch(
+                vault: vault, cacheDirectory: cacheDirectory, order: order, filter: filter, count: count,
+                notify: notify)
             finished.signal()
         }
         thread.name = "notes catalog watcher"
@@ -91,7 +96,8 @@ final class CatalogWatcher: @unchecked Sendable {
     }
 
     private func watch(
-        vault: Vault, cacheDirectory: String, order: NotesKit.SortOrder, count: Int, notify: Int32
+        vault: Vault, cacheDirectory: String, order: NotesKit.SortOrder, filter: NoteFilter, count: Int,
+        notify: Int32
     ) {
         let store = NoteStore(vault: vault, cacheDirectory: cacheDirectory)
         var lastCount = count
@@ -107,7 +113,7 @@ final class CatalogWatcher: @unchecked Sendable {
             let changed = catalog.filesRead > 0 || catalog.count != lastCount || generation != lastGeneration
             (lastCount, lastGeneration) = (catalog.count, generation)
             if changed {
-                let search = LiveSearch(catalog: catalog, order: order)
+                let search = LiveSearch(catalog: catalog, order: order, filter: filter)
                 let handed = locked { () -> Bool in
                     warnings += found
                     guard !stopping else { return false }

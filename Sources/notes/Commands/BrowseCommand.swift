@@ -9,7 +9,7 @@ struct BrowseCommand: NotesCommand {
 
     static let spec = CommandSpec(
         name: "browse", overview: "Browse, search and edit notes in a full-screen list.",
-        options: [replayOption.spec, timingFlag.spec],
+        options: [ListOptions.tagOption.spec] + FilterOptions.specs + [replayOption.spec, timingFlag.spec],
         discussion: """
             Type to search (every keystroke filters, in the 'sort' order). Enter opens the selected
             note in the editor, or, when nothing matches, creates a note titled with the search.
@@ -21,13 +21,22 @@ struct BrowseCommand: NotesCommand {
             --replay keys are text with <Enter>, <Tab>, <BS>, <Del>, <Esc>, <Up>, <Down>, <Left>,
             <Right>, <PgUp>, <PgDn>, <Home>, <End>, <C-x> (Ctrl-X) and <lt> (a '<'); the screen is
             COLUMNS x LINES (default 80x24) when not on a terminal.
+
+            --tag and the filters show only the notes they keep, as in 'notes list'; a search
+            looks among those.
+
+            \(FilterOptions.datesHelp)
             """)
 
     let replay: [Key]?
     let timing: Bool
+    let tags: [String]
+    let filters: FilterOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         timing = arguments.flag(Self.timingFlag)
+        tags = try arguments.values(ListOptions.tagOption)
+        filters = try FilterOptions(arguments)
         if let notation = arguments.value(Self.replayOption) {
             switch BrowserReplay.keys(notation) {
             case .success(let keys): replay = keys
@@ -51,11 +60,13 @@ struct BrowseCommand: NotesCommand {
         guard let store = try context.store(creatingDefaultVault: false) else { return }
         let terminal = Terminal.size(environment: context.environment, fd: STDOUT_FILENO)
         let size = ScreenSize(columns: terminal.columns, rows: terminal.rows)
+        let filter = try filters.filter(tags: tags, store: store, context: context)
         if let replay {
-            BrowserReplay.run(replay, timing: timing, store: store, size: size, context: context)
+            BrowserReplay.run(
+                replay, timing: timing, store: store, size: size, filter: filter, context: context)
             return
         }
-        let session = BrowserSession(context: context, store: store, size: size)
+        let session = BrowserSession(context: context, store: store, size: size, filter: filter)
         output.flush()
         defer {
             for warning in session.takeWarnings() { output.warn(warning) }

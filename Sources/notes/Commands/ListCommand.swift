@@ -1,6 +1,6 @@
 import NotesKit
 
-/// `--sort`, `--reverse`, `--limit`, `--json`: shared by `list` and `search`.
+/// `--sort`, `--reverse`, `--limit`, `--json`, `--tag` and the filters: shared by `list` and `search`.
 struct ListOptions {
     static let sortOption = Option<SortOrder>(
         "sort", short: "s", value: "order",
@@ -20,10 +20,10 @@ struct ListOptions {
         "git", help: "Mark notes with changes git has not committed ('*', \"dirty\" in JSON).")
     static let marksFlag = Flag(
         "marks", help: "Piped, add a fourth column with the marks ('!', '=', '*'); implied by --git.")
-    static let specs = [
-        sortOption.spec, reverseFlag.spec, limitOption.spec, tagOption.spec, jsonFlag.spec, gitFlag.spec,
-        marksFlag.spec,
-    ]
+    static let specs =
+        [
+            sortOption.spec, reverseFlag.spec, limitOption.spec, tagOption.spec,
+        ] + FilterOptions.specs + [jsonFlag.spec, gitFlag.spec, marksFlag.spec]
     /// `search`'s options: `list`'s, with a `--sort` that also takes `relevance`.
     static let searchSpecs = [searchSortOption.spec] + specs.dropFirst()
 
@@ -34,6 +34,7 @@ struct ListOptions {
     var reverse: Bool
     var limit: Int?
     var tags: [String]
+    var filters: FilterOptions
     var json: Bool
     var git: Bool
     /// Whether piped rows get a fourth column with the marks.
@@ -55,6 +56,7 @@ struct ListOptions {
         limit = try arguments.value(Self.limitOption)?.value
         reverse = arguments.flag(Self.reverseFlag)
         tags = try arguments.values(Self.tagOption)
+        filters = try FilterOptions(arguments)
         json = arguments.flag(Self.jsonFlag)
     }
 
@@ -66,7 +68,7 @@ struct ListOptions {
         let order = sort ?? context.settings.order
         _ = context.catalog(store)
         var query = NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit)
-        query.tags = tags
+        query.filter = try filters.filter(tags: tags, store: store, context: context)
         query.ranked = ranked
         query.oneOff = true
         let snippets: SnippetNeed =
@@ -114,6 +116,8 @@ struct ListCommand: NotesCommand {
             with the marks. Marks before a title: '!' the note holds conflict markers, '=' it has
             conflict copies (see 'notes conflicts'), '*' git has changes to it not committed yet
             (with --git).
+
+            \(FilterOptions.datesHelp)
             """, pages: true)
 
     let options: ListOptions

@@ -20,6 +20,8 @@ struct SearchCommand: NotesCommand {
             With --sort relevance, the notes whose title holds every term come first (a title
             that starts with the query first of all), then the rest, each group in the order
             of the 'sort' setting.
+
+            \(FilterOptions.datesHelp)
             """, pages: true, dashWordsAreArguments: true)
 
     static let queryArgument = Positional<String>(
