@@ -13,8 +13,7 @@ enum CLI {
         TagsCommand.self,
         LinksCommand.self, BacklinksCommand.self, ConfigCommand.self, PathCommand.self, IndexCommand.self,
         BrowseCommand.self, ImportCommand.self, HistoryCommand.self, SyncCommand.self, ConflictsCommand.self,
-        LSPCommand.self,
-        CompletionsCommand.self,
+        LSPCommand.self, TodayCommand.self, TemplatesCommand.self, CompletionsCommand.self,
         CompleteCommand.self, ManCommand.self, MergeCommand.self,
     ]
 

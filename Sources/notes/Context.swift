@@ -21,7 +21,7 @@ final class Context {
         self.cwd = cwd
         self.output = output
         locations = Locations(environment: environment, cwd: cwd)
-        now = Date().timeIntervalSince1970
+        now = TestClock.now()
     }
 
     /// How output looks: colour, width, theme and dates from the options, terminal and settings.

@@ -25,14 +25,17 @@ import Testing
         #expect(r.status == 0)
         #expect(
             r.stdout == """
-                isDarkOn       false       default
-                scheme         default     default
-                sort           updated     default
-                titleFrom      content     default
-                editor         (unset)     default
-                vault          (unset)     default
-                gitAutoCommit  false       default
-                fileNames      slug        default
+                isDarkOn        false       default
+                scheme          default     default
+                sort            updated     default
+                titleFrom       content     default
+                editor          (unset)     default
+                vault           (unset)     default
+                gitAutoCommit   false       default
+                dailyFolder     journal     default
+                dailyFormat     YYYY-MM-DD  default
+                templateFolder  .templates  default
+                fileNames       slug        default
 
                 """)
         #expect(try s.run(["config", "set", "scheme", "blue"]).status == 0)

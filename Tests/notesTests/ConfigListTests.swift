@@ -23,16 +23,19 @@ import Testing
         #expect(r.status == 0)
         #expect(
             r.stdout == """
-                isDarkOn       false        default (user file value "yes" is invalid)
-                scheme         default      default (user file value "purple" is invalid)
-                sort           updated      default (user file value 3 is invalid)
-                titleFrom      content      default
-                editor         code --wait  user
-                vault          (unset)      default
-                gitAutoCommit  false        default
-                fileNames      slug         default
-                plugins        {"a":[1,2]}  user (not used by notes)
-                zz             x            user (not used by notes)
+                isDarkOn        false        default (user file value "yes" is invalid)
+                scheme          default      default (user file value "purple" is invalid)
+                sort            updated      default (user file value 3 is invalid)
+                titleFrom       content      default
+                editor          code --wait  user
+                vault           (unset)      default
+                gitAutoCommit   false        default
+                dailyFolder     journal      default
+                dailyFormat     YYYY-MM-DD   default
+                templateFolder  .templates   default
+                fileNames       slug         default
+                plugins         {"a":[1,2]}  user (not used by notes)
+                zz              x            user (not used by notes)
 
                 """)
         let json = try #require(
@@ -50,14 +53,17 @@ import Testing
         let (s, _) = try sandbox(#"{"editor": "\#(long)", "sort": "title"}"#)
         #expect(
             try s.run(["config"]).stdout == """
-                isDarkOn       false                                     default
-                scheme         default                                   default
-                sort           title                                     user
-                titleFrom      content                                   default
-                editor         \(long)  user
-                vault          (unset)                                   default
-                gitAutoCommit  false                                     default
-                fileNames      slug                                      default
+                isDarkOn        false                                     default
+                scheme          default                                   default
+                sort            title                                     user
+                titleFrom       content                                   default
+                editor          \(long)  user
+                vault           (unset)                                   default
+                gitAutoCommit   false                                     default
+                dailyFolder     journal                                   default
+                dailyFormat     YYYY-MM-DD                                default
+                templateFolder  .templates                                default
+                fileNames       slug                                      default
 
                 """)
     }

@@ -63,6 +63,8 @@ import Testing
               sync              Commit the notes changed here, then pull and push with git.
               conflicts         List conflict copies of notes, each with its original.
               lsp               Run the language server for editors (on stdin and stdout).
+              today, daily      Open today's daily note, or add an entry to it.
+              templates         List the templates of the template folder.
               completions       Print a shell completion script (bash, zsh or fish).
               help              Show help for a subcommand.
 
@@ -97,7 +99,7 @@ import Testing
             """
             OVERVIEW: Add a note and print its ID.
 
-            USAGE: notes add [--title <title>] [--folder <folder>] [<text> ...]
+            USAGE: notes add [--title <title>] [--folder <folder>] [--template <name>] [<text> ...]
 
             ALIASES: new
 
@@ -107,6 +109,7 @@ import Testing
             OPTIONS:
               -t, --title <title>    Start the note with the heading '# <title>'.
               -f, --folder <folder>  Put the note in this folder of the vault (created if missing).
+              -T, --template <name>  Start from this template of the template folder (see 'notes templates').
               --vault <dir>          The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
               --config <file>        The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
               --color <when>         Colour output: auto, always or never (default: auto).
@@ -118,6 +121,9 @@ import Testing
             Empty notes are never saved. The file is named after the title: 'Crème Brûlée' → creme-brulee.md.
             Run from a folder inside the vault, the note goes into that folder; --folder is relative to
             it there, and to the vault elsewhere.
+            With --template, the template's placeholders are filled: {{title}} with --title, {{content}}
+            with the text (without one, the text goes after the template), {{date}}, {{time}} and
+            {{date:FORMAT}} with now. Left untouched in the editor, the template saves nothing.
 
             """
         ),
@@ -482,18 +488,24 @@ import Testing
             Without a subcommand, config lists every key.
 
             KEYS:
-              isDarkOn       dark palette (true or false)
-              scheme         colour theme: default, blue, orange, yellow, green, indigo
-              sort           default order: updated, created, title
-              titleFrom      where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor         editor command, e.g. 'code --wait'
-              vault          default vault folder ('~' expanded)
-              gitAutoCommit  commit each change to notes with git (true or false)
-              fileNames      new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
+              isDarkOn        dark palette (true or false)
+              scheme          colour theme: default, blue, orange, yellow, green, indigo
+              sort            default order: updated, created, title
+              titleFrom       where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor          editor command, e.g. 'code --wait'
+              vault           default vault folder ('~' expanded)
+              gitAutoCommit   commit each change to notes with git (true or false)
+              dailyFolder     folder of the daily notes ('notes today'), in the vault; '' for its top
+              dailyFormat     file name of a daily note, in date tokens (YYYY-MM-DD; '/' makes folders)
+              templateFolder  folder of the templates ('notes add --template'), in the vault
+              fileNames       new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
 
-            sort, titleFrom, gitAutoCommit, fileNames belong to the vault: with --vault-local they go in its
-            .notes/settings.json (committed with it) and win over the user's file. The others are personal.
-            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename.
+            sort, titleFrom, gitAutoCommit, dailyFolder, dailyFormat, templateFolder, fileNames
+            belong to the vault: with --vault-local they go in its .notes/settings.json (committed with it)
+            and win over the user's file. The others are personal.
+            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename, and
+            dailyFolder, dailyFormat and templateFolder to what its daily-notes.json and templates.json say
+            (without them, daily notes at the vault's top named YYYY-MM-DD, as Obsidian makes them).
 
             """
         ),
@@ -536,18 +548,24 @@ import Testing
               --version        Show the version.
 
             KEYS:
-              isDarkOn       dark palette (true or false)
-              scheme         colour theme: default, blue, orange, yellow, green, indigo
-              sort           default order: updated, created, title
-              titleFrom      where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor         editor command, e.g. 'code --wait'
-              vault          default vault folder ('~' expanded)
-              gitAutoCommit  commit each change to notes with git (true or false)
-              fileNames      new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
+              isDarkOn        dark palette (true or false)
+              scheme          colour theme: default, blue, orange, yellow, green, indigo
+              sort            default order: updated, created, title
+              titleFrom       where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor          editor command, e.g. 'code --wait'
+              vault           default vault folder ('~' expanded)
+              gitAutoCommit   commit each change to notes with git (true or false)
+              dailyFolder     folder of the daily notes ('notes today'), in the vault; '' for its top
+              dailyFormat     file name of a daily note, in date tokens (YYYY-MM-DD; '/' makes folders)
+              templateFolder  folder of the templates ('notes add --template'), in the vault
+              fileNames       new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
 
-            sort, titleFrom, gitAutoCommit, fileNames belong to the vault: with --vault-local they go in its
-            .notes/settings.json (committed with it) and win over the user's file. The others are personal.
-            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename.
+            sort, titleFrom, gitAutoCommit, dailyFolder, dailyFormat, templateFolder, fileNames
+            belong to the vault: with --vault-local they go in its .notes/settings.json (committed with it)
+            and win over the user's file. The others are personal.
+            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename, and
+            dailyFolder, dailyFormat and templateFolder to what its daily-notes.json and templates.json say
+            (without them, daily notes at the vault's top named YYYY-MM-DD, as Obsidian makes them).
 
             """
         ),
@@ -573,18 +591,24 @@ import Testing
               --version        Show the version.
 
             KEYS:
-              isDarkOn       dark palette (true or false)
-              scheme         colour theme: default, blue, orange, yellow, green, indigo
-              sort           default order: updated, created, title
-              titleFrom      where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor         editor command, e.g. 'code --wait'
-              vault          default vault folder ('~' expanded)
-              gitAutoCommit  commit each change to notes with git (true or false)
-              fileNames      new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
+              isDarkOn        dark palette (true or false)
+              scheme          colour theme: default, blue, orange, yellow, green, indigo
+              sort            default order: updated, created, title
+              titleFrom       where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor          editor command, e.g. 'code --wait'
+              vault           default vault folder ('~' expanded)
+              gitAutoCommit   commit each change to notes with git (true or false)
+              dailyFolder     folder of the daily notes ('notes today'), in the vault; '' for its top
+              dailyFormat     file name of a daily note, in date tokens (YYYY-MM-DD; '/' makes folders)
+              templateFolder  folder of the templates ('notes add --template'), in the vault
+              fileNames       new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
 
-            sort, titleFrom, gitAutoCommit, fileNames belong to the vault: with --vault-local they go in its
-            .notes/settings.json (committed with it) and win over the user's file. The others are personal.
-            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename.
+            sort, titleFrom, gitAutoCommit, dailyFolder, dailyFormat, templateFolder, fileNames
+            belong to the vault: with --vault-local they go in its .notes/settings.json (committed with it)
+            and win over the user's file. The others are personal.
+            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename, and
+            dailyFolder, dailyFormat and templateFolder to what its daily-notes.json and templates.json say
+            (without them, daily notes at the vault's top named YYYY-MM-DD, as Obsidian makes them).
 
             """
         ),
@@ -609,18 +633,24 @@ import Testing
               --version        Show the version.
 
             KEYS:
-              isDarkOn       dark palette (true or false)
-              scheme         colour theme: default, blue, orange, yellow, green, indigo
-              sort           default order: updated, created, title
-              titleFrom      where titles come from: content (heading or first line) or filename (as Obsidian)
-              editor         editor command, e.g. 'code --wait'
-              vault          default vault folder ('~' expanded)
-              gitAutoCommit  commit each change to notes with git (true or false)
-              fileNames      new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
+              isDarkOn        dark palette (true or false)
+              scheme          colour theme: default, blue, orange, yellow, green, indigo
+              sort            default order: updated, created, title
+              titleFrom       where titles come from: content (heading or first line) or filename (as Obsidian)
+              editor          editor command, e.g. 'code --wait'
+              vault           default vault folder ('~' expanded)
+              gitAutoCommit   commit each change to notes with git (true or false)
+              dailyFolder     folder of the daily notes ('notes today'), in the vault; '' for its top
+              dailyFormat     file name of a daily note, in date tokens (YYYY-MM-DD; '/' makes folders)
+              templateFolder  folder of the templates ('notes add --template'), in the vault
+              fileNames       new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)
 
-            sort, titleFrom, gitAutoCommit, fileNames belong to the vault: with --vault-local they go in its
-            .notes/settings.json (committed with it) and win over the user's file. The others are personal.
-            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename.
+            sort, titleFrom, gitAutoCommit, dailyFolder, dailyFormat, templateFolder, fileNames
+            belong to the vault: with --vault-local they go in its .notes/settings.json (committed with it)
+            and win over the user's file. The others are personal.
+            In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename, and
+            dailyFolder, dailyFormat and templateFolder to what its daily-notes.json and templates.json say
+            (without them, daily notes at the vault's top named YYYY-MM-DD, as Obsidian makes them).
 
             """
         ),
@@ -888,6 +918,62 @@ import Testing
             """
         ),
         (
+            ["today"],
+            """
+            OVERVIEW: Open today's daily note, or add an entry to it.
+
+            USAGE: notes today [--date <date>] [<text> ...]
+
+            ALIASES: daily
+
+            ARGUMENTS:
+              <text>  An entry to add as '- HH:mm text'; '-' reads stdin; none opens the editor.
+
+            OPTIONS:
+              -d, --date <date>  Another day: 2026-12-01, yesterday, 3 days ago, friday, …
+              --vault <dir>      The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>    The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>     Colour output: auto, always or never (default: auto).
+              -q, --quiet        Print no warnings about the vault's files or the settings.
+              --no-pager         Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help         Show help information.
+              --version          Show the version.
+
+            The note is <dailyFolder>/<date in dailyFormat>.md (journal/2026-12-02.md by default; in an
+            Obsidian vault, where .obsidian/daily-notes.json puts it). A missing note is made from the
+            'daily' template of the template folder (or the one daily-notes.json names), else it holds
+            '# <date>'; it is kept even when the editor leaves it untouched. With text, the entry is added
+            as its last line without an editor, and two at once both land. Prints the note's ID.
+            A --date with a time dates the entry at that time.
+
+            """
+        ),
+        (
+            ["templates"],
+            """
+            OVERVIEW: List the templates of the template folder.
+
+            USAGE: notes templates
+
+            OPTIONS:
+              --vault <dir>    The vault folder (default: NOTES_VAULT, an enclosing vault, ~/Notes).
+              --config <file>  The settings file (default: NOTES_CONFIG, $XDG_CONFIG_HOME/notes/settings.json).
+              --color <when>   Colour output: auto, always or never (default: auto).
+              -q, --quiet      Print no warnings about the vault's files or the settings.
+              --no-pager       Do not send long output through the pager (also: NOTES_PAGER=).
+              -h, --help       Show help information.
+              --version        Show the version.
+
+            Templates are Markdown files in the templateFolder setting's folder (.templates/ in the vault
+            by default; in an Obsidian vault, the folder of .obsidian/templates.json). 'notes add
+            --template NAME' starts a note from NAME.md, and a 'daily' template makes the daily notes of
+            'notes today'. Placeholders: {{title}}, {{date}}, {{time}}, {{date:FORMAT}}, {{time:FORMAT}}
+            (date tokens such as YYYY-MM-DD, dddd, Do, GGGG-[W]WW), {{content}}, and in daily notes
+            {{yesterday}} and {{tomorrow}} (the IDs of those days' notes).
+
+            """
+        ),
+        (
             ["completions"],
             """
             OVERVIEW: Print a shell completion script (bash, zsh or fish).
@@ -1073,7 +1159,7 @@ import Testing
         (
             ["__complete", "nothing"],
             """
-            Error: 'nothing' is not a completion kind; use ids, trashed, folders or tags.
+            Error: 'nothing' is not a completion kind; use ids, trashed, folders, tags or templates.
             Usage: notes __complete [--shell <shell>] <what> [<prefix>]
               See 'notes __complete --help' for more information.
 

@@ -60,7 +60,7 @@ import Testing
             ])
         #expect(
             try s.run(["config"], cwd: b, vaultVariable: false).stdout.contains(
-                "sort           title       vault"))
+                "sort            title       vault"))
         // The index and the lock the commands wrote stay out of git.
         #expect(try s.gitStatus(in: b) == "?? ideas/from-the-other-machine.md\n")
     }

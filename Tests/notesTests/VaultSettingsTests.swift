@@ -41,14 +41,17 @@ import Testing
         #expect(r.status == 0, "\(r)")
         #expect(
             r.stdout == """
-                isDarkOn       false       default
-                scheme         default     default
-                sort           title       vault
-                titleFrom      content     default
-                editor         (unset)     default
-                vault          (unset)     default
-                gitAutoCommit  false       default
-                fileNames      slug        default
+                isDarkOn        false       default
+                scheme          default     default
+                sort            title       vault
+                titleFrom       content     default
+                editor          (unset)     default
+                vault           (unset)     default
+                gitAutoCommit   false       default
+                dailyFolder     journal     default (vault file value "../../outside" is invalid)
+                dailyFormat     YYYY-MM-DD  default
+                templateFolder  .templates  default (vault file value "/etc" is invalid)
+                fileNames       slug        default
 
                 """)
         #expect(
@@ -58,6 +61,13 @@ import Testing
                 ])
         // --quiet silences the warnings, as it does for the user's file.
         #expect(try s.run(["list", "--quiet"]).stderr == "")
+        // The journal stays in the vault too: its note goes there, and no template is read from outside.
+        r = try s.run(["today", "x"])
+        #expect(r.status == 0 && r.stdout.hasPrefix("journal/"), "\(r)")
+        #expect(r.stderr.contains("'../../outside' is not a valid value for 'dailyFolder'"), "\(r)")
+        r = try s.run(["templates"])
+        #expect(r.status == 0 && r.stdout == "" && r.stderr.contains("\(s.vault)/.templates/"), "\(r)")
+        #expect(!Disk.exists(s.base + "/outside") && !Disk.exists(s.root.path + "/../outside"))
     }
 
     @Test func theVaultFileIsNeverReadOrWrittenThroughASymlink() throws {
@@ -86,7 +96,7 @@ import Testing
         r = try s.run(["config", "unset", "--vault-local", "sort"])
         #expect(r.status == 0, "\(r)")
         #expect(try s.run(["config", "get", "sort"]).stdout == "created\n")
-        #expect(try s.run(["config"]).stdout.contains("sort           created     user\n"))
+        #expect(try s.run(["config"]).stdout.contains("sort            created     user\n"))
         // A personal key has no place there: a usage error.
         r = try s.run(["config", "set", "--vault-local", "editor", "vi"])
         #expect(r.status == 64, "\(r)")

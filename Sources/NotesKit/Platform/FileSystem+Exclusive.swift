@@ -81,14 +81,32 @@ extension FileSystem {
         _ bytes: [UInt8], attempts: Int = .max, firstFreeOf candidate: (Int) -> String
     ) throws(FileSystemError) -> Int {
         var attempt = 1
-        func taken() throws(FileSystemError) {
+        // The name that is free now is the one being written, so it is the one an error names.
+        while status(candidate(attempt)) != nil {
             guard attempt < attempts else {
                 throw .writeFailed(path: candidate(attempt), reason: String(cString: strerror(EEXIST)))
             }
             attempt += 1
         }
-        // The name that is free now is the one being written, so it is the one an error names.
-        while status(candidate(attempt)) != nil { try taken() }
+        guard let made = try createFirstFree(bytes, from: attempt, through: attempts, candidate) else {
+            throw .writeFailed(path: candidate(attempts), reason: String(cString: strerror(EEXIST)))
+        }
+        return made
+    }
+
+    /// Creates the file at `path` holding `bytes` unless something is there already (then returns
+    /// false and writes nothing), the same way: whole, and never over another writer's file.
+    public static func createExclusively(_ bytes: [UInt8], at path: String) throws(FileSystemError) -> Bool {
+        guard status(path) == nil else { return false }
+        return try createFirstFree(bytes, from: 1, through: 1) { _ in path } != nil
+    }
+
+    /// Creates the first free one of `candidate(first)` … `candidate(last)` as
+    /// `createExclusively(_:firstFreeOf:)` does; nil when all were taken.
+    private static func createFirstFree(
+        _ bytes: [UInt8], from first: Int, through last: Int, _ candidate: (Int) -> String
+    ) throws(FileSystemError) -> Int? {
+        var attempt = first
         let temp = try writeTemp(bytes, beside: candidate(attempt), mode: newFileMode())
         defer { discard(temp) }
         pauseIfTesting()
@@ -101,7 +119,8 @@ extension FileSystem {
             }
             let failure = errno
             if failure == EEXIST {
-                try taken()
+                guard attempt < last else { return nil }
+                attempt += 1
                 continue
             }
             guard failure == EPERM || failure == EOPNOTSUPP || failure == ENOSYS else {
@@ -113,7 +132,8 @@ extension FileSystem {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, newFileMode())
             if fd < 0 {
                 if errno == EEXIST {
-                    try taken()
+                    guard attempt < last else { return nil }
+                    attempt += 1
                     continue
                 }
                 throw .writeFailed(path: path, reason: lastError())

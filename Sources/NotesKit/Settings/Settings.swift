@@ -19,7 +19,8 @@ public enum FileNaming: String, CaseIterable, Codable, Sendable {
 public struct Settings: Codable, Equatable, Sendable {
     /// One settings key with how to check and show its value.
     public enum Key: String, CaseIterable, Sendable {
-        case isDarkOn, scheme, sort, titleFrom, editor, vault, gitAutoCommit, fileNames
+        case isDarkOn, scheme, sort, titleFrom, editor, vault, gitAutoCommit, dailyFolder, dailyFormat,
+            templateFolder, fileNames
 
         /// What the key means, for `notes config` help.
         public var summary: String {
@@ -34,6 +35,11 @@ public struct Settings: Codable, Equatable, Sendable {
             case .gitAutoCommit: return "commit each change to notes with git (true or false)"
             case .fileNames:
                 return "new file names: slug (project-plan.md) or title (Project Plan.md, as Obsidian)"
+            case .dailyFolder:
+                return "folder of the daily notes ('notes today'), in the vault; '' for its top"
+            case .dailyFormat:
+                return "file name of a daily note, in date tokens (YYYY-MM-DD; '/' makes folders)"
+            case .templateFolder: return "folder of the templates ('notes add --template'), in the vault"
             }
         }
 
@@ -45,7 +51,7 @@ public struct Settings: Codable, Equatable, Sendable {
             case .sort: return SortOrder.allCases.map(\.rawValue)
             case .titleFrom: return TitleSource.allCases.map(\.rawValue)
             case .fileNames: return FileNaming.allCases.map(\.rawValue)
-            case .editor, .vault: return nil
+            case .editor, .vault, .dailyFolder, .dailyFormat, .templateFolder: return nil
             }
         }
     }
@@ -58,6 +64,9 @@ public struct Settings: Codable, Equatable, Sendable {
         public static let titleFrom = TitleSource.content
         public static let gitAutoCommit = false
         public static let fileNames = FileNaming.slug
+        public static let dailyFolder = "journal"
+        public static let dailyFormat = "YYYY-MM-DD"
+        public static let templateFolder = ".templates"
     }
 
     /// Dark palette, if set.
@@ -76,6 +85,12 @@ public struct Settings: Codable, Equatable, Sendable {
     public var gitAutoCommit: Bool?
     /// How new notes' files are named, if set.
     public var fileNames: FileNaming?
+    /// The vault-relative folder of the daily notes, if set.
+    public var dailyFolder: String?
+    /// The date format of a daily note's name, if set.
+    public var dailyFormat: String?
+    /// The vault-relative folder of the templates, if set.
+    public var templateFolder: String?
     /// Keys the tool does not know (and known keys with values it cannot read), kept as they were.
     public var other: [String: JSONValue] = [:]
     /// Problems with individual values (wrong type or unknown name); those keys fall back to defaults.
@@ -96,6 +111,12 @@ public struct Settings: Codable, Equatable, Sendable {
     public var autoCommit: Bool { gitAutoCommit ?? Defaults.gitAutoCommit }
     /// How new notes' files are named, with the default applied.
     public var fileNaming: FileNaming { fileNames ?? Defaults.fileNames }
+    /// The folder of the daily notes, with the default applied.
+    public var dailyNotesFolder: String { dailyFolder ?? Defaults.dailyFolder }
+    /// The date format of daily notes' names, with the default applied.
+    public var dailyNotesFormat: String { dailyFormat ?? Defaults.dailyFormat }
+    /// The folder of the templates, with the default applied.
+    public var templatesFolder: String { templateFolder ?? Defaults.templateFolder }
 
     private struct AnyKey: CodingKey {
         var stringValue: String
@@ -140,6 +161,9 @@ public struct Settings: Codable, Equatable, Sendable {
         case .vault: return vault.map { .string($0) }
         case .gitAutoCommit: return gitAutoCommit.map { .bool($0) }
         case .fileNames: return fileNames.map { .string($0.rawValue) }
+        case .dailyFolder: return dailyFolder.map { .string($0) }
+        case .dailyFormat: return dailyFormat.map { .string($0) }
+        case .templateFolder: return templateFolder.map { .string($0) }
         case nil: return nil
         }
     }
@@ -155,6 +179,9 @@ public struct Settings: Codable, Equatable, Sendable {
         case .vault: return vault
         case .gitAutoCommit: return String(autoCommit)
         case .fileNames: return fileNaming.rawValue
+        case .dailyFolder: return dailyNotesFolder
+        case .dailyFormat: return dailyNotesFormat
+        case .templateFolder: return templatesFolder
         }
     }
 
@@ -175,7 +202,8 @@ public struct Settings: Codable, Equatable, Sendable {
             }
             if key == .editor { editor = s } else { vault = s }
         case (.scheme, .string(let s)), (.sort, .string(let s)), (.titleFrom, .string(let s)),
-            (.fileNames, .string(let s)):
+            (.fileNames, .string(let s)), (.dailyFolder, .string(let s)), (.dailyFormat, .string(let s)),
+            (.templateFolder, .string(let s)):
             try set(key, text: s)
         default:
             throw .invalidValue(key: name, value: json.display, valid: key.validValues)
@@ -221,6 +249,27 @@ public struct Settings: Codable, Equatable, Sendable {
         case .vault:
             guard !text.isEmpty else { throw .invalidValue(key: key.rawValue, value: text, valid: nil) }
             vault = text
+        case .dailyFolder, .templateFolder:
+            // A folder of the vault: one that leaves it would put notes (or read templates) elsewhere.
+            let normalized = Vault.normalized(text)
+            guard !text.hasPrefix("/"), normalized != "..", !normalized.hasPrefix("../"),
+                !text.unicodeScalars.contains("\0")
+            else {
+                throw .unusableValue(
+                    key: key.rawValue, value: text.replacingOccurrences(of: "\0", with: "\\u0000"),
+                    reason: "it must be a folder inside the vault, relative to its top")
+            }
+            if key == .dailyFolder { dailyFolder = text } else { templateFolder = text }
+        case .dailyFormat:
+            do {
+                _ = try MomentFormat(text)
+            } catch {
+                throw .unusableValue(key: key.rawValue, value: text, reason: error.errorDescription ?? "")
+            }
+            guard !text.isEmpty else {
+                throw .unusableValue(key: key.rawValue, value: text, reason: "a daily note needs a name")
+            }
+            dailyFormat = text
         }
         other[key.rawValue] = nil
     }
@@ -236,6 +285,9 @@ public struct Settings: Codable, Equatable, Sendable {
         case .vault: vault = nil
         case .gitAutoCommit: gitAutoCommit = nil
         case .fileNames: fileNames = nil
+        case .dailyFolder: dailyFolder = nil
+        case .dailyFormat: dailyFormat = nil
+        case .templateFolder: templateFolder = nil
         }
         other[key.rawValue] = nil
     }
@@ -280,6 +332,8 @@ public enum SettingsError: LocalizedError, Equatable, Sendable {
     case invalidValue(key: String, value: String, valid: [String]?)
     /// A folder is where the settings file should be; defaults are used, and nothing replaces it.
     case notAFile(path: String)
+    /// A value cannot be used for its key, for the reason given.
+    case unusableValue(key: String, value: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -290,6 +344,8 @@ public enum SettingsError: LocalizedError, Equatable, Sendable {
             return "'\(value)' is not a valid value for '\(key)'\(choices)"
         case .notAFile(let path):
             return "the settings file '\(path)' is a folder, not a file"
+        case .unusableValue(let key, let value, let reason):
+            return "'\(value)' is not a valid value for '\(key)': \(reason)"
         }
     }
 }

@@ -5,18 +5,22 @@ extension Settings.Key {
     /// the command that runs as the editor, nor where notes go.
     public var belongsToVault: Bool {
         switch self {
-        case .sort, .titleFrom, .gitAutoCommit, .fileNames: true
+        case .sort, .titleFrom, .gitAutoCommit, .fileNames, .dailyFolder, .dailyFormat, .templateFolder: true
         case .isDarkOn, .scheme, .editor, .vault: false
         }
     }
 
     /// The value a vault with an `.obsidian/` folder gives the key when neither settings file
-    /// does: file names as titles, and titles from file names, as Obsidian shows and links notes.
+    /// does, whatever its files say: file names as titles, and titles from file names, as Obsidian
+    /// shows and links notes; daily notes at the top, named `YYYY-MM-DD`, as Obsidian's daily
+    /// notes are unless `.obsidian/daily-notes.json` says otherwise (`ObsidianConfig`).
     public var obsidianDefault: String? {
         switch self {
         case .fileNames: FileNaming.title.rawValue
         case .titleFrom: TitleSource.filename.rawValue
-        case .isDarkOn, .scheme, .sort, .editor, .vault, .gitAutoCommit: nil
+        case .dailyFolder: ""
+        case .dailyFormat: Settings.Defaults.dailyFormat
+        case .isDarkOn, .scheme, .sort, .editor, .vault, .gitAutoCommit, .templateFolder: nil
         }
     }
 }
@@ -47,6 +51,9 @@ public struct LayeredSettings: Sendable {
     public var ignoredKeys: [Settings.Key] = []
     /// Whether the vault has an `.obsidian/` folder at its top (see `Settings.Key.obsidianDefault`).
     public var isObsidianVault: Bool
+    /// What the `.obsidian/` folder's files imply for the keys neither settings file sets (its
+    /// daily notes' folder and format, its templates' folder), and its daily notes' template.
+    public var obsidian = ObsidianConfig()
     /// The values of the user's file with the vault's file's vault keys put over them.
     public var effective: Settings
 
@@ -68,8 +75,11 @@ public struct LayeredSettings: Sendable {
         }
         isObsidianVault = Vault.isObsidian(at: vaultRoot)
         if isObsidianVault {
+            obsidian = ObsidianConfig(vaultRoot: vaultRoot)
             for key in Settings.Key.allCases where effective.value(key) == nil {
-                if let implied = key.obsidianDefault { try? effective.set(key, text: implied) }
+                if let implied = obsidian.values[key] ?? key.obsidianDefault {
+                    try? effective.set(key, text: implied)
+                }
             }
         }
         self.vault = vault
@@ -81,7 +91,7 @@ public struct LayeredSettings: Sendable {
     public func source(of key: Settings.Key) -> SettingSource {
         if key.belongsToVault, vault.settings.value(key) != nil { return .vault }
         if user.settings.value(key) != nil { return .user }
-        if isObsidianVault, key.obsidianDefault != nil { return .obsidian }
+        if isObsidianVault, obsidian.values[key] ?? key.obsidianDefault != nil { return .obsidian }
         return .default
     }
 }

@@ -15,6 +15,8 @@ enum ArgumentKind: Equatable, Sendable {
     case file
     /// A tag of the vault's notes.
     case tag
+    /// A template of the vault's template folder.
+    case template
     /// Free text.
     case text
     /// A settings key (`Settings.Key.allCases`).

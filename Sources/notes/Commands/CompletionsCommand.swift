@@ -38,12 +38,12 @@ struct CompletionsCommand: NotesCommand {
 /// since the last command shows up at the next one); only a vault with no index yet is read.
 struct CompleteCommand: NotesCommand {
     enum What: String, ArgumentChoice {
-        case ids, trashed, folders, tags
+        case ids, trashed, folders, tags, templates
         static let noun = "completion kind"
     }
 
     static let whatArgument = Positional<What>(
-        "what", help: "ids, trashed, folders or tags.", missing: "Missing what to complete.")
+        "what", help: "ids, trashed, folders, tags or templates.", missing: "Missing what to complete.")
     static let prefixArgument = Positional<String>("prefix", arity: .optional, help: "What has been typed.")
     static let shellOption = Option<CompletionShell>(
         "shell", value: "shell", help: "The shell the word comes from and the lines go to.")
@@ -98,6 +98,9 @@ struct CompleteCommand: NotesCommand {
             words = folders.sorted()
         case .tags:
             words = (store.indexedCatalog() ?? store.catalog).tagCounts().map(\.tag).sorted()
+        case .templates:
+            words =
+                (try? store.templateNames(in: JournalSettings(context.layeredSettings).templateFolder)) ?? []
         }
         // A file name with a control character must not reach the terminal as it is.
         if what != .ids { words = word.matches(words) }

@@ -19,9 +19,11 @@ enum ConfigCommand: CommandDescription {
             return "  " + $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
         }.joined(separator: "\n") + "\n\n"
         + Settings.Key.allCases.filter(\.belongsToVault).map(\.rawValue).joined(separator: ", ")
-        + " belong to the vault: with --vault-local they go in its\n"
-        + ".notes/settings.json (committed with it) and win over the user's file. The others are personal.\n"
-        + "In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename."
+        + "\nbelong to the vault: with --vault-local they go in its .notes/settings.json (committed with it)\n"
+        + "and win over the user's file. The others are personal.\n"
+        + "In a vault with an .obsidian/ folder, fileNames defaults to title and titleFrom to filename, and\n"
+        + "dailyFolder, dailyFormat and templateFolder to what its daily-notes.json and templates.json say\n"
+        + "(without them, daily notes at the vault's top named YYYY-MM-DD, as Obsidian makes them)."
 
     /// The `<key>` argument of `get`, `set` and `unset`.
     static func keyArgument(after verb: String) -> Positional<Settings.Key> {

@@ -124,6 +124,7 @@ extension Completions {
         case .trashedNoteID: "_notes_dynamic trashed \"$cur\""
         case .folder: "_notes_dynamic folders \"$cur\""
         case .tag: "_notes_dynamic tags \"$cur\""
+        case .template: "_notes_dynamic templates \"$cur\""
         case .directory: "COMPREPLY=($(compgen -d -- \"$cur\"))"
         case .file: "COMPREPLY=($(compgen -f -- \"$cur\"))"
         case .settingsKey:

@@ -124,6 +124,7 @@ struct Completions {
         case .directory: "directory"
         case .file: "file"
         case .tag: "tag"
+        case .template: "template"
         case .text: "text"
         case .settingsKey: "settingsKey"
         case .settingsValue: "settingsValue"

@@ -185,6 +185,7 @@ extension Completions {
         case .trashedNoteID: "-x -a '(__notes_dynamic trashed)'"
         case .folder: "-x -a '(__notes_dynamic folders)'"
         case .tag: "-x -a '(__notes_dynamic tags)'"
+        case .template: "-x -a '(__notes_dynamic templates)'"
         case .directory: "-x -a '(__fish_complete_directories)'"
         case .file: "-r -F"
         case .settingsKey: "-x -a " + fishQuote(Settings.Key.allCases.map(\.rawValue).joined(separator: " "))

@@ -122,6 +122,7 @@ extension Completions {
         case .trashedNoteID: "_notes_dynamic trashed \"$cur\" \"$pre\""
         case .folder: "_notes_dynamic folders \"$cur\" \"$pre\""
         case .tag: "_notes_dynamic tags \"$cur\" \"$pre\""
+        case .template: "_notes_dynamic templates \"$cur\" \"$pre\""
         case .directory: "_files -/"
         case .file: "_files"
         case .settingsKey:

@@ -1,0 +1,164 @@
+import Foundation
+
+/// What a template's placeholders stand for in one new note.
+public struct TemplateValues: Equatable, Sendable {
+    /// `{{title}}`: the title given, or a daily note's name; empty when there is none.
+    public var title: String
+    /// The day and time of `{{date}}`, `{{time}}` and their formats.
+    public var time: LocalDateTime
+    /// `{{content}}`: the text given, if any (nil: none, so the placeholder is filled with nothing).
+    public var content: String?
+    /// `{{yesterday}}` and `{{tomorrow}}`: the IDs of the daily notes of the days around a daily
+    /// note; nil outside daily notes, where the placeholders stay as written.
+    public var yesterday: String?
+    /// See `yesterday`.
+    public var tomorrow: String?
+    /// Whether a title the template does not name becomes the note's first heading (`add --title`),
+    /// rather than only filling `{{title}}` (a daily note's name).
+    public var titleHeading: Bool
+
+    /// The values of one note.
+    public init(
+        title: String, time: LocalDateTime, content: String? = nil, yesterday: String? = nil,
+        tomorrow: String? = nil, titleHeading: Bool = true
+    ) {
+        self.title = title
+        self.time = time
+        self.content = content
+        self.yesterday = yesterday
+        self.tomorrow = tomorrow
+        self.titleHeading = titleHeading
+    }
+}
+
+/// A template: a Markdown file of the template folder whose placeholders — those of Obsidian's
+/// Templates plugin — are filled in a new note. Its own front matter is kept, filled too, except
+/// its `createdAt` and `updatedAt`, which belong to the note.
+public struct Template: Equatable, Sendable {
+    /// The template's name: its path in the template folder without `.md`.
+    public var name: String
+    /// The file's text.
+    public var text: String
+
+    /// A template named `name` holding `text`.
+    public init(name: String, text: String) {
+        self.name = name
+        self.text = text
+    }
+
+    /// A template that holds this is filled with the title, and gets no `# title` heading of its own.
+    static let titlePlaceholder = "{{title}}"
+
+    /// The template filled with `values`: each known placeholder replaced (`{{title}}`, `{{date}}`,
+    /// `{{time}}`, `{{date:FORMAT}}`, `{{time:FORMAT}}`, `{{content}}`, and `{{yesterday}}` and
+    /// `{{tomorrow}}` when the values have them), any other `{{…}}` kept as written. A line that a
+    /// placeholder left holding only `#` marks (`# {{title}}` without a title) is dropped. A
+    /// non-empty title becomes a first `# title` line when the template has no `{{title}}` (unless
+    /// `titleHeading` is off), and
+    /// content the template has no `{{content}}` for comes after it. Throws for a `FORMAT` with a
+    /// letter that is no date token.
+    public func filled(with values: TemplateValues) throws(MomentFormatError) -> FilledTemplate {
+        let document = NoteDocument(parsing: Content.editable(text))
+        let namesTitle = text.contains(Self.titlePlaceholder)
+        var usedContent = false
+        var frontMatter: [String]?
+        if let fm = document.frontMatter {
+            // The note's own dates are written when it is made.
+            var dropped = Set<Int>()
+            for entry in fm.entries where entry.key == "createdAt" || entry.key == "updatedAt" {
+                dropped.formUnion(entry.lineIndex...fm.lastLine(ofEntryAt: entry.lineIndex))
+            }
+            var lines: [String] = []
+            for (index, line) in fm.lines.enumerated() where !dropped.contains(index) {
+                let (filled, content) = try Self.fill(line, values)
+                usedContent = usedContent || content
+                lines.append(filled.hasSuffix("\n") ? filled : filled + "\n")
+            }
+            frontMatter = lines
+        }
+        var body: [Substring] = []
+        for line in document.body.split(separator: "\n", omittingEmptySubsequences: false) {
+            let (filled, content) = try Self.fill(String(line), values)
+            usedContent = usedContent || content
+            if filled != line, !filled.isEmpty,
+                filled.trimmingCharacters(in: .whitespaces).allSatisfy({ $0 == "#" })
+            {
+                continue
+            }
+            body.append(Substring(filled))
+        }
+        var text = body.joined(separator: "\n")
+        let title = values.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        if values.titleHeading, !namesTitle, !title.isEmpty {
+            text = "# " + title + "\n\n" + text.drop { $0 == "\n" }
+        }
+        if !usedContent, let content = values.content?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !content.isEmpty
+        {
+            var kept = Substring(text)
+            while let last = kept.last, last.isWhitespace { kept.removeLast() }
+            text = kept.isEmpty ? content : kept + "\n\n" + content
+        }
+        return FilledTemplate(frontMatter: frontMatter, body: text)
+    }
+
+    /// `line` with its placeholders filled, and whether it held `{{content}}`.
+    static func fill(_ line: String, _ values: TemplateValues) throws(MomentFormatError) -> (String, Bool) {
+        guard line.contains("{{") else { return (line, false) }
+        var out = ""
+        var usedContent = false
+        var rest = Substring(line)
+        while let open = rest.range(of: "{{") {
+            out += rest[..<open.lowerBound]
+            let inner = rest[open.upperBound...]
+            guard let close = inner.range(of: "}}") else {
+                rest = rest[open.lowerBound...]
+                break
+            }
+            let name = inner[..<close.lowerBound]
+            if let value = try value(of: name, values) {
+                out += value
+                usedContent = usedContent || name == "content"
+            } else {
+                out += rest[open.lowerBound..<close.upperBound]
+            }
+            rest = inner[close.upperBound...]
+        }
+        return (out + rest, usedContent)
+    }
+
+    /// What the placeholder `{{name}}` is replaced with; nil for one that stays as written.
+    static func value(of name: Substring, _ values: TemplateValues) throws(MomentFormatError) -> String? {
+        switch name {
+        case "title": return values.title
+        case "date": return try MomentFormat("YYYY-MM-DD").string(for: values.time)
+        case "time": return try MomentFormat("HH:mm").string(for: values.time)
+        case "content": return values.content?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        case "yesterday": return values.yesterday
+        case "tomorrow": return values.tomorrow
+        default:
+            for prefix in ["date:", "time:"] where name.hasPrefix(prefix) {
+                let format = name.dropFirst(prefix.count)
+                guard !format.isEmpty else { return try value(of: prefix.dropLast(), values) }
+                return try MomentFormat(String(format)).string(for: values.time)
+            }
+            return nil
+        }
+    }
+}
+
+/// A template filled for one note: what goes in its front matter and its body.
+public struct FilledTemplate: Equatable, Sendable {
+    /// The template's front-matter lines, filled, each with its line ending; nil when it has none.
+    public var frontMatter: [String]?
+    /// The body: the template's, filled, with the title heading and the content where they go.
+    public var body: String
+
+    /// The whole text of the new note with `body` (what the editor left, or `self.body`): the
+    /// template's front matter after a `createdAt` line for `created`, then the body.
+    public func noteText(body: String? = nil, created: Double) -> String {
+        let body = body ?? self.body
+        guard let frontMatter else { return body }
+        return "---\ncreatedAt: \(NoteDate.format(created))\n" + frontMatter.joined() + "---\n" + body
+    }
+}
