@@ -154,7 +154,22 @@ enum ArgumentFuzz {
             return problems + checkUsageError(error, shown)
         }
         let parsed = invocation.arguments
-        let dashes = argv.firstIndex(of: "--") ?? argv.count
+        // The first `--` that is no option's value (`--folder --` gives the folder `--`).
+        var allOptions: [OptionSpec] = GlobalOptions.all
+        for command in CLI.commands {
+            allOptions += command.spec.options
+            for sub in command.spec.subcommands { allOptions += sub.spec.options }
+        }
+        var valueWords: Set<String> = []
+        for option in allOptions where option.valueName != nil {
+            valueWords.insert("--" + option.long)
+            if let short = option.short { valueWords.insert("-" + String(short)) }
+        }
+        var dashes = argv.count
+        for k in argv.indices where argv[k] == "--" && (k == 0 || !valueWords.contains(argv[k - 1])) {
+            dashes = k
+            break
+        }
         let before = argv[..<dashes]
         func named(_ option: OptionSpec, value: String?) -> Bool {
             if option.long == "help" && argv.contains("help") { return true }
