@@ -108,4 +108,27 @@ import Testing
             #expect(anchors == NoteAnchors.of(body: body, firstLine: firstLine), "\(body)")
         }
     }
+
+    /// A note file's lines are taken one at a time with memchr over the bytes: each must be what
+    /// looking for the line feed in the UTF-8 view gives, terminator included.
+    @Test func nextLineFoundByBytesAsInTheUTF8View() {
+        var rng = SplitMix(seed: 47)
+        let pieces = ["a", "---", "\n", "\r\n", "\r", " ", "é", "\u{FEFF}", "\u{0301}", "東"]
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in
+                pieces.randomElement(using: &rng) ?? ""
+            }
+            .joined()
+            var rest = Substring(text)
+            while true {
+                let line = NoteDocument.nextLine(rest)
+                let utf8 = rest.utf8
+                let expected =
+                    utf8.firstIndex(of: 0x0A).map { rest[rest.startIndex..<utf8.index(after: $0)] } ?? rest
+                #expect(line == expected && line.endIndex == expected.endIndex, "\(text)")
+                guard !line.isEmpty else { break }
+                rest = rest[line.endIndex...]
+            }
+        }
+    }
 }
