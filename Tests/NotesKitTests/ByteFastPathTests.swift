@@ -82,4 +82,53 @@ import Testing
         #expect(Note.lines(of: "\n\n") == ["", ""])
         #expect(Note.lines(of: "é\nß\r\nz") == ["é", "ß", "z"])
     }
+
+    /// The index finds a note's links and anchors with one look for the body's code, shared
+    /// between the scans (and the anchors' two passes); that must find what each scan finds on
+    /// its own, whatever the code, headings, block ids and links of the body.
+    @Test func linksAndAnchorsSharingTheCodeAsEachAlone() {
+        var rng = SplitMix(seed: 43)
+        let pieces = [
+            "`", "``", "```", "~~~", "\n", "\n\n", "# ", "## H", "#", " ^b1", "^id", "[[Note]]",
+            "[[A#`c`|t]]", "[x](y.md)", "![i](p.png)", "[[#Here]]", "text", " ", "\\", "é", "> ",
+        ]
+        for _ in 0..<3000 {
+            let body = (0..<Int.random(in: 0...24, using: &rng)).map { _ in
+                pieces.randomElement(using: &rng) ?? ""
+            }
+            .joined()
+            let firstLine = Int.random(in: 1...9, using: &rng)
+            var bytes = body
+            let (links, anchors) = bytes.withUTF8 { bytes in
+                var code = CodeCursor(bytes)
+                let links = NoteLinks.scan(bytes, firstLine: firstLine, everything: true, code: &code)
+                return (links, NoteAnchors.scan(bytes, firstLine: firstLine, code: &code))
+            }
+            #expect(links == NoteLinks.all(body: body, firstLine: firstLine), "\(body)")
+            #expect(anchors == NoteAnchors.of(body: body, firstLine: firstLine), "\(body)")
+        }
+    }
+
+    /// A note file's lines are taken one at a time with memchr over the bytes: each must be what
+    /// looking for the line feed in the UTF-8 view gives, terminator included.
+    @Test func nextLineFoundByBytesAsInTheUTF8View() {
+        var rng = SplitMix(seed: 47)
+        let pieces = ["a", "---", "\n", "\r\n", "\r", " ", "é", "\u{FEFF}", "\u{0301}", "東"]
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in
+                pieces.randomElement(using: &rng) ?? ""
+            }
+            .joined()
+            var rest = Substring(text)
+            while true {
+                let line = NoteDocument.nextLine(rest)
+                let utf8 = rest.utf8
+                let expected =
+                    utf8.firstIndex(of: 0x0A).map { rest[rest.startIndex..<utf8.index(after: $0)] } ?? rest
+                #expect(line == expected && line.endIndex == expected.endIndex, "\(text)")
+                guard !line.isEmpty else { break }
+                rest = rest[line.endIndex...]
+            }
+        }
+    }
 }

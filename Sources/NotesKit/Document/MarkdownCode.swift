@@ -163,6 +163,10 @@ struct CodeCursor {
     /// A cursor over `body`, which must outlive it.
     init(_ body: UnsafeBufferPointer<UInt8>) { self.body = body }
 
+    /// Back to the start of the body, keeping the code ranges found: a second scan of the same
+    /// body (anchors after links, block ids after headings) does not look for them again.
+    mutating func rewind() { next = 0 }
+
     private var ranges: [Range<Int>] {
         mutating get {
             if let found { return found }

@@ -55,31 +55,30 @@ public struct Note: Equatable, Sendable {
         createdAt = NoteDate.clamped(document.creationDate()?.seconds ?? mtime)
         updatedAt = document.updatedDate().map(NoteDate.clamped)
         let body = document.body
-        var titleLine: Int?
+        var outsideTitle: String?
         if titleFrom == .filename {
             // Searchable like a front-matter title: it is what the user sees and looks for.
-            title = Note.fileTitle(path)
-            titleIsOutsideBody = true
+            outsideTitle = Note.fileTitle(path)
         } else if let t = document.frontMatter?.scalar("title")?.trimmingWhitespace(), !t.isEmpty {
-            title = String(t)
-            titleIsOutsideBody = true
-        } else {
-            titleIsOutsideBody = false
-            var found: String?
-            Note.forEachLine(of: body) { index, line in
-                guard !line.trimmingWhitespace().isEmpty else { return true }
-                found = Note.stripHeading(line)
-                titleLine = index
-                return false
-            }
-            title = found.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled"
+            outsideTitle = String(t)
         }
+        titleIsOutsideBody = outsideTitle != nil
+        // One pass for both: the first line that is not blank is the title (unless it comes from
+        // elsewhere), and the next one the preview.
+        var bodyTitle: String?
+        var tookTitle = outsideTitle != nil
         var firstOther: String?
-        Note.forEachLine(of: body) { index, line in
-            guard index != titleLine, !line.trimmingWhitespace().isEmpty else { return true }
+        Note.forEachLine(of: body) { _, line in
+            guard !line.trimmingWhitespace().isEmpty else { return true }
+            guard tookTitle else {
+                bodyTitle = Note.stripHeading(line)
+                tookTitle = true
+                return true
+            }
             firstOther = Note.stripHeading(line)
             return false
         }
+        title = outsideTitle ?? bodyTitle.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled"
         preview = firstOther ?? ""
         // The front matter's lines as they are, not joined into one text.
         conflicted = ConflictMarkers.present(

@@ -47,6 +47,15 @@ public struct NoteAnchors: Equatable, Sendable {
     /// with a `^` can end with a block id: the scan goes from one such byte to the next, not line
     /// by line.
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) -> NoteAnchors {
+        var code = CodeCursor(bytes)
+        return scan(bytes, firstLine: firstLine, code: &code)
+    }
+
+    /// `scan(_:firstLine:)` with the code of `bytes` found through `code`, a cursor over the same
+    /// bytes (anywhere: it is rewound for each pass), which keeps the ranges for the next pass.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, code: inout CodeCursor)
+        -> NoteAnchors
+    {
         var anchors = NoteAnchors()
         let count = bytes.count
         guard let base = bytes.baseAddress else { return anchors }
@@ -65,7 +74,7 @@ public struct NoteAnchors: Equatable, Sendable {
             return (end, last)
         }
         for byte in [UInt8(ascii: "#"), UInt8(ascii: "^")] {
-            var code = CodeCursor(bytes)
+            code.rewind()
             var line = firstLine
             var counted = 0
             func lineNumber(at position: Int) -> Int {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A note file split into its parts — BOM, front matter, body — so that it can be rewritten
 /// changing only what must change (round-trip fidelity).
 public struct NoteDocument: Equatable, Sendable {
@@ -72,6 +74,15 @@ public struct NoteDocument: Equatable, Sendable {
     /// The line at the start of `text`, with its LF terminator if it has one.
     static func nextLine(_ text: Substring) -> Substring {
         let utf8 = text.utf8
+        // The line feed found with memchr where the bytes are at hand (a native string's always).
+        let found = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard let base = bytes.baseAddress, let hit = memchr(base, 0x0A, bytes.count) else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
+        if let offset = found {
+            guard let offset else { return text }
+            return text[text.startIndex..<utf8.index(utf8.startIndex, offsetBy: offset + 1)]
+        }
         if let newline = utf8.firstIndex(of: 0x0A) {
             return text[text.startIndex..<utf8.index(after: newline)]
         }

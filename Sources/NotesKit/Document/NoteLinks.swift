@@ -87,8 +87,16 @@ public enum NoteLinks {
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, everything: Bool)
         -> [NoteLink]
     {
-        guard let base = bytes.baseAddress else { return [] }
         var code = CodeCursor(bytes)
+        return scan(bytes, firstLine: firstLine, everything: everything, code: &code)
+    }
+
+    /// `scan(_:firstLine:everything:)` with the code of `bytes` found through `code` (a cursor over
+    /// the same bytes, at their start), so another scan of them can use the ranges it found.
+    static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, everything: Bool, code: inout CodeCursor
+    ) -> [NoteLink] {
+        guard let base = bytes.baseAddress else { return [] }
         var links: [NoteLink] = []
         var line = firstLine
         var counted = 0

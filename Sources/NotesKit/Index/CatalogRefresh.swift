@@ -283,13 +283,21 @@ extension Vault {
             let folded = folding.foldedBytes(spelling)
             if !folded.isEmpty { tags.append((spelling, folded)) }
         }
-        let links = NoteLinks.all(loaded.document).map { link -> (link: NoteLink, keys: LinkKeys) in
+        // Links and anchors (as `NoteLinks.all` and `NoteAnchors.of` find them) from one look for
+        // the body's code, which neither counts in.
+        var body = loaded.document.body
+        let firstLine = NoteLinks.firstBodyLine(loaded.document)
+        let (found, anchors) = body.withUTF8 { bytes in
+            var code = CodeCursor(bytes)
+            let links = NoteLinks.scan(bytes, firstLine: firstLine, everything: true, code: &code)
+            return (links, NoteAnchors.scan(bytes, firstLine: firstLine, code: &code))
+        }
+        let links = found.map { link -> (link: NoteLink, keys: LinkKeys) in
             (link, LinkKeys.make(link, from: loaded.note.path, folding: &folding))
         }
         return NoteRefs.encode(
             foldedTitle: folding.foldedBytes(loaded.note.title), tags: tags, links: links,
-            foldedAliases: loaded.document.aliases.map { folding.foldedBytes($0) },
-            anchors: NoteAnchors.of(loaded.document),
+            foldedAliases: loaded.document.aliases.map { folding.foldedBytes($0) }, anchors: anchors,
             importedFrom: loaded.document.frontMatter?.scalar("importedFrom") ?? "")
     }
 }

@@ -51,7 +51,8 @@ extension FileSystem {
                 }
             }
             if failure != 0 { throw .io(path: path, reason: String(cString: strerror(failure))) }
-            bytes += attempt
+            // The whole file in one read (almost always): the buffer itself, not a copy of it.
+            if bytes.isEmpty { bytes = attempt } else { bytes += attempt }
             // A full buffer means the file grew since fstat: read on.
             guard attempt.count == capacity else { break }
             capacity = max(4096, bytes.count)
