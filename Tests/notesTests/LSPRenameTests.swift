@@ -137,6 +137,23 @@ import Testing
                 == "# B\n\n🎉🎉 [[Lodz trip]] `[[Trip to Łódź]]` [[Lodz trip#Day 1|day]]\n")
     }
 
+    /// A rename plans from the vault as it is now: a note that links to the renamed one, written
+    /// after an earlier rename, gets its edit too.
+    @Test func aSecondRenameSeesWhatChangedSinceTheFirst() throws {
+        let sandbox = try Self.vault()
+        let client = try LSPClient(sandbox)
+        try client.initialize(capabilities: Self.capabilities())
+        let first = try client.request(
+            "textDocument/rename", Self.rename(Self.uri(sandbox, "index.md"), 2, 40, to: "plans"))
+        #expect(first["result"]?["documentChanges"] != nil)
+        try sandbox.write("linker.md", "# Linker\n\nSee [[other]].\n")
+        let answer = try client.request(
+            "textDocument/rename", Self.rename(Self.uri(sandbox, "other.md"), 0, 3, to: "others"))
+        let changes = try #require(answer["result"]?["documentChanges"]?.arrayValue)
+        let uris = changes.compactMap { $0["textDocument"]?["uri"]?.stringValue }
+        #expect(uris.contains(Self.uri(sandbox, "linker.md")))
+    }
+
     /// `prepareRename` offers the note's ID on a link and on the title line, the heading's text on
     /// another heading line, and nothing elsewhere.
     @Test(arguments: [false, true])

@@ -130,6 +130,9 @@ extension LanguageFeatures {
         }
         let plan: MovePlan
         do {
+            // The session's catalog is what requests read; the plan is made from this store's
+            // own, so it is brought up to date with the files first.
+            freshen(store)
             plan = try store.planMove(try store.load(note), to: newName, buffers: buffers)
             if let stale = plan.notes.first(where: { $0.workedOn == .nothing }) {
                 throw LanguageServer.Failure(
@@ -165,7 +168,7 @@ extension LanguageFeatures {
                 code: .requestFailed,
                 message: "A heading that links reach cannot be empty or hold #, |, [, ], ^ or a line break.")
         }
-        _ = catalog(store)
+        freshen(store)
         guard let files = store.planHeadingRename(inNoteAt: path, line: line, to: name, buffers: buffers)
         else {
             throw LanguageServer.Failure(code: .requestFailed, message: "No heading on that line.")
@@ -207,5 +210,14 @@ extension LanguageFeatures {
             "start": .object(["line": .int(start.line), "character": .int(start.column)]),
             "end": .object(["line": .int(end.line), "character": .int(end.column)]),
         ])
+    }
+}
+
+extension LanguageFeatures {
+    /// Brings the store's own catalog up to date with the files (a rename plans from it, not from
+    /// the session's), logging what the read warns about.
+    func freshen(_ store: NoteStore) {
+        _ = store.refresh()
+        for diagnostic in store.takeDiagnostics() { log("notes lsp: warning: \(diagnostic.description)") }
     }
 }
