@@ -75,6 +75,12 @@ final class LinkResolver {
         }
     }
 
+    /// Makes every table now, so that threads can then resolve with this resolver at once (each
+    /// only reads it).
+    func makeTables() {
+        _ = (tables.byName, tables.byTitle, tables.copies, tables.byCaselessName, tables.byAlias)
+    }
+
     // MARK: Notes by path, name and title
 
     /// The vault path of the note at `position` (its new one, for the note being moved).
