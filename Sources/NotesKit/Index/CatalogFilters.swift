@@ -99,23 +99,35 @@ extension Catalog {
     /// would find, less a note's links to itself (a conflict copy beside its original links
     /// nowhere, as there).
     func linkedFromOthers() -> [Bool] {
-        var linked = [Bool](repeating: false, count: count)
-        let resolver = LinkResolver(catalog: self)
+        let resolver = UnsafeSendable(LinkResolver(catalog: self))
+        resolver.value.makeTables()
         let copies = originalsOfCopies()
-        for position in 0..<count where copies[position] == nil {
-            var source: [UInt8]?
-            linkKeys(at: position).forEachLink { link in
-                guard link.isToNote else { return true }
-                let from = source ?? withPath(at: position) { Array($0) }
-                source = from
-                if let target = resolver.resolve(
-                    markdown: link.isMarkdown, key: link.key, alternative: link.alternative, from: from),
-                    target != position
-                {
-                    linked[target] = true
+        let catalog = self
+        let notes = count
+        let chunk = 2048
+        // The notes in chunks over the cores, each chunk giving the notes its links go to.
+        let targets = Parallel.map(count: (notes + chunk - 1) / chunk, chunk: 1) { c in
+            var found: [Int32] = []
+            for position in (c * chunk)..<min(notes, (c + 1) * chunk) where copies[position] == nil {
+                var source: [UInt8]?
+                catalog.linkKeys(at: position).forEachLink { link in
+                    guard link.isToNote else { return true }
+                    let from = source ?? catalog.withPath(at: position) { Array($0) }
+                    source = from
+                    if let target = resolver.value.resolve(
+                        markdown: link.isMarkdown, key: link.key, alternative: link.alternative, from: from),
+                        target != position
+                    {
+                        found.append(Int32(target))
+                    }
+                    return true
                 }
-                return true
             }
+            return found
+        }
+        var linked = [Bool](repeating: false, count: notes)
+        for found in targets {
+            for target in found { linked[Int(target)] = true }
         }
         Trace.mark("orphans")
         return linked

@@ -56,9 +56,7 @@ final class LinkResolver {
         /// The conflict copies beside their originals, which no name or title resolves a link to.
         lazy var copies = catalog.originalsOfCopies()
         lazy var byCaselessName = HashTable(count: catalog.count) { position in
-            self.catalog.withPath(at: position) {
-                CaselessName.key(LinkResolver.name(ofPath: $0)).withUnsafeBytes { MappedIndex.hash($0) }
-            }
+            self.catalog.withPath(at: position) { CaselessName.hash(LinkResolver.name(ofPath: $0)) }
         }
         lazy var byAlias = HashTable(count: catalog.count) { (position: Int, file: (UInt64) -> Void) in
             self.catalog.tags(at: position).forEachFoldedAlias { alias in
@@ -75,6 +73,12 @@ final class LinkResolver {
             for (position, record) in catalog.mapped.enumerated() { positions[Int(record)] = Int32(position) }
             self.positions = positions
         }
+    }
+
+    /// Makes every table now, so that threads can then resolve with this resolver at once (each
+    /// only reads it).
+    func makeTables() {
+        _ = (tables.byName, tables.byTitle, tables.copies, tables.byCaselessName, tables.byAlias)
     }
 
     // MARK: Notes by path, name and title
@@ -100,6 +104,15 @@ final class LinkResolver {
     /// The note whose ID is `id`.
     func position(ofID id: UnsafeRawBufferPointer) -> Int? {
         guard !id.isEmpty else { return nil }
+        if moving == nil, let index {
+            // The path looked up in place, with no copy: `id` is a path, else `id` and `.md`.
+            let found =
+                LinkResolver.hasSuffix(id, ".markdown")
+                ? index.find(id, UnsafeRawBufferPointer(start: nil, count: 0)) : nil
+            guard let record = found ?? LinkResolver.withMD({ index.find(id, $0) }) else { return nil }
+            let position = Int(tables.positions[record])
+            return position < 0 ? nil : position
+        }
         if LinkResolver.hasSuffix(id, ".markdown"), let found = position(ofPath: Array(id)) { return found }
         return position(ofPath: Array(id) + Array(".md".utf8))
     }
@@ -151,6 +164,13 @@ final class LinkResolver {
             end -= 3
         }
         return UnsafeRawBufferPointer(rebasing: path[start..<end])
+    }
+
+    private static let md: StaticString = ".md"
+
+    /// Calls `body` with the bytes of `.md`.
+    static func withMD<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        body(UnsafeRawBufferPointer(start: md.utf8Start, count: md.utf8CodeUnitCount))
     }
 
     static func hasSuffix(_ bytes: UnsafeRawBufferPointer, _ suffix: StaticString) -> Bool {
@@ -374,12 +394,17 @@ struct NamingKeys {
     }
 }
 
-/// Positions filed under a hash (of a name, a title…): pairs sorted by hash, looked up by binary
-/// search — made in one pass and one sort, where a dictionary of arrays would allocate an array
-/// per note.
+/// Positions filed under a hash (of a name, a title…): pairs sorted by hash, made in one pass and
+/// one sort, where a dictionary of arrays would allocate an array per note; looked up through a
+/// directory of where each run of hashes with the same top bits starts, then by binary search in
+/// that run (mostly of one pair), rather than over the whole table far away in memory.
 struct HashTable {
     private var hashes: [UInt64] = []
     private var positions: [Int32] = []
+    /// For each value of a hash's top `bits` bits, the first pair with it or a larger one; and one
+    /// past the end.
+    private var starts: [Int32] = [0, 0]
+    private var bits = 0
 
     /// The table of positions `0..<count`, each under the hash `hash` gives it (none for nil).
     init(count: Int, hash: (Int) -> UInt64?) {
@@ -405,12 +430,25 @@ struct HashTable {
         let pairs = pairs.sorted { $0.0 < $1.0 }
         hashes = pairs.map(\.0)
         positions = pairs.map(\.1)
+        guard !pairs.isEmpty else { return }
+        bits = min(24, max(1, Int.bitWidth - (pairs.count - 1).leadingZeroBitCount))
+        var starts = [Int32](repeating: Int32(pairs.count), count: (1 << bits) + 1)
+        var next = 0
+        for (i, hash) in hashes.enumerated() {
+            let top = Int(hash >> UInt64(64 - bits))
+            while next <= top {
+                starts[next] = Int32(i)
+                next += 1
+            }
+        }
+        self.starts = starts
     }
 
     /// The positions filed under `hash`.
     func positions(for hash: UInt64) -> ArraySlice<Int32> {
-        var low = 0
-        var high = hashes.count
+        let top = bits == 0 ? 0 : Int(hash >> UInt64(64 - bits))
+        var low = Int(starts[top])
+        var high = Int(starts[top + 1])
         while low < high {
             let middle = (low + high) / 2
             if hashes[middle] < hash { low = middle + 1 } else { high = middle }

@@ -11,6 +11,32 @@ enum CaselessName {
         if !bytes.contains(where: { $0 >= 0x80 }) {
             return bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
         }
+        return belowCombiningMarks(bytes) ?? keyByNormalizing(bytes)
+    }
+
+    /// `key` of text whose scalars all come before the combining marks (U+0300): Latin letters
+    /// with their accents precomposed, which NFC leaves as they are (none of them composes with
+    /// another, none decomposes to another), and no capital sigma; so each scalar lower-cases on
+    /// its own, with no normalizing. Nil for other text.
+    static func belowCombiningMarks(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 4)
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            if scalar.value < 0x80 {
+                let byte = UInt8(scalar.value)
+                out.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            } else if scalar.value < 0x300 {
+                out.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
+            } else {
+                return nil
+            }
+        }
+        return out
+    }
+
+    /// `key` the long way: NFC, then each scalar's lower-case mapping (a final capital sigma as
+    /// `ς`).
+    static func keyByNormalizing(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         let scalars = Array(
             String(decoding: bytes, as: UTF8.self).precomposedStringWithCanonicalMapping.unicodeScalars)
         var out = String.UnicodeScalarView()
@@ -22,6 +48,19 @@ enum CaselessName {
             }
         }
         return Array(String(out).utf8)
+    }
+
+    /// `MappedIndex.hash` of `key(bytes)`, made without a copy for ASCII.
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        guard !bytes.contains(where: { $0 >= 0x80 }) else {
+            return key(bytes).withUnsafeBytes { MappedIndex.hash($0) }
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01b3
+        }
+        return hash ^ (hash >> 32)
     }
 
     /// The caseless form of `text`.
