@@ -119,7 +119,11 @@ import Testing
 
         // A note that exists now is not made again.
         let again = try client.request("workspace/executeCommand", Self.createNote("ideas/Big Plan.md"))
-        #expect(again["error"]?["code"] == .int(-32600), "\(again)")
+        #expect(again["error"]?["code"] == .int(-32803), "\(again)")
+        #expect(
+            again["error"]?["message"]
+                == .string("The note 'ideas/Big Plan' already exists; nothing was created."),
+            "\(again)")
         Self.expectNewNote(Disk.text(sandbox.vault + "/ideas/Big Plan.md"), titled: "Big Plan")
         try client.request("shutdown")
         #expect(client.finish() == 0)
@@ -131,7 +135,7 @@ import Testing
         let client = try LSPClient(sandbox)
         try client.initialize()
         let answer = try client.request("workspace/executeCommand", Self.createNote(path))
-        #expect(answer["error"]?["code"] == .int(-32600), "\(answer)")
+        #expect(answer["error"]?["code"] == .int(-32803), "\(answer)")
         #expect(answer["error"]?["message"]?.stringValue?.contains("outside the vault") == true, "\(answer)")
         #expect(!Disk.exists(sandbox.base + "/escape.md"))
         #expect(!Disk.exists(sandbox.base + "/vault-other"))

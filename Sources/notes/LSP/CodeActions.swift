@@ -92,18 +92,21 @@ extension LanguageFeatures {
             throw LanguageServer.Failure(code: .invalidParams, message: "Expected arguments [{\"path\": …}].")
         }
         guard let store else {
-            throw LanguageServer.Failure(code: .invalidRequest, message: "No vault is open.")
+            throw LanguageServer.Failure(code: .requestFailed, message: "No vault is open.")
         }
         guard vaultIsWritable else {
             throw LanguageServer.Failure(
-                code: .invalidRequest,
+                code: .requestFailed,
                 message: "The vault \(store.vault.root) is read-only; nothing was created.")
         }
         let created: String
         do {
             created = try store.create(path, now: Date().timeIntervalSince1970)
+        } catch .alreadyExists(let existing) {
+            throw LanguageServer.Failure(
+                code: .requestFailed, message: "The note '\(existing)' already exists; nothing was created.")
         } catch {
-            throw LanguageServer.Failure(code: .invalidRequest, message: ErrorReport(error).sentence)
+            throw LanguageServer.Failure(code: .requestFailed, message: ErrorReport(error).sentence)
         }
         for warning in AutoCommitter.commit(store, enabled: autoCommitEnabled(store)) {
             log("notes lsp: warning: \(warning)")

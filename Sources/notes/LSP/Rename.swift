@@ -125,8 +125,8 @@ extension LanguageFeatures {
             throw LanguageServer.Failure(
                 code: .requestFailed,
                 message:
-                    "This editor cannot rename files; run '\(Shell.notes("move", Shell.quote(note.id), argument: newName))' "
-                    + "in a terminal instead.")
+                    "This editor cannot rename files; in a terminal, run: "
+                    + Shell.notes("move", Shell.quote(note.id), argument: newName))
         }
         let plan: MovePlan
         do {
