@@ -86,8 +86,9 @@ extension NoteStore {
     /// The vault-relative path of the daily note of `day`: `<dailyFolder>/<day in dailyFormat>.md`,
     /// a `/` in the format making folders. Refused where no note can be: a format with a letter
     /// that is no token, a name with an empty, hidden, `.` or `..` part, a folder outside the vault,
-    /// hidden or ignored.
+    /// hidden or ignored; a setting that `journal` refuses is refused first, naming it.
     public func dailyNotePath(for day: LocalDateTime, _ journal: JournalSettings) throws -> String {
+        if let refusal = journal.refusal { throw refusal }
         let name = try MomentFormat(journal.dailyFormat).string(for: day)
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else {
