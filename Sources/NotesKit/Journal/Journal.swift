@@ -125,6 +125,8 @@ public enum JournalError: LocalizedError, Equatable, Sendable {
     /// The setting (`dailyFormat`, `dailyFolder`) has a value in the file named that cannot be
     /// used, for the reason given.
     case badSetting(String, value: String, file: String, reason: String)
+    /// The template at that path cannot be filled, for the reason given (a date format in it).
+    case badTemplate(String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -144,6 +146,8 @@ public enum JournalError: LocalizedError, Equatable, Sendable {
             return
                 "the date format '\(format)' names the daily note '\(name)', which has an empty, hidden, '.' "
                 + "or '..' part; set 'dailyFormat' to another format"
+        case .badTemplate(let path, let reason):
+            return "the template '\(path)' cannot be filled: \(reason)"
         case .badSetting(let key, let value, let file, let reason):
             return "the setting '\(key)' is '\(value)' in '\(file)', which cannot be used: \(reason); "
                 + "fix it there (no other value is used in its place, so that no other note is opened)"

@@ -51,7 +51,9 @@ extension NoteStore {
             throw JournalError.noTemplate(
                 name, folder: Vault.normalized(folder), available: try templateNames(in: folder))
         }
-        return Template(name: name, text: try readTemplate(top + "/" + name + ".md"))
+        return Template(
+            name: name, text: try readTemplate(top + "/" + name + ".md"),
+            path: Vault.normalized(folder) + "/" + name + ".md")
     }
 
     /// The text of the template file at `path` (never through a final symlink).
@@ -68,7 +70,8 @@ extension NoteStore {
         if let configured = journal.dailyTemplate {
             let relative = Vault.normalized(configured.hasSuffix(".md") ? configured : configured + ".md")
             if !relative.hasPrefix("../"), FileSystem.status(vault.fullPath(relative))?.kind == .regular {
-                return Template(name: configured, text: try readTemplate(vault.fullPath(relative)))
+                return Template(
+                    name: configured, text: try readTemplate(vault.fullPath(relative)), path: relative)
             }
             warnings.append(
                 "the daily notes' template '\(configured)' that .obsidian/daily-notes.json names is not in the vault; "
@@ -78,7 +81,9 @@ extension NoteStore {
         guard let top = try templateFolderPath(journal.templateFolder),
             FileSystem.status(top + "/" + name + ".md")?.kind == .regular
         else { return nil }
-        return Template(name: name, text: try readTemplate(top + "/" + name + ".md"))
+        return Template(
+            name: name, text: try readTemplate(top + "/" + name + ".md"),
+            path: Vault.normalized(journal.templateFolder) + "/" + name + ".md")
     }
 
     // MARK: Daily notes
