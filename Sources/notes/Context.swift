@@ -51,11 +51,19 @@ final class Context {
         if let corruption = loaded.corruption {
             output.warn((corruption.errorDescription ?? "") + "; using the defaults. " + Self.fix(corruption))
         }
-        for problem in loaded.settings.problems {
-            output.warn("\(settingsFile.path): \(problem); using the default")
+        for (problem, key) in zip(loaded.settings.problems, loaded.settings.problemKeys) {
+            output.warn(
+                "\(settingsFile.path): \(problem); " + Self.outcome(ofInvalid: key, "using the default"))
         }
         return loaded
     }()
+
+    /// What becomes of a settings file's invalid value of `key`: the value below it is used
+    /// (`otherwise`), except for the daily notes' name, which would open another note than meant.
+    static func outcome(ofInvalid key: String, _ otherwise: String) -> String {
+        key == Settings.Key.dailyFormat.rawValue || key == Settings.Key.dailyFolder.rawValue
+            ? "'notes today' refuses it until it is fixed" : otherwise
+    }
 
     /// What to do about a settings file that cannot be read.
     static func fix(_ corruption: SettingsError) -> String {
@@ -82,9 +90,10 @@ final class Context {
                 }
             output.warn((corruption.errorDescription ?? "") + "; the vault's settings are not used. " + fix)
         }
-        for problem in layered.vault.settings.problems {
-            output.warn("\(path): \(problem); it is ignored")
+        for (problem, key) in zip(layered.vault.settings.problems, layered.vault.settings.problemKeys) {
+            output.warn("\(path): \(problem); " + Self.outcome(ofInvalid: key, "it is ignored"))
         }
+        for problem in layered.obsidian.problems { output.warn(problem) }
         for key in layered.ignoredKeys {
             output.warn(
                 "\(path): '\(key.rawValue)' is a personal setting and is never taken from a vault's "

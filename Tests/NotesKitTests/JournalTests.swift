@@ -108,8 +108,11 @@ import Testing
             let layered = LayeredSettings(
                 user: .init(settings: Settings(), exists: false), vaultRoot: root + "/v")
             let journal = JournalSettings(layered)
-            #expect(journal.dailyFormat == "YYYY-[Q]Q")
-            #expect(throws: MomentFormatError.unknownToken("Q", format: "YYYY-[Q]Q")) {
+            let refusal = JournalError.badSetting(
+                "dailyFormat", value: "YYYY-[Q]Q", file: root + "/v/.obsidian/daily-notes.json",
+                reason: MomentFormatError.unknownToken("Q", format: "YYYY-[Q]Q").errorDescription ?? "")
+            #expect(journal.refusal == refusal)
+            #expect(throws: refusal) {
                 try store(root + "/v").dailyNotePath(for: Self.day, journal)
             }
         }

@@ -62,7 +62,8 @@ import Testing
     }
 
     @Test func aHeadingLeftWithoutItsTitleIsDropped() throws {
-        #expect(try fill("# {{title}}\n\nBody\n").body == "\nBody\n")
+        #expect(try fill("# {{title}}\n\nBody\n").body == "Body\n")
+        #expect(try fill("# {{title}}\n \n\nBody\n\n").body == "Body\n\n")
         #expect(try fill("## {{title}} \n### {{title}}\nBody\n").body == "Body\n")
         // Only a line a placeholder emptied: a `#` the template holds as it is stays.
         #expect(try fill("#\nBody\n").body == "#\nBody\n")
@@ -107,6 +108,23 @@ import Testing
         #expect(try fill("# {{title}}\n", title: "Plan").noteText(created: created) == "# Plan\n")
     }
 
+    @Test func anUnfilledTitleLeavesNoEmptyFrontMatterKey() throws {
+        let template =
+            "---\ntitle: {{title}}\nname: \"{{title}}\"\nsubject: Re {{title}}\ntags: [a]\n---\nx\n"
+        #expect(try fill(template).frontMatter == ["subject: Re \n", "tags: [a]\n"])
+        #expect(
+            try fill(template, title: "T").frontMatter
+                == ["title: T\n", "name: \"T\"\n", "subject: Re T\n", "tags: [a]\n"])
+    }
+
+    @Test func aLineThatHeldOnlyAnEmptyContentIsDropped() throws {
+        #expect(try fill("## Notes\n{{content}}\n\n## End\n").body == "## Notes\n\n## End\n")
+        #expect(
+            try fill("## Notes\n  {{content}}\n\n## End\n", content: "a").body == "## Notes\n  a\n\n## End\n")
+        // Content in a line of other text leaves that text.
+        #expect(try fill("Log: {{content}}\n").body == "Log: \n")
+    }
+
     @Test func aTemplateWithCRLFLinesIsFilledWithLF() throws {
         let filled = try fill("---\r\ntags: [a]\r\n---\r\n# {{title}}\r\nx\r\n", title: "T")
         #expect(filled.frontMatter == ["tags: [a]\n"])
@@ -114,8 +132,7 @@ import Testing
     }
 
     @Test func aFormatWithALetterThatIsNoTokenIsAnError() {
-        #expect(throws: MomentFormatError.unknownToken("Q", format: "YYYY-Q")) {
-            try fill("{{date:YYYY-Q}}")
-        }
+        let reason = MomentFormatError.unknownToken("Q", format: "YYYY-Q").errorDescription ?? ""
+        #expect(throws: JournalError.badTemplate("t", reason: reason)) { try fill("{{date:YYYY-Q}}") }
     }
 }

@@ -154,6 +154,48 @@ import Testing
         #expect(r.stderr.contains("holds 'Q', which is not a date token"), "\(r)")
     }
 
+    @Test(arguments: [
+        ("dailyFormat", "YYYY//MM", "empty, hidden"), ("dailyFolder", ".hidden", "hidden folder"),
+    ])
+    func aSettingThatNamesNoNoteIsRefusedWhenSet(key: String, value: String, reason: String) throws {
+        let s = try Sandbox()
+        let r = try s.run(["config", "set", "--vault-local", key, value])
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stderr.contains("'\(value)' is not a valid value for '\(key)'"), "\(r)")
+        #expect(r.stderr.contains(reason), "\(r)")
+        #expect(!s.exists(".notes/settings.json"))
+    }
+
+    @Test(arguments: [
+        (#"{"dailyFormat":"gggg-[W]ww"}"#, "dailyFormat", "'gggg'"),
+        (#"{"dailyFolder":".hidden"}"#, "dailyFolder", "hidden folder"),
+    ])
+    func aSettingsFilesUnusableDailySettingIsAnErrorNotTheDefault(file: String, key: String, reason: String)
+        throws
+    {
+        let s = try Sandbox()
+        try s.write(".notes/settings.json", file)
+        let r = try s.run(["today", "x"], env: Self.now)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("Error: the setting '\(key)'"), "\(r)")
+        #expect(r.stderr.contains(s.vault + "/.notes/settings.json"), "\(r)")
+        #expect(r.stderr.contains(reason), "\(r)")
+        #expect(!r.stderr.contains("it is ignored"), "\(r)")
+        #expect(!s.exists("journal"))
+    }
+
+    @Test func aUserFilesUnusableDailyFormatIsAnErrorNamingThatFile() throws {
+        let s = try Sandbox()
+        #expect(try s.run(["config", "set", "sort", "title"]).status == 0)
+        let path = try s.run(["config", "path"]).stdout.trimmingCharacters(in: .newlines)
+        try #"{"dailyFormat":"YYYY-Q"}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try s.run(["today", "x"], env: Self.now)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("Error: the setting 'dailyFormat' is 'YYYY-Q' in '\(path)'"), "\(r)")
+        #expect(r.stderr.contains("holds 'Q'"), "\(r)")
+        #expect(!s.exists("journal"))
+    }
+
     // MARK: The editor
 
     @Test func withoutTextTheEditorOpensOnTheNewNote() throws {
@@ -241,11 +283,30 @@ import Testing
     @Test func anObsidianFormatWithALetterThatIsNoTokenIsAnError() throws {
         let s = try Sandbox()
         try s.write(".obsidian/daily-notes.json", #"{"format": "YYYY-[Q]Q"}"#)
-        let r = try s.run(["today", "x"], env: Self.now)
+        var r = try s.run(["today", "x"], env: Self.now)
         #expect(r.status == 1, "\(r)")
         #expect(
-            r.stderr.hasPrefix("Error: the date format 'YYYY-[Q]Q' holds 'Q', which is not a date token"),
+            r.stderr.hasPrefix(
+                "Error: the setting 'dailyFormat' is 'YYYY-[Q]Q' in '\(s.vault)/.obsidian/daily-notes.json', "
+                    + "which cannot be used: the date format 'YYYY-[Q]Q' holds 'Q', which is not a date token"
+            ),
             "\(r)")
         #expect(Disk.names(s.vault) == [".notes", ".obsidian"])
+        // The list says the file's value is not the one in effect.
+        r = try s.run(["config", "list"])
+        #expect(r.stdout.contains(#"default (obsidian value "YYYY-[Q]Q" is invalid)"#), "\(r)")
+        r = try s.run(["config", "list", "--json"])
+        #expect(r.stdout.contains(#""invalidObsidianValue": "YYYY-[Q]Q""#), "\(r)")
+    }
+
+    @Test func aBrokenDailyNotesJSONIsSaidOnceAndObsidiansDefaultsAreUsed() throws {
+        let s = try Sandbox()
+        try s.write(".obsidian/daily-notes.json", "{broken")
+        let r = try s.run(["today", "x"], env: Self.now)
+        #expect(r.status == 0 && r.stdout == "2026-12-02\n", "\(r)")
+        #expect(
+            r.stderr
+                == "warning: '\(s.vault)/.obsidian/daily-notes.json' is not a JSON object, so Obsidian's "
+                + "defaults are used in its place\n", "\(r)")
     }
 }

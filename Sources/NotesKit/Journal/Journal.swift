@@ -27,17 +27,88 @@ public struct JournalSettings: Equatable, Sendable {
         self.dailyTemplate = dailyTemplate
     }
 
-    /// The settings in effect. A format that `.obsidian/daily-notes.json` gives is taken as
-    /// written, even one holding letters that are no date token, so that using it says what is
-    /// wrong rather than naming the notes in another format than Obsidian does.
-    public init(_ layered: LayeredSettings) {
+    /// The settings in effect. A `dailyFolder` or `dailyFormat` that cannot be used where it is
+    /// written — in the vault's file, the user's (`userFile`, its path) or
+    /// `.obsidian/daily-notes.json` — is kept in `refusal` rather than replaced by the value below
+    /// it, so that using it says what is wrong rather than opening another note than the one meant
+    /// (and than Obsidian would).
+    public init(_ layered: LayeredSettings, userFile: String? = nil) {
         let effective = layered.effective
         dailyFolder = effective.dailyNotesFolder
-        dailyFormat =
-            layered.source(of: .dailyFormat) == .obsidian
-            ? layered.obsidian.values[.dailyFormat] ?? effective.dailyNotesFormat : effective.dailyNotesFormat
+        dailyFormat = effective.dailyNotesFormat
         templateFolder = effective.templatesFolder
         dailyTemplate = layered.obsidian.dailyTemplate
+        for key in [Settings.Key.dailyFormat, .dailyFolder] where refusal == nil {
+            refusal = Self.refusal(of: key, layered, userFile: userFile)
+        }
+    }
+
+    /// Why the daily notes cannot be named as the settings say, naming the setting and where it is
+    /// written; nil when they can.
+    public var refusal: JournalError?
+
+    /// The refusal of the value of `key` that wins: the vault file's, the user file's, then the
+    /// one `.obsidian/daily-notes.json` gives.
+    private static func refusal(of key: Settings.Key, _ layered: LayeredSettings, userFile: String?)
+        -> JournalError?
+    {
+        let layers: [(Settings, String)] = [
+            (layered.vault.settings, layered.vaultFile.path),
+            (layered.user.settings, userFile ?? "the user's settings file"),
+        ]
+        for (settings, file) in layers {
+            if settings.value(key) != nil { return nil }
+            guard let invalid = settings.invalidFileValue(key) else { continue }
+            guard case .string(let text) = invalid else {
+                return .badSetting(key.rawValue, value: invalid.display, file: file, reason: "it is not text")
+            }
+            return reason(key, text).map { .badSetting(key.rawValue, value: text, file: file, reason: $0) }
+        }
+        guard layered.isObsidianVault, let text = layered.obsidian.values[key], let reason = reason(key, text)
+        else { return nil }
+        return .badSetting(key.rawValue, value: text, file: layered.obsidian.dailyNotesPath, reason: reason)
+    }
+
+    /// Why the settings refuse `text` as the value of `key`; nil when they take it.
+    private static func reason(_ key: Settings.Key, _ text: String) -> String? {
+        var probe = Settings()
+        do {
+            try probe.set(key, text: text)
+            return nil
+        } catch {
+            if case .unusableValue(_, _, let reason) = error { return reason }
+            return error.errorDescription
+        }
+    }
+
+    /// What is wrong with `text` as the value of `dailyFormat` or `dailyFolder`, as a clause; nil
+    /// when daily notes can be named with it. A format needs known tokens and must make names
+    /// without an empty, hidden, `.` or `..` part; a folder must not be hidden, since a hidden
+    /// folder holds no notes.
+    public static func problem(_ key: Settings.Key, _ text: String) -> String? {
+        switch key {
+        case .dailyFormat:
+            let name: String
+            do {
+                name = try MomentFormat(text).string(for: LocalDateTime(year: 2026, month: 12, day: 2))
+            } catch {
+                return error.errorDescription
+            }
+            guard !text.isEmpty else { return "a daily note needs a name" }
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else {
+                return "it names daily notes such as '\(name)', with an empty, hidden, '.' or '..' part"
+            }
+            return nil
+        case .dailyFolder:
+            let parts = Vault.normalized(text).split(separator: "/")
+            guard !parts.contains(where: { $0.hasPrefix(".") }) else {
+                return "a hidden folder holds no notes"
+            }
+            return nil
+        default:
+            return nil
+        }
     }
 }
 
@@ -51,6 +122,11 @@ public enum JournalError: LocalizedError, Equatable, Sendable {
     case templateFolderOutside(String)
     /// The date format names a daily note with an empty, `.` or `..` part, or a hidden one.
     case badDailyName(String, format: String)
+    /// The setting (`dailyFormat`, `dailyFolder`) has a value in the file named that cannot be
+    /// used, for the reason given.
+    case badSetting(String, value: String, file: String, reason: String)
+    /// The template at that path cannot be filled, for the reason given (a date format in it).
+    case badTemplate(String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -70,6 +146,11 @@ public enum JournalError: LocalizedError, Equatable, Sendable {
             return
                 "the date format '\(format)' names the daily note '\(name)', which has an empty, hidden, '.' "
                 + "or '..' part; set 'dailyFormat' to another format"
+        case .badTemplate(let path, let reason):
+            return "the template '\(path)' cannot be filled: \(reason)"
+        case .badSetting(let key, let value, let file, let reason):
+            return "the setting '\(key)' is '\(value)' in '\(file)', which cannot be used: \(reason); "
+                + "fix it there (no other value is used in its place, so that no other note is opened)"
         }
     }
 }

@@ -51,7 +51,9 @@ extension NoteStore {
             throw JournalError.noTemplate(
                 name, folder: Vault.normalized(folder), available: try templateNames(in: folder))
         }
-        return Template(name: name, text: try readTemplate(top + "/" + name + ".md"))
+        return Template(
+            name: name, text: try readTemplate(top + "/" + name + ".md"),
+            path: Vault.normalized(folder) + "/" + name + ".md")
     }
 
     /// The text of the template file at `path` (never through a final symlink).
@@ -68,7 +70,8 @@ extension NoteStore {
         if let configured = journal.dailyTemplate {
             let relative = Vault.normalized(configured.hasSuffix(".md") ? configured : configured + ".md")
             if !relative.hasPrefix("../"), FileSystem.status(vault.fullPath(relative))?.kind == .regular {
-                return Template(name: configured, text: try readTemplate(vault.fullPath(relative)))
+                return Template(
+                    name: configured, text: try readTemplate(vault.fullPath(relative)), path: relative)
             }
             warnings.append(
                 "the daily notes' template '\(configured)' that .obsidian/daily-notes.json names is not in the vault; "
@@ -78,7 +81,9 @@ extension NoteStore {
         guard let top = try templateFolderPath(journal.templateFolder),
             FileSystem.status(top + "/" + name + ".md")?.kind == .regular
         else { return nil }
-        return Template(name: name, text: try readTemplate(top + "/" + name + ".md"))
+        return Template(
+            name: name, text: try readTemplate(top + "/" + name + ".md"),
+            path: Vault.normalized(journal.templateFolder) + "/" + name + ".md")
     }
 
     // MARK: Daily notes
@@ -86,8 +91,9 @@ extension NoteStore {
     /// The vault-relative path of the daily note of `day`: `<dailyFolder>/<day in dailyFormat>.md`,
     /// a `/` in the format making folders. Refused where no note can be: a format with a letter
     /// that is no token, a name with an empty, hidden, `.` or `..` part, a folder outside the vault,
-    /// hidden or ignored.
+    /// hidden or ignored; a setting that `journal` refuses is refused first, naming it.
     public func dailyNotePath(for day: LocalDateTime, _ journal: JournalSettings) throws -> String {
+        if let refusal = journal.refusal { throw refusal }
         let name = try MomentFormat(journal.dailyFormat).string(for: day)
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else {

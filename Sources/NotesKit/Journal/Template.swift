@@ -40,10 +40,14 @@ public struct Template: Equatable, Sendable {
     /// The file's text.
     public var text: String
 
-    /// A template named `name` holding `text`.
-    public init(name: String, text: String) {
+    /// The file's path, to name in an error; the name when it is not known.
+    public var path: String
+
+    /// A template named `name` holding `text`, read from `path`.
+    public init(name: String, text: String, path: String? = nil) {
         self.name = name
         self.text = text
+        self.path = path ?? name
     }
 
     /// A template that holds this is filled with the title, and gets no `# title` heading of its own.
@@ -56,12 +60,27 @@ public struct Template: Equatable, Sendable {
     /// non-empty title becomes a first `# title` line when the template has no `{{title}}` (unless
     /// `titleHeading` is off), and
     /// content the template has no `{{content}}` for comes after it. Throws for a `FORMAT` with a
-    /// letter that is no date token.
-    public func filled(with values: TemplateValues) throws(MomentFormatError) -> FilledTemplate {
+    /// letter that is no date token, naming the template's file.
+    public func filled(with values: TemplateValues) throws(JournalError) -> FilledTemplate {
+        do {
+            return try filling(with: values)
+        } catch {
+            throw .badTemplate(path, reason: error.errorDescription ?? "")
+        }
+    }
+
+    /// `filled(with:)`, throwing what is wrong with a format. With no title, a front-matter entry
+    /// whose whole value was `{{title}}` is dropped rather than left empty; with no content, a line
+    /// that held only `{{content}}` is dropped rather than left blank; and the body is trimmed of
+    /// of blank lines at its start, as every note's content is.
+    private func filling(with values: TemplateValues) throws(MomentFormatError) -> FilledTemplate {
         let document = NoteDocument(parsing: Content.editable(text))
         let namesTitle = text.contains(Self.titlePlaceholder)
         var usedContent = false
         var frontMatter: [String]?
+        let title = values.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let noTitle = title.isEmpty
+        let noContent = (values.content?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "").isEmpty
         if let fm = document.frontMatter {
             // The note's own dates are written when it is made.
             var dropped = Set<Int>()
@@ -70,6 +89,7 @@ public struct Template: Equatable, Sendable {
             }
             var lines: [String] = []
             for (index, line) in fm.lines.enumerated() where !dropped.contains(index) {
+                if noTitle, Self.valueIsOnlyTitle(line) { continue }
                 let (filled, content) = try Self.fill(line, values)
                 usedContent = usedContent || content
                 lines.append(filled.hasSuffix("\n") ? filled : filled + "\n")
@@ -85,10 +105,11 @@ public struct Template: Equatable, Sendable {
             {
                 continue
             }
+            if noContent, line.trimmingCharacters(in: .whitespaces) == "{{content}}" { continue }
             body.append(Substring(filled))
         }
+        while body.count > 1, let first = body.first, first.allSatisfy(\.isWhitespace) { body.removeFirst() }
         var text = body.joined(separator: "\n")
-        let title = values.title.trimmingCharacters(in: .whitespacesAndNewlines)
         if values.titleHeading, !namesTitle, !title.isEmpty {
             text = "# " + title + "\n\n" + text.drop { $0 == "\n" }
         }
@@ -100,6 +121,15 @@ public struct Template: Equatable, Sendable {
             text = kept.isEmpty ? content : kept + "\n\n" + content
         }
         return FilledTemplate(frontMatter: frontMatter, body: text)
+    }
+
+    /// Whether the front-matter `line` is a `key: {{title}}` entry (the placeholder quoted or not).
+    static func valueIsOnlyTitle(_ line: String) -> Bool {
+        guard let colon = line.firstIndex(of: ":"), !line.hasPrefix(" "), !line.hasPrefix("\t") else {
+            return false
+        }
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        return [titlePlaceholder, "\"\(titlePlaceholder)\"", "'\(titlePlaceholder)'"].contains(value)
     }
 
     /// `line` with its placeholders filled, and whether it held `{{content}}`.

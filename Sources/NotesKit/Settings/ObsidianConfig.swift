@@ -9,13 +9,18 @@ public struct ObsidianConfig: Equatable, Sendable {
     public var values: [Settings.Key: String] = [:]
     /// The daily notes' template, a vault-relative path without `.md`, as `daily-notes.json` has it.
     public var dailyTemplate: String?
+    /// The path of `daily-notes.json`, to name in messages.
+    public var dailyNotesPath = ".obsidian/daily-notes.json"
+    /// The files that are there but hold no JSON object, so that they say nothing, each said once.
+    public var problems: [String] = []
 
     /// Nothing said.
     public init() {}
 
     /// Reads the files of the `.obsidian/` folder of the vault at `vaultRoot`.
     public init(vaultRoot: String) {
-        let daily = Self.strings(in: vaultRoot + "/.obsidian/daily-notes.json")
+        dailyNotesPath = vaultRoot + "/.obsidian/daily-notes.json"
+        let daily = Self.strings(in: dailyNotesPath, problems: &problems)
         if let folder = daily["folder"].map(Self.vaultRelative), !folder.isEmpty {
             values[.dailyFolder] = folder
         }
@@ -23,7 +28,7 @@ public struct ObsidianConfig: Equatable, Sendable {
         if let template = daily["template"].map(Self.vaultRelative), !template.isEmpty {
             dailyTemplate = template
         }
-        let templates = Self.strings(in: vaultRoot + "/.obsidian/templates.json")
+        let templates = Self.strings(in: vaultRoot + "/.obsidian/templates.json", problems: &problems)
         if let folder = templates["folder"].map(Self.vaultRelative), !folder.isEmpty {
             values[.templateFolder] = folder
         }
@@ -34,15 +39,19 @@ public struct ObsidianConfig: Equatable, Sendable {
         Vault.normalized(path.trimmingCharacters(in: .whitespaces)).drop { $0 == "/" }.description
     }
 
-    /// The string members of the JSON object in the file at `path`; none when it is not one.
-    static func strings(in path: String) -> [String: String] {
+    /// The string members of the JSON object in the file at `path`; none when it is missing or
+    /// holds no JSON object, which is said in `problems`, as Obsidian then uses its defaults.
+    static func strings(in path: String, problems: inout [String]) -> [String: String] {
         var parser: JSONParser
         do {
             parser = JSONParser(bytes: try FileSystem.read(path).0)
         } catch {
             return [:]
         }
-        guard case .object(let object)? = try? parser.document() else { return [:] }
+        guard case .object(let object)? = try? parser.document() else {
+            problems.append("'\(path)' is not a JSON object, so Obsidian's defaults are used in its place")
+            return [:]
+        }
         return object.dictionary.compactMapValues(\.stringValue)
     }
 }

@@ -95,6 +95,8 @@ public struct Settings: Codable, Equatable, Sendable {
     public var other: [String: JSONValue] = [:]
     /// Problems with individual values (wrong type or unknown name); those keys fall back to defaults.
     public var problems: [String] = []
+    /// The key of each of `problems`, in the same order.
+    public var problemKeys: [String] = []
 
     /// Settings with every key at its default.
     public init() {}
@@ -136,6 +138,7 @@ public struct Settings: Codable, Equatable, Sendable {
             } catch {
                 other[codingKey.stringValue] = raw
                 problems.append(error.localizedDescription)
+                problemKeys.append(codingKey.stringValue)
             }
         }
     }
@@ -259,15 +262,13 @@ public struct Settings: Codable, Equatable, Sendable {
                     key: key.rawValue, value: text.replacingOccurrences(of: "\0", with: "\\u0000"),
                     reason: "it must be a folder inside the vault, relative to its top")
             }
+            if let reason = JournalSettings.problem(key, text) {
+                throw .unusableValue(key: key.rawValue, value: text, reason: reason)
+            }
             if key == .dailyFolder { dailyFolder = text } else { templateFolder = text }
         case .dailyFormat:
-            do {
-                _ = try MomentFormat(text)
-            } catch {
-                throw .unusableValue(key: key.rawValue, value: text, reason: error.errorDescription ?? "")
-            }
-            guard !text.isEmpty else {
-                throw .unusableValue(key: key.rawValue, value: text, reason: "a daily note needs a name")
+            if let reason = JournalSettings.problem(key, text) {
+                throw .unusableValue(key: key.rawValue, value: text, reason: reason)
             }
             dailyFormat = text
         }

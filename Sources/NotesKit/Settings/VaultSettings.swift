@@ -87,12 +87,21 @@ public struct LayeredSettings: Sendable {
     }
 
     /// Where the value of `key` comes from: a valid value in the vault's file, else in the
-    /// user's, else what an `.obsidian/` folder implies, else the default.
+    /// user's, else what an `.obsidian/` folder implies when that can be used, else the default.
     public func source(of key: Settings.Key) -> SettingSource {
         if key.belongsToVault, vault.settings.value(key) != nil { return .vault }
         if user.settings.value(key) != nil { return .user }
-        if isObsidianVault, obsidian.values[key] ?? key.obsidianDefault != nil { return .obsidian }
+        if isObsidianVault, effective.value(key) != nil, obsidian.values[key] ?? key.obsidianDefault != nil {
+            return .obsidian
+        }
         return .default
+    }
+
+    /// The value an `.obsidian/` file gives `key` when it cannot be used, for a key neither
+    /// settings file sets (so it is not the value in effect).
+    public func invalidObsidianValue(_ key: Settings.Key) -> String? {
+        guard isObsidianVault, effective.value(key) == nil else { return nil }
+        return obsidian.values[key]
     }
 }
 

@@ -115,6 +115,9 @@ struct ConfigListCommand: NotesCommand {
             if let invalid = layered.vault.settings.invalidFileValue(key) {
                 fields.append(("invalidVaultFileValue", .string(invalid.display)))
             }
+            if let invalid = layered.invalidObsidianValue(key) {
+                fields.append(("invalidObsidianValue", .string(invalid)))
+            }
             pairs.append((key.rawValue, .object(fields)))
         }
         context.output.out(JSONText.object(pairs).rendered)

@@ -33,7 +33,7 @@ struct TodayCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         guard let store = try context.store(creatingDefaultVault: true) else { return }
-        let journal = JournalSettings(context.layeredSettings)
+        let journal = JournalSettings(context.layeredSettings, userFile: context.settingsFile.path)
         let clock = LocalDateTime(seconds: context.now)
         let time =
             date.map { $0.isWholeDay ? LocalDateTime($0.day, at: clock) : LocalDateTime(seconds: $0.start) }

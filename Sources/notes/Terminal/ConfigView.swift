@@ -17,6 +17,8 @@ enum ConfigView {
                 let shown = if case .string(let text) = invalid { "\"\(text)\"" } else { invalid.display }
                 let file = layered.vault.settings.invalidFileValue(key) != nil ? "vault" : "user"
                 source += " (\(file) file value \(shown) is invalid)"
+            } else if let invalid = layered.invalidObsidianValue(key) {
+                source += " (obsidian value \"\(invalid)\" is invalid)"
             }
             return (key.rawValue, settings.effective(key) ?? "(unset)", source)
         }
