@@ -118,6 +118,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: s.vault + "/_resources/image 3.png"))
     }
 
+    /// A Keep note whose attached file is missing is imported without it, with a warning naming
+    /// the note's file and the missing one; the other notes are imported as ever.
+    @Test func aMissingKeepAttachmentWarnsAndImportsTheRest() throws {
+        let s = try Sandbox()
+        let folder = s.base + "/Keep"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(
+            #"{"title": "Photo", "textContent": "see", "createdTimestampUsec": 1, "attachments": [{"filePath": "gone.jpg", "mimetype": "image/jpeg"}]}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: folder + "/A.json"))
+        try Data(#"{"title": "Plain", "textContent": "text", "createdTimestampUsec": 2}"#.utf8).write(
+            to: URL(fileURLWithPath: folder + "/B.json"))
+        let result = try s.run(["import", "keep", folder])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stderr
+                == "warning: '\(folder)/A.json': its attached file 'gone.jpg' is not beside it in the Takeout "
+                + "folder; the note is imported without it\n")
+        #expect(result.stdout == "Imported 2 notes from keep (0 skipped: 0 already there, 0 empty)\n")
+        let photo = try String(contentsOfFile: s.vault + "/photo.md", encoding: .utf8)
+        #expect(photo.hasSuffix("# Photo\n\nsee\n"), "\(photo)")
+        #expect(FileManager.default.fileExists(atPath: s.vault + "/plain.md"))
+    }
+
     /// A bad source of each format: exit 1, the file and the place named, and nothing written.
     @Test(arguments: [
         (

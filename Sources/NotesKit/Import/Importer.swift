@@ -25,6 +25,8 @@ public struct ImportPlan: Sendable {
     public var alreadyThere: Int
     /// Entries skipped because nothing is left of them after trimming.
     public var empty: Int
+    /// The warnings of the entries to import, in order: what they are imported without.
+    public var warnings: [String] = []
 
     /// The vault-relative paths the notes would get now, in order: the first free name of each,
     /// counting the ones before it.
@@ -117,6 +119,7 @@ extension NoteStore {
             }
             if !renamed.isEmpty { placed.text = Self.relinking(placed.text, renamed) }
             plan.items.append(placed)
+            plan.warnings += entry.warnings
         }
         do {
             for item in plan.items {
