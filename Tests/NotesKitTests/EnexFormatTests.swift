@@ -62,6 +62,7 @@ enum ImportFixtures {
                     - [x] Book the room
                     - [ ] Send the minutes
                     - [ ] Order coffee
+
                     The whiteboard:
                     ![](_resources/whiteboard.png)
                     Agenda: [Agenda (draft).pdf](<_resources/Agenda (draft).pdf>)
@@ -83,7 +84,7 @@ enum ImportFixtures {
                     “Quotes” and ‘single’ «guillemets»
                     © 2025 ® ™ €5 £3 ¥1 §2 ¶ °C ±1 × ÷ ½
                     αβγ Ω π ∑ ∞ ≠ ≤ ≥ → ← ♥
-                    XML's own: & <tag> "q" 'a'; numeric: ’ ☃ ©
+                    XML's own: & \\<tag\\> "q" 'a'; numeric: ’ ☃ ©
                     two  spaces
                     Straße, Ångström, Ñandú, œuvre, þorn
                     """,
@@ -298,9 +299,50 @@ enum ImportFixtures {
             "| only |  |\n| --- | --- |\n| x | y |"
         ),
         ("<div>x</div><hr/><div>y</div>", "x\n\n---\n\ny"),
-        ("<div>a&nbsp;&nbsp;b &amp;amp;</div>", "a  b &amp;"),
+        ("<div>a&nbsp;&nbsp;b &amp;amp;</div>", "a  b \\&amp;"),
     ])
     func enmlToMarkdown(enml: String, expected: String) throws {
+        #expect(try markdown(enml) == expected)
+    }
+
+    /// Text shows as Evernote shows it: what Markdown would read as markup is escaped, and only that.
+    @Test(arguments: [
+        ("<div># looks like heading</div>", "\\# looks like heading"),
+        ("<div>## two</div><div>#tag stays a tag</div>", "\\## two\n#tag stays a tag"),
+        ("<div>- looks like item</div><div>+ plus</div>", "\\- looks like item\n\\+ plus"),
+        ("<div>&gt; not a quote</div>", "\\> not a quote"),
+        ("<div>&lt;script&gt;alert(1)&lt;/script&gt;</div>", "\\<script\\>alert(1)\\</script\\>"),
+        ("<div>a [[wiki]] b</div>", "a \\[\\[wiki\\]\\] b"),
+        ("<div>*not em* and _not em_ but snake_case</div>", "\\*not em\\* and \\_not em\\_ but snake_case"),
+        ("<div>1. x</div><div>2) y</div><div>10 items. 3.5</div>", "1\\. x\n2\\) y\n10 items. 3.5"),
+        ("<div>Title</div><div>===</div>", "Title\n\\==="),
+        ("<div>a `tick` ~~s~~ C:\\dir</div>", "a \\`tick\\` \\~\\~s\\~\\~ C:\\\\dir"),
+        ("<div>Wow! Done.</div>", "Wow! Done."),
+        ("<div><b># bold</b> <i>1. it</i></div>", "**# bold** *1. it*"),
+        ("<div><a href=\"https://x.org/a_b\">https://x.org/a_b</a></div>", "<https://x.org/a_b>"),
+        ("<div>x <a href=\"https://x.org\">[1]</a></div>", "x [\\[1\\]](https://x.org)"),
+        ("<ul><li># in item</li></ul><blockquote>- in quote</blockquote>", "- \\# in item\n\n> \\- in quote"),
+        ("<div>see <code>a*b_[c]</code></div>", "see `a*b_[c]`"),
+        ("<div><code>a `` b</code> <code>`x</code></div>", "```a `` b``` `` `x ``"),
+        ("<pre># not escaped *here*</pre>", "```\n# not escaped *here*\n```"),
+        ("<table><tr><td>a|b\\</td></tr></table>", "| a\\|b\\\\ |\n| --- |"),
+    ])
+    func textIsEscaped(enml: String, expected: String) throws {
+        #expect(try markdown(enml) == expected)
+    }
+
+    /// A checkbox line, then a text line: a blank line between, or the text would be more of the item.
+    @Test(arguments: [
+        (
+            "<div><en-todo/>Order coffee</div><div>The whiteboard:</div>",
+            "- [ ] Order coffee\n\nThe whiteboard:"
+        ),
+        ("<div><en-todo/>a</div><div><en-todo checked=\"true\"/>b</div>", "- [ ] a\n- [x] b"),
+        ("<div><en-todo/>a<br/>more</div>", "- [ ] a\n\nmore"),
+        ("<ul><li>a</li></ul><div>after</div>", "- a\n\nafter"),
+        ("<div>before</div><div><en-todo/>a</div>", "before\n- [ ] a"),
+    ])
+    func textAfterAListIsItsOwnParagraph(enml: String, expected: String) throws {
         #expect(try markdown(enml) == expected)
     }
 }

@@ -142,8 +142,9 @@ import Testing
     }
 
     /// The rule: a file already there with the same bytes is kept (an import cut short left it);
-    /// one with other bytes stops the import before anything is written, as do two entries that
-    /// bring different files under one name; two that bring the same file write it once.
+    /// one with other bytes is never overwritten: the file gets the first free `name 2.ext` …
+    /// and the note's links follow it, as do two entries that bring different files under one
+    /// name; two that bring the same file write it once.
     @Test func anAttachmentNeverOverwritesOtherBytes() throws {
         try Sandbox(tree: []).test { root in
             let store = try Self.store(root)
@@ -151,21 +152,38 @@ import Testing
                 atPath: root + "/v/in/res", withIntermediateDirectories: true)
             try Data([1, 2]).write(to: URL(fileURLWithPath: root + "/v/in/res/same.png"))
             try Data([9]).write(to: URL(fileURLWithPath: root + "/v/in/res/other.png"))
-            func plan(_ attachments: [[ImportAttachment]]) throws -> ImportPlan {
+            try Data([8]).write(to: URL(fileURLWithPath: root + "/v/in/res/other 2.png"))
+            func plan(_ attachments: [[ImportAttachment]], body: String = "body") throws -> ImportPlan {
                 let entries = attachments.enumerated().map {
-                    Self.entry("\($0.offset)", "Note \($0.offset)", "body", attachments: $0.element)
+                    Self.entry("\($0.offset)", "Note \($0.offset)", body, attachments: $0.element)
                 }
                 return try store.plan(entries, format: "f", folder: "in", now: 0, existing: [])
             }
-            #expect(throws: ImportError.attachmentTaken("in/res/other.png")) {
-                try plan([[ImportAttachment(path: "res/other.png", bytes: [1, 2])]])
-            }
-            #expect(throws: ImportError.attachmentTaken("in/res/new.png")) {
-                try plan([
-                    [ImportAttachment(path: "res/new.png", bytes: [1])],
-                    [ImportAttachment(path: "res/new.png", bytes: [2])],
+            let taken = try plan(
+                [
+                    [
+                        ImportAttachment(path: "res/other.png", bytes: [1, 2]),
+                        ImportAttachment(path: "res/other 3.png", bytes: [7]),
+                    ]
+                ], body: "![](res/other.png) [x](<res/other 3.png>) ![](res/other.png) ![](res/other.pngx)")
+            #expect(
+                taken.items.map { $0.attachments.map(\.path) } == [
+                    ["in/res/other 3.png", "in/res/other 3 2.png"]
                 ])
-            }
+            #expect(
+                taken.items[0].text.hasSuffix(
+                    "![](<res/other 3.png>) [x](<res/other 3 2.png>) ![](<res/other 3.png>) ![](res/other.pngx)\n"
+                ),
+                "\(taken.items[0].text)")
+            let twice = try plan([
+                [ImportAttachment(path: "res/new.png", bytes: [1])],
+                [ImportAttachment(path: "res/new.png", bytes: [2])],
+                [ImportAttachment(path: "res/new.png", bytes: [2])],
+            ])
+            #expect(
+                twice.items.map { $0.attachments.map(\.path) } == [
+                    ["in/res/new.png"], ["in/res/new 2.png"], [],
+                ])
             let good = try plan([
                 [
                     ImportAttachment(path: "res/same.png", bytes: [1, 2]),

@@ -92,12 +92,32 @@ import Testing
         (#"{"listContent": [{"isChecked": true}], "createdTimestampUsec": 1}"#, "listContent item 1"),
         (#"["not", "a", "note"]"#, "the top level"),
         (
-            #"{"textContent": "", "createdTimestampUsec": 1, "attachments": [{"filePath": "gone.png"}]}"#,
+            #"{"textContent": "", "createdTimestampUsec": 1, "attachments": [{"mimetype": "image/png"}]}"#,
             "attachment 1"
         ),
     ])
     func missingFieldsFailNamingThePlace(text: String, place: String) throws {
         #expect(try readError(text)?.place == place)
+    }
+
+    /// An attached file missing from the Takeout folder does not stop the import: the note comes
+    /// without it, and a warning names the note's file and the missing one.
+    @Test func aMissingAttachmentIsAWarningAndTheNoteComesWithoutIt() throws {
+        let path = try ImportFixtures.scratch(
+            "Note.json",
+            #"{"textContent": "text", "createdTimestampUsec": 1, "attachments": [{"filePath": "gone.png", "mimetype": "image/png"}]}"#
+        )
+        defer { ImportFixtures.remove(path) }
+        let entries = try KeepFormat.read([(path as NSString).deletingLastPathComponent])
+        #expect(entries.map(\.body) == ["text"])
+        #expect(entries.map(\.attachments) == [[]])
+        #expect(
+            entries.map(\.warnings) == [
+                [
+                    "'\(path)': its attached file 'gone.png' is not beside it in the Takeout folder; "
+                        + "the note is imported without it"
+                ]
+            ])
     }
 
     /// A trashed note is not read at all, even when it lacks what a note needs.

@@ -79,6 +79,69 @@ import Testing
         #expect(Self.files(s.vault) == imported)
     }
 
+    /// An export of one note with a pasted image named as Evernote names them all: `image.png`
+    /// (not shown in the text, so linked at its end).
+    static func enex(title: String, text: String, image: [UInt8]) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <en-export><note><title>\(title)</title><created>20250310T101500Z</created>
+        <content><![CDATA[<en-note><div>\(text)</div></en-note>]]></content>
+        <resource><data>\(Data(image).base64EncodedString())</data><mime>image/png</mime>
+        <resource-attributes><file-name>image.png</file-name></resource-attributes></resource>
+        </note></en-export>
+        """
+    }
+
+    /// A second export into the same folder whose `image.png` has other bytes: it is written as
+    /// `image 2.png` and the note links to that; the first note and file are untouched.
+    @Test func aSecondExportWithAnotherImageOfTheSameNameGetsAFreeName() throws {
+        let s = try Sandbox()
+        let first = s.base + "/one.enex"
+        let second = s.base + "/two.enex"
+        try Data(Self.enex(title: "One", text: "a [[wiki]] b", image: [1, 2, 3]).utf8).write(
+            to: URL(fileURLWithPath: first))
+        try Data(Self.enex(title: "Two", text: "# not a heading", image: [4, 5]).utf8).write(
+            to: URL(fileURLWithPath: second))
+        #expect(try s.run(["import", "enex", first]).status == 0)
+        let result = try s.run(["import", "enex", second])
+        #expect(result.status == 0 && result.stderr == "", "\(result)")
+        #expect(FileManager.default.contents(atPath: s.vault + "/_resources/image.png") == Data([1, 2, 3]))
+        #expect(FileManager.default.contents(atPath: s.vault + "/_resources/image 2.png") == Data([4, 5]))
+        let two = try String(contentsOfFile: s.vault + "/two.md", encoding: .utf8)
+        #expect(two.hasSuffix("# Two\n\n\\# not a heading\n\n![](<_resources/image 2.png>)\n"), "\(two)")
+        let one = try String(contentsOfFile: s.vault + "/one.md", encoding: .utf8)
+        #expect(one.hasSuffix("# One\n\na \\[\\[wiki\\]\\] b\n\n![](_resources/image.png)\n"), "\(one)")
+        let broken = try s.run(["links", "--broken"])
+        #expect(broken.stdout == "" && broken.status == 0, "\(broken)")
+        let again = try s.run(["import", "enex", second])
+        #expect(again.stdout.contains("1 already there"), "\(again)")
+        #expect(!FileManager.default.fileExists(atPath: s.vault + "/_resources/image 3.png"))
+    }
+
+    /// A Keep note whose attached file is missing is imported without it, with a warning naming
+    /// the note's file and the missing one; the other notes are imported as ever.
+    @Test func aMissingKeepAttachmentWarnsAndImportsTheRest() throws {
+        let s = try Sandbox()
+        let folder = s.base + "/Keep"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(
+            #"{"title": "Photo", "textContent": "see", "createdTimestampUsec": 1, "attachments": [{"filePath": "gone.jpg", "mimetype": "image/jpeg"}]}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: folder + "/A.json"))
+        try Data(#"{"title": "Plain", "textContent": "text", "createdTimestampUsec": 2}"#.utf8).write(
+            to: URL(fileURLWithPath: folder + "/B.json"))
+        let result = try s.run(["import", "keep", folder])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stderr
+                == "warning: '\(folder)/A.json': its attached file 'gone.jpg' is not beside it in the Takeout "
+                + "folder; the note is imported without it\n")
+        #expect(result.stdout == "Imported 2 notes from keep (0 skipped: 0 already there, 0 empty)\n")
+        let photo = try String(contentsOfFile: s.vault + "/photo.md", encoding: .utf8)
+        #expect(photo.hasSuffix("# Photo\n\nsee\n"), "\(photo)")
+        #expect(FileManager.default.fileExists(atPath: s.vault + "/plain.md"))
+    }
+
     /// A bad source of each format: exit 1, the file and the place named, and nothing written.
     @Test(arguments: [
         (

@@ -107,6 +107,9 @@ struct EnexMarkdown {
     let media: [String: String]
     /// The hashes an `en-media` named, in order, the ones `media` lacks included.
     private(set) var mediaUsed: [String] = []
+    /// How many markers (bold, a link …) the inline text being built is inside: a line there does
+    /// not start at the text, so nothing in it can start a block.
+    private var markerDepth = 0
 
     init(media: [String: String]) { self.media = media }
 
@@ -149,7 +152,25 @@ struct EnexMarkdown {
         var lines = pending.split(separator: "\n", omittingEmptySubsequences: false).map { trimSpaces($0) }
         guard lines.count > 1 || !lines[0].isEmpty else { return }
         if lines.count > 1, lines[lines.count - 1].isEmpty { lines.removeLast() }
-        chunks.append((lines.joined(separator: "\n"), kind))
+        var separated: [String] = []
+        for line in lines {
+            if let last = separated.last, Self.endsList(last), Self.continuesList(line) {
+                separated.append("")
+            }
+            separated.append(line)
+        }
+        chunks.append((separated.joined(separator: "\n"), kind))
+    }
+
+    /// Whether a line is a checkbox item: only an `en-todo` starts one, as text is escaped.
+    private static func endsList(_ line: String) -> Bool {
+        line.hasPrefix("- [ ] ") || line.hasPrefix("- [x] ") || line == "- [ ]" || line == "- [x]"
+    }
+
+    /// Whether a line after a checkbox item would run into it, as Markdown reads a paragraph line
+    /// right after a list item as more of the item.
+    private static func continuesList(_ line: String) -> Bool {
+        !line.isEmpty && !endsList(line)
     }
 
     private mutating func block(_ name: String, _ attributes: [String: String], _ children: [EnexNode])
@@ -200,7 +221,14 @@ struct EnexMarkdown {
         while let last = kept.last, last.0.isEmpty { kept.removeLast() }
         var out = ""
         for (i, chunk) in kept.enumerated() {
-            if i > 0 { out += kept[i - 1].1 == .line && chunk.1 == .line ? "\n" : "\n\n" }
+            if i > 0 {
+                let previous = kept[i - 1]
+                let runsOn =
+                    previous.1 == .line && chunk.1 == .line
+                    && !(Self.endsList(String(previous.0.split(separator: "\n").last ?? ""))
+                        && Self.continuesList(String(chunk.0.split(separator: "\n").first ?? "")))
+                out += runsOn ? "\n" : "\n\n"
+            }
             out += chunk.0
         }
         return out
@@ -335,7 +363,12 @@ struct EnexMarkdown {
     private mutating func inline(_ node: EnexNode, into out: inout String) {
         switch node {
         case .text(let string):
-            appendBlank(collapse(string), to: &out)
+            let text = collapse(string)
+            let blank = out.hasSuffix(" ") && text.hasPrefix(" ")
+            let lineSoFar = out.split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
+            out += Self.escaped(
+                blank ? String(text.dropFirst()) : text,
+                atLineStart: markerDepth == 0 && lineSoFar.allSatisfy { $0 == " " })
         case .element(let name, let attributes, let children):
             switch name {
             case "br":
@@ -349,8 +382,7 @@ struct EnexMarkdown {
             case "code", "tt", "kbd":
                 var text = ""
                 for child in children { raw(child, into: &text) }
-                let code = text.replacingOccurrences(of: "\n", with: " ")
-                out += code.isEmpty ? "" : (code.contains("`") ? "`` " + code + " ``" : "`" + code + "`")
+                out += Self.codeSpan(text.replacingOccurrences(of: "\n", with: " "))
             case "a":
                 out += link(attributes["href"] ?? "", children)
             case "en-todo":
@@ -366,7 +398,8 @@ struct EnexMarkdown {
                 let alt = attributes["alt"] ?? ""
                 out +=
                     source.isEmpty || source.hasPrefix("data:")
-                    ? alt : "![\(alt)](\(Self.destination(source)))"
+                    ? Self.escaped(alt, atLineStart: false)
+                    : "![\(Self.escaped(alt, atLineStart: false))](\(Self.destination(source)))"
             default:
                 let isBlock = Self.blockNames.contains(name)
                 if isBlock { out += "\n" }
@@ -385,7 +418,9 @@ struct EnexMarkdown {
     /// not bold in Markdown), each line marked on its own.
     private mutating func wrap(_ children: [EnexNode], _ marker: String) -> String {
         var inner = ""
+        markerDepth += 1
         for child in children { inline(child, into: &inner) }
+        markerDepth -= 1
         return inner.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             let core = trimSpaces(line)
             guard !core.isEmpty else { return String(line) }
@@ -397,12 +432,14 @@ struct EnexMarkdown {
 
     private mutating func link(_ href: String, _ children: [EnexNode]) -> String {
         var inner = ""
+        markerDepth += 1
         for child in children { inline(child, into: &inner) }
+        markerDepth -= 1
         let text = inner.split(separator: "\n").map { trimSpaces($0) }.filter { !$0.isEmpty }.joined(
             separator: " ")
         let target = href.trimmingCharacters(in: .whitespaces)
         if target.isEmpty { return text }
-        if text.isEmpty || text == target { return "<\(target)>" }
+        if text.isEmpty || text == Self.escaped(target, atLineStart: false) { return "<\(target)>" }
         return "[\(text)](\(Self.destination(target)))"
     }
 
@@ -413,6 +450,81 @@ struct EnexMarkdown {
                 + target.replacingOccurrences(of: "<", with: "%3C").replacingOccurrences(of: ">", with: "%3E")
                 + ">"
             : target
+    }
+
+    /// Text as Markdown shows it as it is: a backslash before each character that would be markup
+    /// (emphasis, a link or wiki link, HTML, a character reference, code, strikethrough), an `_` inside a word left alone
+    /// as Markdown never reads it as emphasis; at the start of a line also before what would start
+    /// a heading, a list item, a quote or a setext underline (`1\.`, `\-`, `\#`).
+    static func escaped(_ text: String, atLineStart: Bool) -> String {
+        let characters = Array(text)
+        var marked = Set<Int>()
+        if atLineStart, let first = characters.firstIndex(where: { $0 != " " }) {
+            var end = first
+            switch characters[first] {
+            case "-", "+":
+                marked.insert(first)
+            case "#":
+                while end < characters.count, characters[end] == "#" { end += 1 }
+                if end - first <= 6, end == characters.count || characters[end] == " " {
+                    marked.insert(first)
+                }
+            case "=":
+                if characters[first...].allSatisfy({ $0 == "=" || $0 == " " }) { marked.insert(first) }
+            case "0"..."9":
+                while end < characters.count, end - first < 9, characters[end].isASCII,
+                    characters[end].isNumber
+                {
+                    end += 1
+                }
+                if end < characters.count, characters[end] == "." || characters[end] == ")" {
+                    marked.insert(end)
+                }
+            default:
+                break
+            }
+        }
+        var out = ""
+        for (i, character) in characters.enumerated() {
+            switch character {
+            case "\\", "*", "[", "]", "<", ">", "`", "~":
+                out += "\\"
+            case "&":
+                // Only where it would start a character reference, which Markdown decodes.
+                let rest = characters[(i + 1)...].prefix {
+                    $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "#")
+                }
+                if !rest.isEmpty, i + 1 + rest.count < characters.count, characters[i + 1 + rest.count] == ";"
+                {
+                    out += "\\"
+                }
+            case "_":
+                let inWord =
+                    i > 0 && i + 1 < characters.count
+                    && (characters[i - 1].isLetter || characters[i - 1].isNumber)
+                    && (characters[i + 1].isLetter || characters[i + 1].isNumber)
+                if !inWord { out += "\\" }
+            default:
+                if marked.contains(i) { out += "\\" }
+            }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// Inline code: in a run of backticks longer than any inside it, blanks inside when it starts
+    /// or ends with a backtick (which would otherwise join the run).
+    static func codeSpan(_ code: String) -> String {
+        guard !code.isEmpty else { return "" }
+        var longest = 0
+        var run = 0
+        for character in code {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let marker = String(repeating: "`", count: longest + 1)
+        let pad = code.hasPrefix("`") || code.hasSuffix("`") ? " " : ""
+        return marker + pad + code + pad + marker
     }
 
     /// HTML's white space made one blank, and no-break spaces plain ones: the file is for reading.

@@ -13,10 +13,13 @@ public struct ImportEntry: Sendable, Equatable {
     public var tags: [String]
     /// Files written with the note, linked from the body by these same paths.
     public var attachments: [ImportAttachment]
+    /// What was wrong with the entry but did not stop it, in sentences for the user (a file it
+    /// names that is missing): the note is imported without what is missing.
+    public var warnings: [String]
 
     public init(
         sourceID: String, title: String?, body: String, createdAt: Date?, updatedAt: Date? = nil,
-        tags: [String] = [], attachments: [ImportAttachment] = []
+        tags: [String] = [], attachments: [ImportAttachment] = [], warnings: [String] = []
     ) {
         self.sourceID = sourceID
         self.title = title
@@ -25,6 +28,7 @@ public struct ImportEntry: Sendable, Equatable {
         self.updatedAt = updatedAt
         self.tags = tags
         self.attachments = attachments
+        self.warnings = warnings
     }
 }
 

@@ -25,6 +25,8 @@ public struct ImportPlan: Sendable {
     public var alreadyThere: Int
     /// Entries skipped because nothing is left of them after trimming.
     public var empty: Int
+    /// The warnings of the entries to import, in order: what they are imported without.
+    public var warnings: [String] = []
 
     /// The vault-relative paths the notes would get now, in order: the first free name of each,
     /// counting the ones before it.
@@ -51,9 +53,6 @@ public enum ImportError: LocalizedError, Equatable, Sendable {
     /// A file the source brings would leave the folder the notes go to (`..`, an absolute path,
     /// a hidden name or a symlinked folder on its way).
     case attachmentOutside(String)
-    /// A file the source brings is already in the vault with other bytes, or two entries bring
-    /// different files under one name; nothing is overwritten.
-    case attachmentTaken(String)
     /// The vault refused something before anything was written.
     case vault(VaultError)
 
@@ -65,10 +64,6 @@ public enum ImportError: LocalizedError, Equatable, Sendable {
         case .attachmentOutside(let path):
             return
                 "the import brings a file '\(path)' that would land outside its folder; nothing was imported"
-        case .attachmentTaken(let path):
-            return
-                "'\(path)' is already in the vault with other content; move it away, or import into another "
-                + "folder with --folder; nothing was imported"
         case .vault(let error): return error.errorDescription
         }
     }
@@ -111,16 +106,20 @@ extension NoteStore {
             }
             var placed = item
             placed.attachments = []
+            var renamed: [String: String] = [:]
             for attachment in item.attachments {
-                let path = try attachmentPath(attachment, folder: folder)
-                if let earlier = files[path] {
-                    guard earlier == attachment.bytes else { throw .attachmentTaken(path) }
-                    continue
+                let wanted = try attachmentPath(attachment, folder: folder)
+                let path = freePath(wanted, for: attachment.bytes, planned: files)
+                if path != wanted {
+                    renamed[attachment.path] = String(path.dropFirst(folder.isEmpty ? 0 : folder.count + 1))
                 }
+                if files[path] != nil { continue }
                 files[path] = attachment.bytes
                 placed.attachments.append(ImportAttachment(path: path, bytes: attachment.bytes))
             }
+            if !renamed.isEmpty { placed.text = Self.relinking(placed.text, renamed) }
             plan.items.append(placed)
+            plan.warnings += entry.warnings
         }
         do {
             for item in plan.items {
@@ -133,9 +132,56 @@ extension NoteStore {
         return plan
     }
 
+    /// `path` when it is free for `bytes` (nothing there, or the same bytes, in the vault and among
+    /// the files planned so far), else the first free `name 2.ext`, `name 3.ext` … beside it: apps
+    /// give many files one name (`image.png`), and a file in the vault is never overwritten. The
+    /// same vault and source give the same names, so a run cut short is finished by the next.
+    private func freePath(_ path: String, for bytes: [UInt8], planned: [String: [UInt8]]) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let ext = dot.map { String(name[$0...]) } ?? ""
+        var candidate = path
+        var number = 2
+        while !isFree(candidate, for: bytes, planned: planned) {
+            candidate = (folder.isEmpty ? "" : folder + "/") + "\(stem) \(number)\(ext)"
+            number += 1
+        }
+        return candidate
+    }
+
+    private func isFree(_ path: String, for bytes: [UInt8], planned: [String: [UInt8]]) -> Bool {
+        if let earlier = planned[path] { return earlier == bytes }
+        let full = vault.fullPath(path)
+        guard FileSystem.status(full) != nil else { return true }
+        guard let (existing, _) = try? FileSystem.read(full) else { return false }
+        return existing == bytes
+    }
+
+    /// `text` with its links to each file `renamed` holds (a path relative to the note, as the
+    /// formats write it: `](path)`, or `](<path>)` when it has blanks) made links to its new path,
+    /// in one pass, so that a link just made is not renamed again when a new name is another's old.
+    static func relinking(_ text: String, _ renamed: [String: String]) -> String {
+        let targets = renamed.map { ("](" + EnexMarkdown.destination($0.key) + ")", $0.value) }
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "](") {
+            out += rest[..<open.lowerBound]
+            rest = rest[open.lowerBound...]
+            if let (old, new) = targets.first(where: { rest.hasPrefix($0.0) }) {
+                out += "](" + EnexMarkdown.destination(new) + ")"
+                rest = rest.dropFirst(old.count)
+            } else {
+                out += "]("
+                rest = rest.dropFirst(2)
+            }
+        }
+        return out + rest
+    }
+
     /// The vault-relative path of a file an entry brings (its path relative to `folder`), checked to
-    /// stay inside it: no absolute path, no `..`, no hidden name, no symlinked folder on its way,
-    /// and no file already there with other bytes.
+    /// stay inside it: no absolute path, no `..`, no hidden name, no symlinked folder on its way.
     private func attachmentPath(_ attachment: ImportAttachment, folder: String) throws(ImportError) -> String
     {
         let relative = attachment.path
@@ -150,12 +196,6 @@ extension NoteStore {
             throw .attachmentOutside(relative)
         } catch {
             throw .vault(error)
-        }
-        let full = vault.fullPath(path)
-        if FileSystem.status(full) != nil {
-            guard let (bytes, _) = try? FileSystem.read(full), bytes == attachment.bytes else {
-                throw .attachmentTaken(path)
-            }
         }
         return path
     }

@@ -70,6 +70,7 @@ public enum KeepFormat: ImportFormat {
         }
         var attachments: [ImportAttachment] = []
         var links: [String] = []
+        var warnings: [String] = []
         let folder = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
             separator: "/")
         for (index, attachment) in (note["attachments"]?.arrayValue ?? []).enumerated() {
@@ -81,7 +82,12 @@ public enum KeepFormat: ImportFormat {
                 throw ImportSourceError(
                     file: file, place: place, reason: "it has no 'filePath' naming a file")
             }
-            let bytes = try attachmentBytes(folder: folder, name: String(name), file: file, place: place)
+            guard let bytes = attachmentBytes(folder: folder, name: String(name)) else {
+                warnings.append(
+                    "'\(file)': its attached file '\(name)' is not beside it in the Takeout folder; "
+                        + "the note is imported without it")
+                continue
+            }
             attachments.append(ImportAttachment(path: bytes.name, bytes: bytes.bytes))
             let target = EnexMarkdown.destination(bytes.name)
             links.append(
@@ -100,7 +106,7 @@ public enum KeepFormat: ImportFormat {
         let fileName = String(file.split(separator: "/").last ?? Substring(file))
         return ImportEntry(
             sourceID: fileName, title: title.isEmpty ? nil : title, body: parts.joined(separator: "\n\n"),
-            createdAt: created, updatedAt: edited, tags: tags, attachments: attachments)
+            createdAt: created, updatedAt: edited, tags: tags, attachments: attachments, warnings: warnings)
     }
 
     /// A timestamp in microseconds since 1970 as a date, to the microsecond (whole seconds and
@@ -118,11 +124,9 @@ public enum KeepFormat: ImportFormat {
         return Date(timeIntervalSince1970: Double(value / 1_000_000) + Double(value % 1_000_000) / 1_000_000)
     }
 
-    /// An attached file beside the note: Takeout sometimes names the file `.jpg` where the note
-    /// says `.jpeg`, or the other way round, so both are tried.
-    private static func attachmentBytes(folder: String, name: String, file: String, place: String)
-        throws(ImportSourceError) -> (name: String, bytes: [UInt8])
-    {
+    /// An attached file beside the note, nil when it is not there: Takeout sometimes names the
+    /// file `.jpg` where the note says `.jpeg`, or the other way round, so both are tried.
+    private static func attachmentBytes(folder: String, name: String) -> (name: String, bytes: [UInt8])? {
         var names = [name]
         if name.lowercased().hasSuffix(".jpeg") { names.append(String(name.dropLast(5)) + ".jpg") }
         if name.lowercased().hasSuffix(".jpg") { names.append(String(name.dropLast(4)) + ".jpeg") }
@@ -130,8 +134,6 @@ public enum KeepFormat: ImportFormat {
             let path = (folder.isEmpty ? "" : folder + "/") + candidate
             if let bytes = try? FileSystem.read(path, followSymlinks: true).0 { return (candidate, bytes) }
         }
-        throw ImportSourceError(
-            file: file, place: place,
-            reason: "the attached file '\(name)' is not beside it in the Takeout folder")
+        return nil
     }
 }

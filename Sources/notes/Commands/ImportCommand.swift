@@ -71,6 +71,7 @@ struct ImportCommand: NotesCommand {
                 throw error
             }
             context.reportDiagnostics(of: store)
+            for warning in plan.warnings { context.output.warn(warning) }
             let skipped = plan.alreadyThere + plan.empty
             let counts =
                 "\(plan.items.count) note\(plan.items.count == 1 ? "" : "s") from \(plan.format) "
