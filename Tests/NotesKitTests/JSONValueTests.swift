@@ -24,6 +24,20 @@ import Testing
         #expect(value.compact == #"{"z":3,"a":[0.5,null,true],"s":"q\"\\\n\u0001é"}"#)
     }
 
+    /// A string with nothing to escape is copied whole; each escape, wherever it is, still is one.
+    @Test func stringsWithoutEscapesAreWrittenAsThemselves() {
+        var out = ""
+        JSONValue.quote("file:///v/a%20b/😀 中e\u{301}.md", into: &out)
+        #expect(out == "\"file:///v/a%20b/😀 中e\u{301}.md\"")
+        for (text, written) in [
+            ("a\"", #""a\"""#), ("\\z", #""\\z""#), ("é\u{1F}", #""é\u001f""#), ("\t", #""\t""#),
+        ] {
+            out = ""
+            JSONValue.quote(text, into: &out)
+            #expect(out == written)
+        }
+    }
+
     @Test func escapesAndSurrogatePairs() throws {
         #expect(try JSONValue.parse(#""\u00e9\u4e2d\ud83d\ude00\/\b\f\t""#) == .string("é中😀/\u{8}\u{c}\t"))
         #expect(try JSONValue.parse(#""\uD83D\uDE00""#) == .string("😀"))

@@ -119,17 +119,16 @@ extension Catalog {
         var sources: [(Int, [(Int, LinkProblem?)])] = []
         for position in 0..<count where copies[position] == nil {
             var numbers: [Int] = []
-            linkKeys(at: position).forEachLink { link in
-                if link.isToNote, keys.couldName(link) {
-                    let source = withPath(at: position) { Array($0) }
-                    if resolver.resolve(
-                        markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
-                        from: source) == target
-                    {
-                        numbers.append(link.number)
-                    }
+            var links = linkKeys(at: position).links
+            while let link = links.next() {
+                guard link.isToNote, keys.couldName(link) else { continue }
+                let source = withPath(at: position) { Array($0) }
+                if resolver.resolve(
+                    markdown: link.isMarkdown, key: link.key, alternative: link.alternative, from: source)
+                    == target
+                {
+                    numbers.append(link.number)
                 }
-                return true
             }
             if !numbers.isEmpty { sources.append((position, numbers.map { ($0, nil) })) }
         }

@@ -104,6 +104,16 @@ public final class CatalogSession: @unchecked Sendable {
         return current ?? Snapshot(catalog: Catalog.empty, generation: 0)
     }
 
+    /// Gives back the pages of the latest catalog's mapped index that this process touched (a
+    /// long-running program calls it when it has answered, so a scan of the whole vault does not
+    /// stay resident); they are mapped again, from the page cache, when next read. Does not wait.
+    public func releaseResidentPages() {
+        condition.lock()
+        let catalog = current?.catalog
+        condition.unlock()
+        catalog?.index?.releaseResidentPages()
+    }
+
     /// Brings the catalog up to date now and returns it (waiting for the session's thread).
     @discardableResult
     public func refresh() -> Snapshot {
@@ -168,6 +178,8 @@ public final class CatalogSession: @unchecked Sendable {
                 condition.broadcast()
                 condition.unlock()
                 if differs && generation > 1 { changed() }
+                // What the freshness check read of the index is not kept resident.
+                catalog.index?.releaseResidentPages()
                 dirty = false
             }
             let timeout =

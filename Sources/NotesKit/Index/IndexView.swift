@@ -157,6 +157,12 @@ final class IndexView: @unchecked Sendable {
         return file.date(at: n, order: order)
     }
 
+    /// See `TextStorage.releaseResidentPages`.
+    func releaseResidentPages() {
+        base.storage.releaseResidentPages()
+        delta?.storage.releaseResidentPages()
+    }
+
     func withID<R>(at number: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         let (file, n) = locate(number)
         return file.withID(at: n, body)

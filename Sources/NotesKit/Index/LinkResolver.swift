@@ -352,10 +352,12 @@ enum LinkStep: Equatable {
 /// aliases, and the folded ID and file name — as they will be after a move when the resolver is a
 /// moving one: what backlinks and a move compare each link's keys with, in place, before resolving
 /// the few that match. Folded names stand for caseless ones: names equal but for case fold alike.
-struct NamingKeys {
-    var id: [UInt8], name: [UInt8], path: [UInt8]
-    var foldedTitle: [UInt8]?, foldedID: [UInt8], foldedName: [UInt8]
-    var foldedAliases: [[UInt8]] = []
+/// A class, so a loop over every link of the vault that asks it shares it rather than copying
+/// its arrays.
+final class NamingKeys {
+    let id: [UInt8], name: [UInt8], path: [UInt8]
+    let foldedTitle: [UInt8]?, foldedID: [UInt8], foldedName: [UInt8]
+    private(set) var foldedAliases: [[UInt8]] = []
 
     init(_ resolver: LinkResolver, _ position: Int) {
         path = resolver.path(position)
@@ -374,21 +376,27 @@ struct NamingKeys {
     /// Whether `link` could resolve to the note (it does if it resolves to nothing nearer).
     func couldName(_ link: LinkKeysChunk.Link) -> Bool {
         guard link.isToNote else { return false }
-        if link.isMarkdown { return link.key.elementsEqual(path) || link.alternative.elementsEqual(path) }
-        if link.key.elementsEqual(id) || link.key.elementsEqual(name) || NamingKeys.ends(id, with: link.key) {
+        if link.isMarkdown { return Self.same(link.key, path) || Self.same(link.alternative, path) }
+        if Self.same(link.key, id) || Self.same(link.key, name) || NamingKeys.ends(id, with: link.key) {
             return true
         }
-        if let foldedTitle, link.alternative.elementsEqual(foldedTitle) { return true }
-        if foldedAliases.contains(where: { link.alternative.elementsEqual($0) }) { return true }
+        if let foldedTitle, Self.same(link.alternative, foldedTitle) { return true }
+        if foldedAliases.contains(where: { Self.same(link.alternative, $0) }) { return true }
         let folded = LinkResolver.withoutMD(link.alternative)
-        return folded.elementsEqual(foldedName) || folded.elementsEqual(foldedID)
+        return Self.same(folded, foldedName) || Self.same(folded, foldedID)
             || NamingKeys.ends(foldedID, with: folded)
+    }
+
+    /// Whether two keys are the same bytes (lengths first: most keys differ in length).
+    private static func same(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.elementsEqual(b)
     }
 
     /// Whether `id` ends with `/` and `target`, when `target` has folders.
     static func ends(_ id: [UInt8], with target: UnsafeRawBufferPointer) -> Bool {
-        guard target.contains(UInt8(ascii: "/")), id.count > target.count,
-            id[id.count - target.count - 1] == UInt8(ascii: "/")
+        // The byte before the suffix first: it rules out most keys without a scan of the key.
+        guard id.count > target.count, id[id.count - target.count - 1] == UInt8(ascii: "/"),
+            target.contains(UInt8(ascii: "/"))
         else { return false }
         return id.suffix(target.count).elementsEqual(target)
     }

@@ -281,19 +281,45 @@ struct LinkKeysChunk {
 
     /// Calls `body` with each link, in order; stops when it returns false.
     func forEachLink(_ body: (Link) -> Bool) {
-        var reader = ByteReader(bytes: bytes)
-        guard let count = reader.u16() else { return }
-        for number in 0..<Int(count) {
+        var links = self.links
+        while let link = links.next() {
+            guard body(link) else { return }
+        }
+    }
+
+    /// The links, in order: for a loop over every note's links, which a closure per note would
+    /// slow down.
+    var links: Links { Links(reader: ByteReader(bytes: bytes)) }
+
+    /// The links of a chunk, one at a time; none after a damaged one.
+    struct Links: IteratorProtocol {
+        var reader: ByteReader
+        var number = 0
+        var count: Int?
+
+        init(reader: ByteReader) {
+            self.reader = reader
+            count = self.reader.u16().map(Int.init)
+        }
+
+        mutating func next() -> Link? {
+            guard let count, number < count else { return nil }
             guard let flags = reader.byte(), let key = reader.bytes16(), let alternative = reader.bytes16()
-            else { return }
+            else {
+                self.count = nil
+                return nil
+            }
             var heading: UnsafeRawBufferPointer?
             if flags & NoteRefs.hasHeading != 0 {
-                guard let read = reader.bytes16() else { return }
+                guard let read = reader.bytes16() else {
+                    self.count = nil
+                    return nil
+                }
                 heading = read
             }
-            guard
-                body(Link(number: number, flags: flags, key: key, alternative: alternative, heading: heading))
-            else { return }
+            number += 1
+            return Link(
+                number: number - 1, flags: flags, key: key, alternative: alternative, heading: heading)
         }
     }
 }

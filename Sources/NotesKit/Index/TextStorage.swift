@@ -68,6 +68,15 @@ final class TextStorage: @unchecked Sendable {
         }
     }
 
+    /// Gives the pages of the mapping that this process touched back to the kernel: they stay in
+    /// the page cache and are mapped again from it when next read (the file is never written in
+    /// place), so a scan of the whole index does not stay in the process's resident memory.
+    /// Nothing for memory of this process.
+    func releaseResidentPages() {
+        guard isMapped, let base = bytes.baseAddress else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
+    }
+
     /// Up to `count` bytes at `offset`, read without touching the mapping (`pread`), so that a
     /// few scattered reads do not map whole runs of the page cache into this process.
     func read(at offset: Int, count: Int) -> [UInt8] {

@@ -155,6 +155,12 @@ public enum JSONValue: Codable, Equatable, Sendable {
     /// other character as itself.
     public static func quote(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings (paths, URIs, words) need no escape: copied whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

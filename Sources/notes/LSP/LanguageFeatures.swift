@@ -157,12 +157,9 @@ final class LanguageFeatures {
     }
 
     func range(_ bytes: Range<Int>, in positions: TextPositions) -> JSONValue {
-        let start = positions.position(of: bytes.lowerBound, encoding: encoding)
-        let end = positions.position(of: bytes.upperBound, encoding: encoding)
-        return .object([
-            "start": .object(["line": .int(start.line), "character": .int(start.column)]),
-            "end": .object(["line": .int(end.line), "character": .int(end.column)]),
-        ])
+        Self.range(
+            positions.position(of: bytes.lowerBound, encoding: encoding),
+            positions.position(of: bytes.upperBound, encoding: encoding))
     }
 
     private func location(_ uri: String, _ bytes: Range<Int>, in positions: TextPositions) -> JSONValue {
@@ -274,22 +271,18 @@ final class LanguageFeatures {
         let open = documents.uris.compactMap { uri in vaultPath(of: uri).map { (uri: uri, path: $0) } }
         let openPaths = Set(open.map(\.path))
         var groups: [(id: String, locations: [JSONValue])] = []
-        var seen: [String: Int] = [:]
-        var texts: [String: TextPositions] = [:]
-        for site in catalog.backlinks(to: note) where !openPaths.contains(site.source.path) {
-            try checkCancelled()
-            let uri = uri(ofNote: site.source.path)
-            guard let positions = texts[uri] ?? self.text(of: uri).map(TextPositions.init) else { continue }
-            texts[uri] = positions
-            // The n-th site on a line with this text is the n-th occurrence of the text there.
-            let key = "\(uri)\n\(site.line)\n\(site.text)"
-            let nth = seen[key, default: 0]
-            seen[key] = nth + 1
-            guard let bytes = Self.occurrence(nth, of: site.text, in: positions, line: site.line - 1) else {
-                continue
-            }
+        try checkCancelled()
+        let sites = catalog.backlinks(to: note).filter { !openPaths.contains($0.source.path) }
+        try checkCancelled()
+        let located = SiteLocations.locate(sites, root: store.vault.root, encoding: encoding)
+        try checkCancelled()
+        var uri = (path: "", uri: "")
+        for (site, location) in zip(sites, located) {
+            guard let location else { continue }
+            if uri.path != site.source.path { uri = (site.source.path, self.uri(ofNote: site.source.path)) }
             if groups.last?.id != site.source.id { groups.append((site.source.id, [])) }
-            groups[groups.count - 1].locations.append(location(uri, bytes, in: positions))
+            groups[groups.count - 1].locations.append(
+                .object(["uri": .string(uri.uri), "range": Self.range(location.start, location.end)]))
         }
         for document in open {
             guard let text = documents[document.uri]?.text else { continue }
@@ -313,25 +306,11 @@ final class LanguageFeatures {
         return .array(sorted.flatMap(\.element.locations))
     }
 
-    /// The byte range of the `nth` (0-based) occurrence of `text` on a line.
-    static func occurrence(_ nth: Int, of text: String, in positions: TextPositions, line: Int) -> Range<Int>?
-    {
-        guard line >= 0, line < positions.lineCount else { return nil }
-        let lineRange = positions.lineRange(line)
-        let needle = Array(text.utf8)
-        guard !needle.isEmpty, lineRange.count >= needle.count else { return nil }
-        var count = 0
-        var i = lineRange.lowerBound
-        while i + needle.count <= lineRange.upperBound {
-            if positions.bytes[i..<(i + needle.count)].elementsEqual(needle) {
-                if count == nth { return i..<(i + needle.count) }
-                count += 1
-                i += needle.count
-            } else {
-                i += 1
-            }
-        }
-        return nil
+    private static func range(_ start: SiteLocations.Position, _ end: SiteLocations.Position) -> JSONValue {
+        .object([
+            "start": .object(["line": .int(start.line), "character": .int(start.column)]),
+            "end": .object(["line": .int(end.line), "character": .int(end.column)]),
+        ])
     }
 
     /// On a link: the target's title, ID, date and first lines; on a broken link, that no note

@@ -350,6 +350,8 @@ final class LanguageServer {
 
     private func send(_ message: JSONValue) {
         let bytes = MessageFrames.frame(message.compact)
+        // The work of a message is done when it is answered: the index pages it read go back.
+        features?.session?.releaseResidentPages()
         var written = 0
         while written < bytes.count {
             let n = bytes[written...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
