@@ -212,27 +212,45 @@ extension NoteStore {
         if !plan.folder.isEmpty {
             try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(plan.folder)))
         }
-        for (done, item) in plan.items.enumerated() {
-            progress(done, plan.items.count)
-            for attachment in item.attachments {
-                let full = vault.fullPath(attachment.path)
-                if let (bytes, _) = try? FileSystem.read(full), bytes == attachment.bytes { continue }
-                // Checked free (or equal) when planned: another file put there since is left alone.
-                if FileSystem.status(full) != nil {
-                    throw .writeFailed(path: full, reason: "another file appeared there during the import")
+        let prefix = plan.folder.isEmpty ? "" : plan.folder + "/"
+        func name(_ item: ImportPlan.Item, _ attempt: Int) -> String {
+            prefix + (attempt == 1 ? item.baseName : "\(item.baseName)-\(attempt)")
+        }
+        // In groups whose notes are synced to the disk together: one wait for the disk a group.
+        let group = 64
+        var start = 0
+        while start < plan.items.count {
+            let items = plan.items[start..<min(plan.items.count, start + group)]
+            progress(start, plan.items.count)
+            for item in items {
+                for attachment in item.attachments {
+                    let full = vault.fullPath(attachment.path)
+                    if let (bytes, _) = try? FileSystem.read(full), bytes == attachment.bytes { continue }
+                    // Checked free (or equal) when planned: another file put there since is left alone.
+                    if FileSystem.status(full) != nil {
+                        throw .writeFailed(
+                            path: full, reason: "another file appeared there during the import")
+                    }
+                    try VaultError.mapping(
+                        FileSystem.makeDirectory((full as NSString).deletingLastPathComponent))
+                    try VaultError.mapping(FileSystem.writeAtomically(attachment.bytes, to: full))
+                    record(.imported(attachment.path))
                 }
-                try VaultError.mapping(FileSystem.makeDirectory((full as NSString).deletingLastPathComponent))
-                try VaultError.mapping(FileSystem.writeAtomically(attachment.bytes, to: full))
-                record(.imported(attachment.path))
             }
-            let prefix = plan.folder.isEmpty ? "" : plan.folder + "/"
-            func name(_ attempt: Int) -> String {
-                prefix + (attempt == 1 ? item.baseName : "\(item.baseName)-\(attempt)")
+            let mode = FileSystem.newFileMode()
+            let files = items.map {
+                (path: vault.fullPath(name($0, 1) + ".md"), bytes: Array($0.text.utf8), mode: mode)
             }
-            let attempt = try VaultError.mapping(
-                FileSystem.createExclusively(Array(item.text.utf8)) { vault.fullPath(name($0) + ".md") })
-            record(.imported(name(attempt) + ".md"))
-            ids.append(name(attempt))
+            let prepared = FileSystem.prepare(batch: files)
+            let numbers = try VaultError.mapping(
+                FileSystem.createExclusively(batch: prepared) { i, attempt in
+                    vault.fullPath(name(items[items.startIndex + i], attempt) + ".md")
+                })
+            for (item, attempt) in zip(items, numbers) {
+                record(.imported(name(item, attempt) + ".md"))
+                ids.append(name(item, attempt))
+            }
+            start += items.count
         }
         progress(plan.items.count, plan.items.count)
         return ids

@@ -59,7 +59,7 @@ extension FileSystem {
     /// The temp files of a batch, written and synced, not yet in place: one per file, or the error
     /// that kept it from being written.
     public struct PreparedBatch: Sendable {
-        fileprivate var temps: [Result<TemporaryFiles.Entry, FileSystemError>]
+        var temps: [Result<TemporaryFiles.Entry, FileSystemError>]
 
         /// The first error, if a temp could not be written.
         public var firstFailure: FileSystemError? {

@@ -106,15 +106,59 @@ extension FileSystem {
     private static func createFirstFree(
         _ bytes: [UInt8], from first: Int, through last: Int, _ candidate: (Int) -> String
     ) throws(FileSystemError) -> Int? {
-        var attempt = first
-        let temp = try writeTemp(bytes, beside: candidate(attempt), mode: newFileMode())
+        let temp = try writeTemp(bytes, beside: candidate(first), mode: newFileMode())
         defer { discard(temp) }
         pauseIfTesting()
+        return try place(temp, from: first, through: last, candidate, sync: true)
+    }
+
+    /// Puts each temp of `prepared` (made by `prepare(batch:)` beside `candidate(i, 1)`) in place
+    /// under the first free one of `candidate(i, 1)`, `candidate(i, 2)`, … as
+    /// `createExclusively(_:firstFreeOf:)` does, then syncs each folder once: a batch of new files
+    /// costs the disk one wait, not one a file. Returns each file's number; the first error stops
+    /// it (the files put in place before it are whole, and the remaining temps are removed).
+    public static func createExclusively(
+        batch prepared: PreparedBatch, firstFreeOf candidate: (Int, Int) -> String
+    ) throws(FileSystemError) -> [Int] {
+        var made: [Int] = []
+        var folders: [String] = []
+        defer {
+            for case .success(let temp) in prepared.temps.dropFirst(made.count) { discard(temp) }
+            for folder in folders { syncFolder(folder.isEmpty ? "." : folder) }
+        }
+        pauseIfTesting()
+        for (i, temp) in prepared.temps.enumerated() {
+            let folder = (candidate(i, 1) as NSString).deletingLastPathComponent
+            if !folders.contains(folder) { folders.append(folder) }
+            switch temp {
+            case .failure(let error): throw error
+            case .success(let temp):
+                var attempt = 1
+                while status(candidate(i, attempt)) != nil { attempt += 1 }
+                guard
+                    let number = try place(
+                        temp, from: attempt, through: .max, { candidate(i, $0) }, sync: false)
+                else { throw .writeFailed(path: candidate(i, attempt), reason: "every name is taken") }
+                discard(temp)
+                made.append(number)
+            }
+        }
+        return made
+    }
+
+    /// Links (or, without hard links, renames) a written temp into the first free one of
+    /// `candidate(first)` … `candidate(last)`; nil when all were taken. With `sync`, the folder is
+    /// synced after. The temp stays for the caller to discard (after a rename it is gone already).
+    private static func place(
+        _ temp: TemporaryFiles.Entry, from first: Int, through last: Int, _ candidate: (Int) -> String,
+        sync: Bool
+    ) throws(FileSystemError) -> Int? {
+        var attempt = first
         while true {
             let path = candidate(attempt)
             WriteStep.take(.link)
             if link(temp.path, path) == 0 {
-                syncDirectory(of: path)
+                if sync { syncDirectory(of: path) }
                 return attempt
             }
             let failure = errno
@@ -146,7 +190,7 @@ extension FileSystem {
                 unlink(path)
                 throw .writeFailed(path: path, reason: reason)
             }
-            syncDirectory(of: path)
+            if sync { syncDirectory(of: path) }
             return attempt
         }
     }
