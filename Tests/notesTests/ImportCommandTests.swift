@@ -216,6 +216,22 @@ import Testing
         #expect(again.stdout == "Imported 0 notes from notetaker (4 skipped: 3 already there, 1 empty)\n")
     }
 
+    /// A note that the vault's ignore files would hide is refused, naming the line, before any is
+    /// written: by a folder's rule, and by a name pattern in the folder's own `.gitignore`.
+    @Test func notesWhereTheIgnoreFilesWouldHideThemAreRefused() throws {
+        let s = try Sandbox()
+        let path = try Self.place(Self.sources[0], in: s)
+        try s.write(".gitignore", "drafts/\n")
+        let folder = try s.run(["import", "--folder", "drafts", "notetaker", path])
+        #expect(folder.status == 1, "\(folder)")
+        #expect(folder.stderr.contains(".gitignore:1"), "\(folder)")
+        try s.write("in/.gitignore", "meeting.md\n")
+        let name = try s.run(["import", "--folder", "in", "notetaker", path])
+        #expect(name.status == 1, "\(name)")
+        #expect(name.stderr.contains("in/.gitignore:1"), "\(name)")
+        #expect(Self.tree(s.vault).keys.filter { $0.hasSuffix(".md") }.isEmpty)
+    }
+
     /// The "already there" lookup reads the index, not every note: a note whose `importedFrom` the
     /// index holds counts, and an index of the old layout is rebuilt to hold it.
     @Test func anImportedNoteEditedByHandStillCountsAsThere() throws {

@@ -121,13 +121,13 @@ extension NoteStore {
             plan.items.append(placed)
             plan.warnings += entry.warnings
         }
-        do {
-            for item in plan.items {
-                try vault.checkNotIgnored(
-                    (folder.isEmpty ? "" : folder + "/") + item.baseName + ".md", isDirectory: false)
+        // Every note goes into one folder: its ignore files are read once for all the names.
+        let rules = IgnoreRules.forEntries(of: folder, root: vault.root)
+        for item in plan.items {
+            let path = (folder.isEmpty ? "" : folder + "/") + item.baseName + ".md"
+            if let rule = rules.ignoring(path, isDirectory: false) {
+                throw .vault(.ignored(path, rule: rule.description))
             }
-        } catch {
-            throw .vault(error)
         }
         return plan
     }

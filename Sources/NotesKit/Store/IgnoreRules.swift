@@ -88,6 +88,41 @@ public struct IgnoreRules: Sendable {
         return nil
     }
 
+    /// What applies to the entries of the vault-relative `folder`: the rule that ignores the folder
+    /// or one above it, else the rules of the ignore files from the top down to it (asked about
+    /// each entry's vault-relative path), so that many names in one folder cost one walk.
+    public enum FolderRules: Sendable {
+        case ignored(IgnoreRule)
+        case rules(IgnoreRules)
+
+        /// The rule that ignores the entry at the vault-relative `path` of this folder, if any.
+        public func ignoring(_ path: String, isDirectory: Bool) -> IgnoreRule? {
+            switch self {
+            case .ignored(let rule): rule
+            case .rules(let rules):
+                rules.rule(for: path, isDirectory: isDirectory).flatMap { $0.ignores ? $0 : nil }
+            }
+        }
+    }
+
+    /// `FolderRules` of `folder`, read down from `root`.
+    public static func forEntries(of folder: String, root: String) -> FolderRules {
+        var rules = IgnoreRules.none
+        var built = ""
+        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if fd >= 0 { close(fd) } }
+        for component in folder.split(separator: "/").map(String.init) {
+            if fd >= 0 { rules = rules.adding(folder: built, fd: fd) }
+            built = built.isEmpty ? component : built + "/" + component
+            if let rule = rules.rule(for: built, isDirectory: true), rule.ignores { return .ignored(rule) }
+            let next = fd >= 0 ? openat(fd, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1
+            if fd >= 0 { close(fd) }
+            fd = next
+        }
+        if fd >= 0 { rules = rules.adding(folder: built, fd: fd) }
+        return .rules(rules)
+    }
+
     /// Whether the entry at the vault-relative `path` (its name starting at byte `nameStart`) is
     /// ignored: the last line that matches it, in the innermost file that has one, is not a `!`.
     public func isIgnored(path: UnsafeRawBufferPointer, nameStart: Int, isDirectory: Bool) -> Bool {
