@@ -19,6 +19,16 @@ import Testing
         #expect(CommitPlan([.moved(from: "a.md", to: "b.md")])?.message == "notes: move a to b")
     }
 
+    /// `notes today` makes the day's note and then the editor writes it: one note added.
+    @Test func aNoteMadeAndThenRewrittenWasAdded() {
+        #expect(CommitPlan([.added("j/d.md"), .modified("j/d.md")])?.message == "notes: add j/d")
+        #expect(CommitPlan([.modified("a.md"), .modified("a.md")])?.message == "notes: edit a")
+        #expect(CommitPlan([.restored("a.md"), .modified("a.md")])?.message == "notes: restore a")
+        let two = CommitPlan([.added("a.md"), .modified("b.md"), .modified("a.md")])
+        #expect(two?.message == "notes: 2 changes\n\n- add a\n- edit b")
+        #expect(two?.paths == ["a.md", "b.md"])
+    }
+
     /// `sync` commits the attachments notes link to along with them: files, not notes.
     @Test func manyFilesThatAreNotAllNotesAreFiles() {
         let notes = CommitPlan(["a.md", "b.md", "c.md", "d.md"].map { Change.added($0) })

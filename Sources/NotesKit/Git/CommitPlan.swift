@@ -21,7 +21,7 @@ public struct CommitPlan: Equatable, Sendable {
             message = "notes: update " + (settings ? "the vault's settings" : paths.joined(separator: ", "))
             return
         }
-        let changes = notes
+        let changes = Self.merged(notes)
         let verbs = changes.map(CommitPlan.verb)
         let subjects = changes.map(CommitPlan.subject)
         let rewrites = changes.compactMap { change -> Int? in
@@ -47,6 +47,26 @@ public struct CommitPlan: Equatable, Sendable {
                 "notes: \(changes.count) changes\n\n"
                 + zip(verbs, subjects).map { "- " + $0 + " " + $1 }.joined(separator: "\n")
         }
+    }
+
+    /// `changes` with each rewrite of a file that an earlier change made, put back or rewrote left
+    /// out: a note made and then edited by one command (`notes today` making the day's note, then
+    /// the editor) was added, and says so once.
+    static func merged(_ changes: [Change]) -> [Change] {
+        var written: Set<String> = []
+        var kept: [Change] = []
+        for change in changes {
+            switch change {
+            case .modified(let path):
+                guard written.insert(path).inserted else { continue }
+            case .added(let path), .imported(let path), .restored(let path):
+                written.insert(path)
+            default:
+                break
+            }
+            kept.append(change)
+        }
+        return kept
     }
 
     /// What a change did, as a verb of the command line.
