@@ -220,11 +220,12 @@ import Testing
         try Sandbox(tree: [.directory("v", [])]).test { root in
             let notes = try store(root + "/v")
             #expect(
-                try notes.makeNote(at: "journal/2026-12-02.md", text: "# 2026-12-02\n", now: 1_796_203_800))
+                try notes.makeNote(
+                    at: "journal/2026-12-02.md", text: "# 2026-12-02\n", created: 1_796_203_800))
             #expect(
                 Disk.text(root + "/v/journal/2026-12-02.md")
                     == "---\ncreatedAt: 2026-12-02T09:30:00Z\n---\n# 2026-12-02\n")
-            #expect(try !notes.makeNote(at: "journal/2026-12-02.md", text: "other\n", now: 1_796_203_900))
+            #expect(try !notes.makeNote(at: "journal/2026-12-02.md", text: "other\n", created: 1_796_203_900))
             #expect(Disk.text(root + "/v/journal/2026-12-02.md")?.hasSuffix("# 2026-12-02\n") == true)
             #expect(notes.changes == [.added("journal/2026-12-02.md")])
         }

@@ -944,7 +944,9 @@ import Testing
             'daily' template of the template folder (or the one daily-notes.json names), else it holds
             '# <date>'; it is kept even when the editor leaves it untouched. With text, the entry is added
             as its last line without an editor, and two at once both land. Prints the note's ID.
-            A --date with a time dates the entry at that time.
+            A --date with a time dates the entry at that time. A note made for another day is created on
+            that day, at the time of day it is now (or at the --date's time), so that the journal lists
+            and filters by its days.
 
             """
         ),

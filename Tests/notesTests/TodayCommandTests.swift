@@ -15,8 +15,7 @@ import Testing
         #expect(r.stdout == "journal/2026-12-02\n")
         #expect(
             try s.read("journal/2026-12-02.md")
-                == "---\ncreatedAt: 2026-12-02T08:30:00Z\nupdatedAt: 2026-12-02T08:30:00Z\n---\n# 2026-12-02\n\n"
-                + "- 08:30 bought milk\n")
+                == "---\ncreatedAt: 2026-12-02T08:30:00Z\n---\n# 2026-12-02\n\n- 08:30 bought milk\n")
         r = try s.run(
             ["daily", "-"], stdin: "call Ann\nabout the roof\r\n\n  and the gutter\n",
             env: ["NOTES_TEST_NOW": "2026-12-02T18:05:00Z"])
@@ -49,6 +48,74 @@ import Testing
         let r = try s.run(["today", "--date", date, "x"], env: Self.now)
         #expect(r.status == 0 && r.stdout == id + "\n", "\(r)")
         #expect(try s.read(id + ".md").hasSuffix("\n" + entry + "\n"))
+    }
+
+    // MARK: The day a note is for
+
+    @Test(arguments: [
+        ("2026-11-30", "journal/2026-11-30", "2026-11-30T08:30:00Z", "- 08:30 x"),
+        ("yesterday", "journal/2026-12-01", "2026-12-01T08:30:00Z", "- 08:30 x"),
+        ("3 days ago", "journal/2026-11-29", "2026-11-29T08:30:00Z", "- 08:30 x"),
+        ("friday", "journal/2026-11-27", "2026-11-27T08:30:00Z", "- 08:30 x"),
+        ("2026-12-25", "journal/2026-12-25", "2026-12-25T08:30:00Z", "- 08:30 x"),
+        ("2026-11-20T18:45", "journal/2026-11-20", "2026-11-20T18:45:00Z", "- 18:45 x"),
+        ("today", "journal/2026-12-02", "2026-12-02T08:30:00Z", "- 08:30 x"),
+    ])
+    func aNoteForAnotherDayIsCreatedOnThatDay(date: String, id: String, created: String, entry: String)
+        throws
+    {
+        let s = try Sandbox()
+        let r = try s.run(["today", "--date", date, "x"], env: Self.now)
+        #expect(r.status == 0 && r.stdout == id + "\n", "\(r)")
+        let name = String(id.dropFirst("journal/".count))
+        #expect(try s.read(id + ".md") == "---\ncreatedAt: \(created)\n---\n# \(name)\n\n\(entry)\n")
+    }
+
+    /// Berlin: UTC+1 in winter, UTC+2 from 29 March to 25 October 2026, the clocks going forward
+    /// from 02:00 to 03:00 on the first night and back from 03:00 to 02:00 on the second.
+    @Test(arguments: [
+        ("2026-07-01", "2026-12-02T09:30:00+01:00", "2026-07-01T07:30:00Z", "- 09:30 x"),
+        ("2026-03-29", "2026-12-02T02:30:00+01:00", "2026-03-29T01:30:00Z", "- 03:30 x"),
+        ("2026-10-25", "2026-12-02T02:30:00+01:00", "2026-10-25T00:30:00Z", "- 02:30 x"),
+        ("2026-03-30", "2026-12-02T02:30:00+01:00", "2026-03-30T00:30:00Z", "- 02:30 x"),
+        ("yesterday", "2026-03-30T09:00:00+02:00", "2026-03-29T07:00:00Z", "- 09:00 x"),
+        ("yesterday", "2026-03-30T02:30:00+02:00", "2026-03-29T01:30:00Z", "- 03:30 x"),
+        ("yesterday", "2026-10-26T02:30:00+01:00", "2026-10-25T00:30:00Z", "- 02:30 x"),
+    ])
+    func anotherDaysTimeIsItsWallClocksAcrossAChangeOfTheClocks(
+        date: String, now: String, created: String, entry: String
+    ) throws {
+        let s = try Sandbox()
+        let r = try s.run(
+            ["today", "--date", date, "x"], env: ["NOTES_TEST_NOW": now, "TZ": "Europe/Berlin"])
+        #expect(r.status == 0, "\(r)")
+        let id = r.stdout.trimmingCharacters(in: .newlines)
+        #expect(try s.read(id + ".md").hasPrefix("---\ncreatedAt: \(created)\n---\n"), "\(date) \(now)")
+        #expect(try s.read(id + ".md").hasSuffix("\n\n" + entry + "\n"), "\(date) \(now)")
+    }
+
+    @Test func theJournalIsListedAndFilteredByItsDays() throws {
+        let s = try Sandbox()
+        for date in ["2026-11-30", "today", "yesterday"] {
+            #expect(try s.run(["today", "--date", date, "x"], env: Self.now).status == 0)
+        }
+        // Made in the editor, left as it was.
+        let editor = Self.now.merging(["NOTES_EDITOR": "true"]) { $1 }
+        #expect(try s.run(["today", "--date", "2026-11-29"], env: editor, tty: true).status == 0)
+        func ids(_ arguments: [String]) throws -> [String] {
+            try s.run(arguments, env: Self.now).stdout.split(separator: "\n").map {
+                String($0.prefix { $0 != "\t" })
+            }
+        }
+        let days = ["journal/2026-12-02", "journal/2026-12-01", "journal/2026-11-30", "journal/2026-11-29"]
+        #expect(try ids(["list"]) == days)
+        #expect(try ids(["list", "--sort", "created", "--reverse"]) == days.reversed())
+        #expect(try ids(["list", "--since", "yesterday"]) == Array(days.prefix(2)))
+        #expect(try ids(["list", "--until", "2026-11-30"]) == Array(days.suffix(2)))
+        // An entry added now is an edit like any other: the note is the one changed last.
+        #expect(try s.run(["today", "--date", "2026-11-29", "later"], env: Self.now).status == 0)
+        #expect(try ids(["list"]).first == "journal/2026-11-29")
+        #expect(try ids(["list", "--sort", "created"]) == days)
     }
 
     @Test func aDateThatDoesNotParseIsAUsageErrorListingTheForms() throws {
@@ -98,8 +165,7 @@ import Testing
             try s.read("journal/2027-01-01.md")
                 == """
                 ---
-                createdAt: 2026-12-02T08:30:00Z
-                updatedAt: 2026-12-02T08:30:00Z
+                createdAt: 2027-01-01T08:30:00Z
                 tags: [journal]
                 week: 2026-W53
                 ---
@@ -232,6 +298,40 @@ import Testing
         #expect(try s.read("journal/2026-12-02.md") == "# Today\n\nkeep\n")
     }
 
+    // MARK: Auto-commit
+
+    @Test func withAutoCommitEachRunIsOneCommitSayingWhatItDid() throws {
+        let s = try Sandbox()
+        try s.makeRepository()
+        #expect(try s.run(["config", "set", "gitAutoCommit", "true"]).status == 0)
+        func lastCommit() throws -> (message: String, files: [String]) {
+            (
+                try s.gitOK(["log", "-1", "--format=%B"]).trimmingCharacters(in: .whitespacesAndNewlines),
+                try s.committedFiles()
+            )
+        }
+        var r = try s.run(["today", "bought", "milk"], env: Self.now)
+        #expect(r.status == 0 && r.stderr == "", "\(r)")
+        #expect(try lastCommit() == ("notes: add journal/2026-12-02", ["journal/2026-12-02.md"]))
+        r = try s.run(["today", "-"], stdin: "and bread\n", env: Self.now)
+        #expect(r.status == 0 && r.stderr == "", "\(r)")
+        #expect(try lastCommit() == ("notes: edit journal/2026-12-02", ["journal/2026-12-02.md"]))
+        // Made, then written in the editor: added.
+        let editor = try s.script("ed.sh", #"printf -- '- call Ann\n' >> "$1""#)
+        let env = Self.now.merging(["NOTES_EDITOR": editor]) { $1 }
+        r = try s.run(["today", "--date", "yesterday"], env: env, tty: true)
+        #expect(r.status == 0 && r.stderr == "", "\(r)")
+        #expect(try lastCommit() == ("notes: add journal/2026-12-01", ["journal/2026-12-01.md"]))
+        r = try s.run(["today", "--date", "yesterday"], env: env, tty: true)
+        #expect(try lastCommit() == ("notes: edit journal/2026-12-01", ["journal/2026-12-01.md"]))
+        // Made and left untouched: added, as the note is kept.
+        r = try s.run(
+            ["today", "--date", "2026-11-30"], env: Self.now.merging(["NOTES_EDITOR": "true"]) { $1 })
+        #expect(try lastCommit() == ("notes: add journal/2026-11-30", ["journal/2026-11-30.md"]))
+        #expect(try s.commitSubjects().count == 6)
+        #expect(try s.gitStatus() == "")
+    }
+
     // MARK: Obsidian
 
     static func obsidianVault(_ s: Sandbox, dailyNotes: String) throws {
@@ -251,7 +351,7 @@ import Testing
         #expect(r.status == 0 && r.stdout == "Journal/Daily/02.12.2026\n", "\(r)")
         #expect(
             try s.read("Journal/Daily/02.12.2026.md")
-                == "---\ncreatedAt: 2026-12-02T08:30:00Z\nupdatedAt: 2026-12-02T08:30:00Z\ntags: [daily]\n---\n"
+                == "---\ncreatedAt: 2026-12-02T08:30:00Z\ntags: [daily]\n---\n"
                 + "## 02.12.2026\n\nWednesday\n\n- 08:30 x\n")
         r = try s.run(["config"])
         #expect(r.stdout.contains("dailyFolder     Journal/Daily  obsidian\n"), "\(r)")

@@ -47,6 +47,21 @@ public struct LocalDateTime: Equatable, Hashable, Sendable {
             second: time.second)
     }
 
+    /// The moment (seconds since 1970) this wall-clock day and time names in `timeZone`. A time
+    /// that happens twice (the clocks set back) is its first; a time the clocks skipped (set
+    /// forward) is read in the offset before the change, so 02:30 on such a night is 03:30.
+    public func seconds(in timeZone: TimeZone = .current) -> Double {
+        let wall = Double(dayNumber * 86400 + hour * 3600 + minute * 60 + second)
+        // The offsets a day either side: every change of the clocks around the time is between them.
+        let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wall - 86400))
+        let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wall + 86400))
+        for offset in [max(before, after), min(before, after)] {
+            let moment = wall - Double(offset)
+            if LocalDateTime(seconds: moment, timeZone: timeZone) == self { return moment }
+        }
+        return wall - Double(before)
+    }
+
     /// Days since 1970-01-01 of the day.
     var dayNumber: Int { NoteDate.daysFromCivil(year, month, day) }
 

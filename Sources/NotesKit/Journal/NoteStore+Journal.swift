@@ -107,13 +107,14 @@ extension NoteStore {
         return path
     }
 
-    /// Makes the note at the vault-relative `path` holding `text` under the content rules, with its
-    /// `createdAt`, unless a file is there already; returns whether it made it. Its folders are
-    /// made; the file appears whole and never replaces another (two processes may make it at once).
+    /// Makes the note at the vault-relative `path` holding `text` under the content rules, with
+    /// `created` as its `createdAt` (unless `text` has one), unless a file is there already; returns
+    /// whether it made it. Its folders are made; the file appears whole and never replaces another
+    /// (two processes may make it at once).
     @discardableResult
-    public func makeNote(at path: String, text: String, now: Double) throws(VaultError) -> Bool {
+    public func makeNote(at path: String, text: String, created: Double) throws(VaultError) -> Bool {
         let content = try Content.normalize(text)
-        let bytes = Array(NoteDocument.newFile(NoteDocument(parsing: content), created: now).utf8)
+        let bytes = Array(NoteDocument.newFile(NoteDocument(parsing: content), created: created).utf8)
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder))) }
         guard try VaultError.mapping(FileSystem.createExclusively(bytes, at: vault.fullPath(path))) else {
@@ -159,7 +160,7 @@ public enum JournalEntry {
     /// `body` (trimmed at its end) with `entry` as its last line: right below a list item or its
     /// continuation lines, else after a blank line, so the entry is not run into a heading or a
     /// paragraph.
-    static func appending(_ entry: String, to body: String) -> String {
+    public static func appending(_ entry: String, to body: String) -> String {
         guard let lastLine = body.split(separator: "\n", omittingEmptySubsequences: false).last,
             !body.isEmpty
         else { return entry }

@@ -20,7 +20,9 @@ struct TodayCommand: NotesCommand {
             'daily' template of the template folder (or the one daily-notes.json names), else it holds
             '# <date>'; it is kept even when the editor leaves it untouched. With text, the entry is added
             as its last line without an editor, and two at once both land. Prints the note's ID.
-            A --date with a time dates the entry at that time.
+            A --date with a time dates the entry at that time. A note made for another day is created on
+            that day, at the time of day it is now (or at the --date's time), so that the journal lists
+            and filters by its days.
             """)
 
     let text: [String]
@@ -34,10 +36,19 @@ struct TodayCommand: NotesCommand {
     func run(_ context: Context) throws {
         guard let store = try context.store(creatingDefaultVault: true) else { return }
         let journal = JournalSettings(context.layeredSettings, userFile: context.settingsFile.path)
+        // Another day is that day at the time of day it is now (a time the clocks skip on that day
+        // moved on as they are), or at the time given; a note made for it is created then, so the
+        // journal sorts and filters by its days.
         let clock = LocalDateTime(seconds: context.now)
-        let time =
-            date.map { $0.isWholeDay ? LocalDateTime($0.day, at: clock) : LocalDateTime(seconds: $0.start) }
-            ?? clock
+        var time = clock
+        var created = context.now
+        if let date, date.isWholeDay {
+            time = LocalDateTime(seconds: LocalDateTime(date.day, at: clock).seconds())
+            if time != clock { created = time.seconds() }
+        } else if let date {
+            time = LocalDateTime(seconds: date.start)
+            created = date.start
+        }
         let path = try store.dailyNotePath(for: time, journal)
         // The entry first: a stdin that holds nothing makes no note.
         var entry: String?
@@ -46,11 +57,15 @@ struct TodayCommand: NotesCommand {
             guard let line = JournalEntry.text(raw, at: time) else { throw VaultError.emptyNote }
             entry = line
         }
-        if FileSystem.status(store.vault.fullPath(path)) == nil {
-            try make(path, for: time, journal: journal, store: store, context: context)
-        }
+        // A note made here holds the entry from the start: one write, and one change to commit.
+        let made =
+            FileSystem.status(store.vault.fullPath(path)) == nil
+            ? try make(
+                path, for: time, created: created, entry: entry, journal: journal, store: store,
+                context: context)
+            : false
         if let entry {
-            try store.appendEntry(entry, toNoteAt: path, now: context.now)
+            if !made { try store.appendEntry(entry, toNoteAt: path, now: context.now) }
         } else {
             let loaded = try context.note(path, in: store)
             let session = try context.editor().edit(
@@ -62,29 +77,36 @@ struct TodayCommand: NotesCommand {
         context.output.out(Note.id(forPath: path) + "\n")
     }
 
-    /// Makes the daily note at `path` from the daily template, or with the date as its heading.
-    /// Another process may make it first; then that note is the day's.
+    /// Makes the daily note at `path` from the daily template, or with the date as its heading,
+    /// with `entry` as its last line; returns whether it made it. Another process may make it
+    /// first; then that note is the day's.
     private func make(
-        _ path: String, for time: LocalDateTime, journal: JournalSettings, store: NoteStore, context: Context
-    ) throws {
+        _ path: String, for time: LocalDateTime, created: Double, entry: String?, journal: JournalSettings,
+        store: NoteStore, context: Context
+    ) throws -> Bool {
         let name = (Note.id(forPath: path) as NSString).lastPathComponent
         var warnings: [String] = []
         let template = try store.dailyTemplate(journal, warnings: &warnings)
         for warning in warnings { context.output.warn(warning) }
-        var text = "# " + name + "\n"
+        var body = "# " + name + "\n"
+        var filled: FilledTemplate?
         if let template {
             let values = TemplateValues(
                 title: name, time: time,
                 yesterday: Note.id(forPath: try store.dailyNotePath(for: time.adding(days: -1), journal)),
                 tomorrow: Note.id(forPath: try store.dailyNotePath(for: time.adding(days: 1), journal)),
                 titleHeading: false)
-            let filled = try template.filled(with: values)
-            if !filled.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-                || filled.frontMatter != nil
-            {
-                text = filled.noteText(created: context.now)
+            let note = try template.filled(with: values)
+            if !note.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || note.frontMatter != nil {
+                filled = note
+                body = note.body
             }
         }
-        try store.makeNote(at: path, text: text, now: context.now)
+        if let entry {
+            while let last = body.last, last.isWhitespace { body.removeLast() }
+            body = JournalEntry.appending(entry, to: body)
+        }
+        let text = filled?.noteText(body: body, created: created) ?? body
+        return try store.makeNote(at: path, text: text, created: created)
     }
 }
