@@ -94,6 +94,17 @@ import Testing
         #expect(try s.read(id + ".md").hasSuffix("\n\n" + entry + "\n"), "\(date) \(now)")
     }
 
+    /// Samoa skipped 30 December 2011 whole, from UTC-10 to UTC+14: a note asked for that day is
+    /// still named after it.
+    @Test func aDayTheClocksSkipWholeNamesItsOwnNote() throws {
+        let s = try Sandbox()
+        let r = try s.run(
+            ["today", "--date", "2011-12-30", "x"],
+            env: ["NOTES_TEST_NOW": "2026-12-02T09:30:00+13:00", "TZ": "Pacific/Apia"])
+        #expect(r.status == 0 && r.stdout == "journal/2011-12-30\n", "\(r)")
+        #expect(try s.read("journal/2011-12-30.md").hasSuffix("\n- 09:30 x\n"))
+    }
+
     @Test func theJournalIsListedAndFilteredByItsDays() throws {
         let s = try Sandbox()
         for date in ["2026-11-30", "today", "yesterday"] {

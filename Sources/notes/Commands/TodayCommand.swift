@@ -43,7 +43,10 @@ struct TodayCommand: NotesCommand {
         var time = clock
         var created = context.now
         if let date, date.isWholeDay {
-            time = LocalDateTime(seconds: LocalDateTime(date.day, at: clock).seconds())
+            let wall = LocalDateTime(date.day, at: clock)
+            let moved = LocalDateTime(seconds: wall.seconds())
+            // A day the clocks skip whole still names its own note.
+            time = moved.day == wall.day ? moved : wall
             if time != clock { created = time.seconds() }
         } else if let date {
             time = LocalDateTime(seconds: date.start)
