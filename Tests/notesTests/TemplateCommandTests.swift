@@ -80,6 +80,30 @@ import Testing
                 && r.stderr.hasPrefix("Error: no template 'meeting' in '.templates/'; there are none yet"))
     }
 
+    /// A link in the template folder, to a folder or a file, leads to no template: `templates` does
+    /// not list it, and `add` does not read through it (a cloned vault's link to the user's files).
+    @Test func aTemplateThroughASymlinkIsNoTemplate() throws {
+        let s = try Sandbox()
+        try Self.meeting(s)
+        let outside = s.root.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try "# Private\n\nnot for this vault\n".write(
+            toFile: outside + "/private.md", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: s.vault + "/.templates/out", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(
+            atPath: s.vault + "/.templates/link.md", withDestinationPath: outside + "/private.md")
+        #expect(try s.run(["templates"]).stdout == "meeting\n")
+        for name in ["out/private", "link"] {
+            let r = try s.run(["add", "--template", name, "x"], env: Self.now)
+            #expect(r.status == 1, "\(r)")
+            #expect(
+                r.stderr == "Error: no template '\(name)' in '.templates/'; the templates there: meeting\n",
+                "\(r)")
+        }
+        #expect(Disk.names(s.vault) == [".notes", ".templates"])
+    }
+
     @Test func theTemplateFolderSettingNamesAnotherFolder() throws {
         let s = try Sandbox()
         try s.write("Templates/Idea.md", "# {{title}}\n")

@@ -391,6 +391,22 @@ import Testing
         #expect(try s.read("2026-12-02.md").hasSuffix("---\n# 2026-12-02\n\n- 08:30 x\n"))
     }
 
+    @Test func aTemplateDailyNotesJSONNamesThroughASymlinkIsNotRead() throws {
+        let s = try Sandbox()
+        let outside = s.root.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try "private\n".write(toFile: outside + "/Day.md", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: s.vault + "/Templates", withDestinationPath: outside)
+        try s.write(".obsidian/daily-notes.json", #"{"template": "Templates/Day"}"#)
+        let r = try s.run(["today", "x"], env: Self.now)
+        #expect(r.status == 0 && r.stdout == "2026-12-02\n", "\(r)")
+        #expect(r.stderr.contains("warning: the daily notes' template 'Templates/Day'"), "\(r)")
+        #expect(
+            try s.read("2026-12-02.md")
+                == "---\ncreatedAt: 2026-12-02T08:30:00Z\n---\n# 2026-12-02\n\n- 08:30 x\n")
+    }
+
     @Test func anObsidianFormatWithALetterThatIsNoTokenIsAnError() throws {
         let s = try Sandbox()
         try s.write(".obsidian/daily-notes.json", #"{"format": "YYYY-[Q]Q"}"#)

@@ -46,14 +46,32 @@ extension NoteStore {
         guard !name.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
             throw JournalError.badTemplateName(name)
         }
-        guard let top = try templateFolderPath(folder), FileSystem.status(top + "/" + name + ".md") != nil
-        else {
+        guard let top = try templateFolderPath(folder), Self.isPlainFile(name + ".md", under: top) else {
             throw JournalError.noTemplate(
                 name, folder: Vault.normalized(folder), available: try templateNames(in: folder))
         }
         return Template(
             name: name, text: try readTemplate(top + "/" + name + ".md"),
             path: Vault.normalized(folder) + "/" + name + ".md")
+    }
+
+    /// Whether `relative` names a regular file below the folder `top` through folders only: no
+    /// symlink on the way, so that a template is never read through a link out of the vault (a
+    /// cloned vault's link to the user's other files), and a name `templateNames` leaves out is
+    /// no template.
+    static func isPlainFile(_ relative: String, under top: String) -> Bool {
+        var path = top
+        let parts = relative.split(separator: "/")
+        for (index, part) in parts.enumerated() {
+            path += "/" + part
+            guard let status = FileSystem.status(path) else { return false }
+            guard index == parts.count - 1 else {
+                if status.kind != .directory { return false }
+                continue
+            }
+            return status.kind == .regular
+        }
+        return false
     }
 
     /// The text of the template file at `path` (never through a final symlink).
@@ -69,7 +87,7 @@ extension NoteStore {
     public func dailyTemplate(_ journal: JournalSettings, warnings: inout [String]) throws -> Template? {
         if let configured = journal.dailyTemplate {
             let relative = Vault.normalized(configured.hasSuffix(".md") ? configured : configured + ".md")
-            if !relative.hasPrefix("../"), FileSystem.status(vault.fullPath(relative))?.kind == .regular {
+            if !relative.hasPrefix("../"), Self.isPlainFile(relative, under: vault.root) {
                 return Template(
                     name: configured, text: try readTemplate(vault.fullPath(relative)), path: relative)
             }
@@ -79,7 +97,7 @@ extension NoteStore {
         }
         let name = JournalSettings.dailyTemplateName
         guard let top = try templateFolderPath(journal.templateFolder),
-            FileSystem.status(top + "/" + name + ".md")?.kind == .regular
+            Self.isPlainFile(name + ".md", under: top)
         else { return nil }
         return Template(
             name: name, text: try readTemplate(top + "/" + name + ".md"),
