@@ -104,6 +104,16 @@ import Testing
         #expect(Disk.names(s.vault) == [".notes", ".templates"])
     }
 
+    /// A Mac may write `é` as `e` and a combining accent; typed composed, the name still finds it.
+    @Test func aNameFindsItsTemplateInEitherUnicodeForm() throws {
+        let s = try Sandbox()
+        try s.write(".templates/Re\u{301}union.md", "# {{title}}\n\nQui :\n")
+        #expect(Disk.names(s.vault + "/.templates").map { Array($0.utf8).count } == [12])
+        let r = try s.run(["add", "--template", "R\u{E9}union", "--title", "Lundi"], env: Self.now)
+        #expect(r.status == 0 && r.stdout == "lundi\n", "\(r)")
+        #expect(try s.read("lundi.md").hasSuffix("---\n# Lundi\n\nQui :\n"))
+    }
+
     @Test func theTemplateFolderSettingNamesAnotherFolder() throws {
         let s = try Sandbox()
         try s.write("Templates/Idea.md", "# {{title}}\n")

@@ -46,9 +46,17 @@ extension NoteStore {
         guard !name.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
             throw JournalError.badTemplateName(name)
         }
-        guard let top = try templateFolderPath(folder), Self.isPlainFile(name + ".md", under: top) else {
-            throw JournalError.noTemplate(
-                name, folder: Vault.normalized(folder), available: try templateNames(in: folder))
+        guard let top = try templateFolderPath(folder) else {
+            throw JournalError.noTemplate(name, folder: Vault.normalized(folder), available: [])
+        }
+        if !Self.isPlainFile(name + ".md", under: top) {
+            // A name typed in one Unicode form finds a file named in another (`é` composed or not,
+            // as a Mac may have written it): Swift compares them equal.
+            let available = try templateNames(in: folder)
+            guard let found = available.first(where: { $0 == name }) else {
+                throw JournalError.noTemplate(name, folder: Vault.normalized(folder), available: available)
+            }
+            name = found
         }
         return Template(
             name: name, text: try readTemplate(top + "/" + name + ".md"),
