@@ -29,8 +29,10 @@ import Testing
         return Set(catalog.run(query).map(\.id))
     }
 
-    /// Opens the vault at `root` as a new command would, and checks its orphans twice — the
-    /// second time from what the first kept — against `backlinks`; returns them.
+    /// Opens the vault at `root` as a new command would (writing the index when anything
+    /// changed), and checks its orphans against `backlinks`: worked out, then, by the next
+    /// command (which reads the index the first one wrote, its notes in another order), from
+    /// what the first one kept; returns them.
     @discardableResult
     static func check(_ root: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Set<String>
     {
@@ -38,11 +40,15 @@ import Testing
         let catalog = notes.refresh()
         let expected = orphansByBacklinks(catalog)
         #expect(orphans(catalog) == expected, sourceLocation: sourceLocation)
+        let path = LinkedNotes.path(besideIndex: notes.indexPath)
         let key = try #require(LinkedNotes.key(of: catalog), sourceLocation: sourceLocation)
-        let kept = LinkedNotes.read(
-            LinkedNotes.path(besideIndex: notes.indexPath), key: key, count: catalog.count)
+        let kept = LinkedNotes.read(path, for: catalog, key: key)
         #expect(kept == catalog.resolvedLinkedFromOthers(), sourceLocation: sourceLocation)
-        #expect(orphans(notes.refresh()) == expected, sourceLocation: sourceLocation)
+        let next = store(try Vault(root: root)).refresh()
+        let nextKey = try #require(LinkedNotes.key(of: next), sourceLocation: sourceLocation)
+        let found = LinkedNotes.read(path, for: next, key: nextKey)
+        #expect(found == next.resolvedLinkedFromOthers(), sourceLocation: sourceLocation)
+        #expect(orphans(next) == expected, sourceLocation: sourceLocation)
         return expected
     }
 
@@ -159,11 +165,11 @@ import Testing
             #expect(Self.orphans(catalog) == ["a"])
             var bytes = try #require(Disk.bytes(path))
             #expect(
-                LinkedNotes.decode(bytes, key: key, count: catalog.count)
+                LinkedNotes.decode(bytes, of: catalog, key: key)
                     == catalog.resolvedLinkedFromOthers())
             // A flipped bit: the checksum no longer holds.
             bytes[key.count] ^= 3
-            #expect(LinkedNotes.decode(bytes, key: key, count: catalog.count) == nil)
+            #expect(LinkedNotes.decode(bytes, of: catalog, key: key) == nil)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             #expect(Self.orphans(notes.refresh()) == ["a"])
             // Another catalog's key: other records, other rules.
@@ -172,8 +178,8 @@ import Testing
             var rules = key
             rules[LinkedNotes.magic.count + 4] ^= 1
             for other in [records, rules] {
-                let foreign = LinkedNotes.encode([true, true], key: other)
-                #expect(LinkedNotes.decode(foreign, key: key, count: catalog.count) == nil)
+                let foreign = LinkedNotes.encode([true, true], of: catalog, key: other)
+                #expect(LinkedNotes.decode(foreign, of: catalog, key: key) == nil)
             }
         }
     }

@@ -103,14 +103,14 @@ extension Catalog {
         let kept = indexPath.flatMap { indexPath in
             LinkedNotes.key(of: self).map { (LinkedNotes.path(besideIndex: indexPath), indexPath, $0) }
         }
-        if let (path, _, key) = kept, let linked = LinkedNotes.read(path, key: key, count: count) {
+        if let (path, _, key) = kept, let linked = LinkedNotes.read(path, for: self, key: key) {
             Trace.mark("orphans kept")
             return linked
         }
         let linked = resolvedLinkedFromOthers()
         Trace.mark("orphans")
         if let (path, indexPath, key) = kept {
-            LinkedNotes.write(linked, key: key, to: path, indexPath: indexPath)
+            LinkedNotes.write(linked, of: self, key: key, to: path, indexPath: indexPath)
             Trace.mark("orphans written")
         }
         return linked
