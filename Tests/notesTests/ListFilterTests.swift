@@ -204,6 +204,28 @@ import Testing
         #expect(Self.ids(try s.run(["list", "--linked-from", "beta"])) == ["work2/beta", "work/alpha"])
     }
 
+    /// `--orphan` keeps what it works out beside the index: each change since (a link gained, a
+    /// note deleted, a note renamed) is answered as `backlinks` answers it.
+    @Test(arguments: [false, true])
+    func orphansFollowEachChange(obsidian: Bool) throws {
+        let s = try Self.sandbox(obsidian: obsidian)
+        func expectOrphansAsBacklinksSay(_ comment: Comment) throws {
+            let ids = Self.ids(try s.run(["list"]))
+            let (from, _) = try Self.linkSets(s, ids: ids)
+            let orphans = Self.ids(try s.run(["list", "--orphan"]))
+            #expect(Set(orphans) == Set(ids.filter { from[$0]?.isEmpty == true }), comment)
+            #expect(Self.ids(try s.run(["list", "--orphan"])) == orphans, comment)
+        }
+        try expectOrphansAsBacklinksSay("at first")
+        try s.write(
+            "epsilon.md", "---\ncreatedAt: 2025-12-02T12:00:00Z\n---\n# Epsilon\n[[Gamma note]] [[delta]]\n")
+        try expectOrphansAsBacklinksSay("epsilon links to delta")
+        try FileManager.default.removeItem(atPath: s.vault + "/delta.md")
+        try expectOrphansAsBacklinksSay("delta deleted")
+        try FileManager.default.moveItem(atPath: s.vault + "/work2/beta.md", toPath: s.vault + "/bee.md")
+        try expectOrphansAsBacklinksSay("beta renamed")
+    }
+
     @Test func aNoteLinkingOnlyToItselfIsAnOrphan() throws {
         let s = try Self.sandbox()
         try s.write("zeta.md", "---\ncreatedAt: 2024-01-01T00:00:00Z\n---\n# Zeta\n[[zeta]] [[#Zeta]]\n")

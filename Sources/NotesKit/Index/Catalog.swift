@@ -25,6 +25,9 @@ public struct Catalog: Sendable {
     let linkRules: LinkRules
     /// The vault-relative paths of the symlinks to folders that the walk did not follow.
     public internal(set) var symlinkedFolders: [String] = []
+    /// The index file the catalog was read from, beside which it keeps what it works out once for
+    /// the index as it is (`LinkedNotes`); nil for an index in memory.
+    var indexPath: String?
 
     /// The number of notes.
     public var count: Int { mapped.count }

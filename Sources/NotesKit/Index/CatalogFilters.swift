@@ -97,8 +97,27 @@ extension Catalog {
 
     /// By position, whether a link from another note resolves to the note: what `backlinks`
     /// would find, less a note's links to itself (a conflict copy beside its original links
-    /// nowhere, as there).
+    /// nowhere, as there). Read from beside the index when it was worked out for this very
+    /// catalog (`LinkedNotes`); else worked out from every link, and kept there.
     func linkedFromOthers() -> [Bool] {
+        let kept = indexPath.flatMap { indexPath in
+            LinkedNotes.key(of: self).map { (LinkedNotes.path(besideIndex: indexPath), indexPath, $0) }
+        }
+        if let (path, _, key) = kept, let linked = LinkedNotes.read(path, for: self, key: key) {
+            Trace.mark("orphans kept")
+            return linked
+        }
+        let linked = resolvedLinkedFromOthers()
+        Trace.mark("orphans")
+        if let (path, indexPath, key) = kept {
+            LinkedNotes.write(linked, of: self, key: key, to: path, indexPath: indexPath)
+            Trace.mark("orphans written")
+        }
+        return linked
+    }
+
+    /// `linkedFromOthers()` worked out from every link of every note, on all cores.
+    func resolvedLinkedFromOthers() -> [Bool] {
         let resolver = UnsafeSendable(LinkResolver(catalog: self))
         resolver.value.makeTables()
         let copies = originalsOfCopies()
@@ -129,7 +148,6 @@ extension Catalog {
         for found in targets {
             for target in found { linked[Int(target)] = true }
         }
-        Trace.mark("orphans")
         return linked
     }
 

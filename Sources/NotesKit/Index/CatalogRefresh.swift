@@ -31,9 +31,9 @@ extension Vault {
         // and write. (A vault at 0700, or one note at 0600, makes it 0600.)
         var indexMode = FileSystem.newFileMode(within: 0o600 | survey.sharedMode)
         // A note made private since an index file was written (even when nothing else changed):
-        // make both files as private (only ever narrowing a mode, so a writer that chose a
+        // make the index's files as private (only ever narrowing a mode, so a writer that chose a
         // stricter one is never undone).
-        for path in [indexPath, deltaPath] {
+        for path in [indexPath, deltaPath, LinkedNotes.path(besideIndex: indexPath)] {
             if let current = FileSystem.status(path), current.kind == .regular, current.mode & ~indexMode != 0
             {
                 chmod(path, current.mode & indexMode)
@@ -48,7 +48,8 @@ extension Vault {
             return Catalog(
                 index: index, mapped: notes, files: files,
                 diagnostics: survey.diagnostics, filesRead: 0, indexWritten: false, indexError: nil,
-                linkRules: linkRules, symlinkedFolders: survey.symlinkedFolders)
+                linkRules: linkRules, symlinkedFolders: survey.symlinkedFolders,
+                indexPath: indexPath)
         }
         let plan = planWrite(kept: kept, of: index, reading: survey.stale.map(\.path) + survey.newFiles)
         // The vault's other files that are new: a path each, nothing to read.
@@ -110,7 +111,8 @@ extension Vault {
         return Catalog(
             index: view, mapped: notes, files: files, diagnostics: survey.diagnostics + readDiagnostics,
             filesRead: survey.stale.count, indexWritten: written, indexError: indexError,
-            linkRules: linkRules, symlinkedFolders: survey.symlinkedFolders)
+            linkRules: linkRules, symlinkedFolders: survey.symlinkedFolders,
+            indexPath: written ? indexPath : nil)
     }
 
     /// The index file at `path`, mapped; nil when there is none or it is not usable. A record of
