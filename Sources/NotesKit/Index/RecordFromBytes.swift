@@ -37,22 +37,34 @@ enum FrontMatterBytes {
     static func parse(_ b: UnsafeBufferPointer<UInt8>, into scratch: RecordScratch) -> (
         bodyStart: Int, lines: Int
     )? {
-        scratch.entries.removeAll(keepingCapacity: true)
-        scratch.items.removeAll(keepingCapacity: true)
+        // Worked on as local arrays, handed back at the end: no exclusivity checks per access.
+        var entries = scratch.entries
+        var items = scratch.items
+        scratch.entries = []
+        scratch.items = []
+        entries.removeAll(keepingCapacity: true)
+        items.removeAll(keepingCapacity: true)
+        defer {
+            scratch.entries = entries
+            scratch.items = items
+        }
         let first = line(b, from: 0)
-        guard isDelimiter(b, first.content, "---") else { return (0, 0) }
+        guard isDelimiter(b, first.content, UInt8(ascii: "-")) else { return (0, 0) }
         var start = first.next
         var count = 0
         var listOwner: Int?
         var hasOwner = false
         while start < b.count {
             let current = line(b, from: start)
-            if isDelimiter(b, current.content, "---") || isDelimiter(b, current.content, "...") {
+            if isDelimiter(b, current.content, UInt8(ascii: "-"))
+                || isDelimiter(b, current.content, UInt8(ascii: "."))
+            {
                 return (current.next, count)
             }
             guard
                 readLine(
-                    b, current.content, into: scratch, listOwner: &listOwner, hasOwner: &hasOwner)
+                    b, current.content, entries: &entries, items: &items, listOwner: &listOwner,
+                    hasOwner: &hasOwner)
             else { return nil }
             count += 1
             start = current.next
@@ -72,13 +84,15 @@ enum FrontMatterBytes {
         return (start..<end, end + 1)
     }
 
-    /// Whether a line, trimmed of spaces and tabs, is `delimiter`. By bytes as by Characters: a
+    /// Whether a line, trimmed of spaces and tabs, is three of `delimiter` (`---`, `...`). By bytes as by Characters: a
     /// line that trims to an ASCII delimiter is ASCII.
-    private static func isDelimiter(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, _ delimiter: String)
+    private static func isDelimiter(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, _ delimiter: UInt8)
         -> Bool
     {
         let trimmed = trim(b, line)
-        return trimmed.count == 3 && b[trimmed].elementsEqual(delimiter.utf8)
+        return trimmed.count == 3 && b[trimmed.lowerBound] == delimiter
+            && b[trimmed.lowerBound + 1] == delimiter
+            && b[trimmed.lowerBound + 2] == delimiter
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
@@ -93,7 +107,8 @@ enum FrontMatterBytes {
     /// Reads one front-matter line as `FrontMatter.parseEntries` does, in the same order of
     /// cases; false for a line this reader leaves to it.
     private static func readLine(
-        _ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, into scratch: RecordScratch,
+        _ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, entries: inout [Entry],
+        items: inout [Range<Int>],
         listOwner: inout Int?, hasOwner: inout Bool
     ) -> Bool {
         // Each ASCII byte is a Character: the Character-by-Character reader sees the same.
@@ -106,9 +121,9 @@ enum FrontMatterBytes {
             if let owner = listOwner {
                 let item = trim(b, (trimmed.lowerBound + 1)..<trimmed.upperBound)
                 guard let value = plainScalar(b, item) else { return false }
-                scratch.entries[owner].isList = true
-                scratch.items.append(value)
-                scratch.entries[owner].items = scratch.entries[owner].items.lowerBound..<scratch.items.count
+                entries[owner].isList = true
+                items.append(value)
+                entries[owner].items = entries[owner].items.lowerBound..<items.count
                 return true
             }
             return indented && hasOwner
@@ -125,21 +140,21 @@ enum FrontMatterBytes {
         let text = trim(b, (colon + 1)..<line.upperBound)
         var entry = Entry(
             key: key, isList: false, value: text.lowerBound..<text.lowerBound,
-            items: scratch.items.count..<scratch.items.count)
+            items: items.count..<items.count)
         hasOwner = true
         listOwner = nil
         if text.isEmpty || b[text.lowerBound] == UInt8(ascii: "#") {
             // An empty value, which the `- item` lines below may make a list.
-            listOwner = scratch.entries.count
+            listOwner = entries.count
         } else if b[text.lowerBound] == UInt8(ascii: "[") {
-            guard inlineList(b, text, into: scratch) else { return false }
+            guard inlineList(b, text, into: &items) else { return false }
             entry.isList = true
-            entry.items = entry.items.lowerBound..<scratch.items.count
+            entry.items = entry.items.lowerBound..<items.count
         } else {
             guard let value = plainScalar(b, text) else { return false }
             entry.value = value
         }
-        scratch.entries.append(entry)
+        entries.append(entry)
         return true
     }
 
@@ -147,7 +162,12 @@ enum FrontMatterBytes {
     /// what the subset does not model.
     private static func plainScalar(_ b: UnsafeBufferPointer<UInt8>, _ text: Range<Int>) -> Range<Int>? {
         guard let first = text.first.map({ b[$0] }) else { return text }
-        guard !"|>{&*![\"'".utf8.contains(first) else { return nil }
+        switch first {
+        case UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "{"), UInt8(ascii: "&"), UInt8(ascii: "*"),
+            UInt8(ascii: "!"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "'"):
+            return nil
+        default: break
+        }
         for i in text where i > text.lowerBound && b[i] == UInt8(ascii: "#") && isBlank(b[i - 1]) {
             return trim(b, text.lowerBound..<i)
         }
@@ -157,7 +177,7 @@ enum FrontMatterBytes {
     /// The items of a flow list `[a, b]` of plain items, appended to `scratch.items`; false for
     /// one with quotes, one that is not closed or one with text after it.
     private static func inlineList(
-        _ b: UnsafeBufferPointer<UInt8>, _ text: Range<Int>, into scratch: RecordScratch
+        _ b: UnsafeBufferPointer<UInt8>, _ text: Range<Int>, into items: inout [Range<Int>]
     )
         -> Bool
     {
@@ -171,7 +191,7 @@ enum FrontMatterBytes {
                 // A flow list's item is read as a scalar: a nested list or a block marker is
                 // for the slow path.
                 guard let value = plainScalar(b, piece) else { return false }
-                scratch.items.append(value)
+                items.append(value)
             }
             itemStart = i + 1
             if b[i] == UInt8(ascii: "]") {
