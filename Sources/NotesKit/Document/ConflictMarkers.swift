@@ -27,7 +27,7 @@ public enum ConflictMarkers {
     }
 
     /// Whether `bytes` holds `<<<<<<<` anywhere.
-    private static func hasSevenOpenings(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func hasSevenOpenings(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         var i = 0
         while i + 7 <= bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "<")), bytes.count - 6 - i)

@@ -13,7 +13,8 @@ public enum NoteDate {
         return text.withUTF8 { parse(bytes: $0, timeZone: timeZone) }
     }
 
-    private static func parse(bytes b: UnsafeBufferPointer<UInt8>, timeZone: TimeZone) -> Double? {
+    /// `parse(_:timeZone:)` of UTF-8 bytes.
+    static func parse(bytes b: UnsafeBufferPointer<UInt8>, timeZone: TimeZone) -> Double? {
         var i = 0
         func digits(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }

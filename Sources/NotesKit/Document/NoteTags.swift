@@ -57,27 +57,33 @@ public enum NoteTags {
     public static func body(_ body: String) -> [String] {
         var body = body
         return body.withUTF8 { bytes -> [String] in
-            guard let base = bytes.baseAddress else { return [] }
             var code = CodeCursor(bytes)
-            var tags: [String] = []
-            var i = 0
-            // From one `#` to the next; only what looks like a tag is checked for code.
-            while i < bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "#")), bytes.count - i) {
-                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                guard startsTag(bytes, at: i), let end = tagEnd(bytes, from: i + 1) else {
-                    i += 1
-                    continue
-                }
-                if let codeEnd = code.codeEnd(at: i) {
-                    i = codeEnd
-                    continue
-                }
-                tags.append(
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self))
-                i = end
-            }
-            return tags
+            return self.body(bytes, code: &code)
         }
+    }
+
+    /// `body(_:)` of a body's bytes, its code found through `code` (a cursor over the same bytes,
+    /// rewound here), so the link and anchor scans of the same body need not look for it again.
+    static func body(_ bytes: UnsafeBufferPointer<UInt8>, code: inout CodeCursor) -> [String] {
+        guard let base = bytes.baseAddress else { return [] }
+        code.rewind()
+        var tags: [String] = []
+        var i = 0
+        // From one `#` to the next; only what looks like a tag is checked for code.
+        while i < bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "#")), bytes.count - i) {
+            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            guard startsTag(bytes, at: i), let end = tagEnd(bytes, from: i + 1) else {
+                i += 1
+                continue
+            }
+            if let codeEnd = code.codeEnd(at: i) {
+                i = codeEnd
+                continue
+            }
+            tags.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self))
+            i = end
+        }
+        return tags
     }
 
     /// Whether the `#` at `i` may start a tag: at the start of a line, or after a blank or a `(`

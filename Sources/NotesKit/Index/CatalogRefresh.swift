@@ -232,12 +232,23 @@ extension Vault {
     }
 
     /// Reads one file and adds its record to `table`, its searchable text folded straight into
-    /// the table's texts; returns its warnings. A file that cannot be read is remembered (with its
+    /// the table's texts; returns its warnings. `fromBytes` tries `recordFromBytes` first (tests
+    /// compare the two ways). A file that cannot be read is remembered (with its
     /// warning, and the status the walk saw) so that it is not read again until it changes.
-    private func encode(
+    func encode(
         _ path: String, walked: FileStatus?, relativeTo root: Int32?, into table: inout IndexTable,
-        mode: inout mode_t, folding: inout TextFolder
+        mode: inout mode_t, folding: inout TextFolder, fromBytes: Bool = true
     ) -> [Diagnostic] {
+        if fromBytes {
+            // Most notes: straight from their bytes, no string of the note made.
+            let scratch = RecordScratch.workers.take()
+            defer { RecordScratch.workers.give(scratch) }
+            if recordFromBytes(
+                path, relativeTo: root, into: &table, mode: &mode, folding: &folding, scratch: scratch)
+            {
+                return []
+            }
+        }
         let start = table.texts.count
         do {
             let loaded = try load(path: path, relativeTo: root)
@@ -285,22 +296,36 @@ extension Vault {
             let folded = folding.foldedBytes(spelling)
             if !folded.isEmpty { tags.append((spelling, folded)) }
         }
+        var body = loaded.document.body
+        return body.withUTF8 { bytes in
+            var code = CodeCursor(bytes)
+            return refs(
+                body: bytes, firstLine: NoteLinks.firstBodyLine(loaded.document), code: &code,
+                path: loaded.note.path, title: loaded.note.title, tags: tags,
+                aliases: loaded.document.aliases,
+                importedFrom: loaded.document.frontMatter?.scalar("importedFrom") ?? "", folding: &folding)
+        }
+    }
+
+    /// `refs(of:folding:)` of a note's parts: its body's bytes (whose first line is line
+    /// `firstLine` of the file, its code found through `code`, a cursor over them at their start),
+    /// its vault path and title, its tags with their folded forms, its aliases and `importedFrom`.
+    static func refs(
+        body: UnsafeBufferPointer<UInt8>, firstLine: Int, code: inout CodeCursor, path: String, title: String,
+        tags: [(spelling: String, folded: [UInt8])], aliases: [String], importedFrom: String,
+        folding: inout TextFolder
+    ) -> NoteRefs.Encoded {
         // Links and anchors (as `NoteLinks.all` and `NoteAnchors.of` find them) from one look for
         // the body's code, which neither counts in.
-        var body = loaded.document.body
-        let firstLine = NoteLinks.firstBodyLine(loaded.document)
-        let (found, anchors) = body.withUTF8 { bytes in
-            var code = CodeCursor(bytes)
-            let links = NoteLinks.scan(bytes, firstLine: firstLine, everything: true, code: &code)
-            return (links, NoteAnchors.scan(bytes, firstLine: firstLine, code: &code))
-        }
+        let found = NoteLinks.scan(body, firstLine: firstLine, everything: true, code: &code)
+        let anchors = NoteAnchors.scan(body, firstLine: firstLine, code: &code)
         let links = found.map { link -> (link: NoteLink, keys: LinkKeys) in
-            (link, LinkKeys.make(link, from: loaded.note.path, folding: &folding))
+            (link, LinkKeys.make(link, from: path, folding: &folding))
         }
         return NoteRefs.encode(
-            foldedTitle: folding.foldedBytes(loaded.note.title), tags: tags, links: links,
-            foldedAliases: loaded.document.aliases.map { folding.foldedBytes($0) }, anchors: anchors,
-            importedFrom: loaded.document.frontMatter?.scalar("importedFrom") ?? "")
+            foldedTitle: folding.foldedBytes(title), tags: tags, links: links,
+            foldedAliases: aliases.map { folding.foldedBytes($0) }, anchors: anchors,
+            importedFrom: importedFrom)
     }
 }
 

@@ -60,6 +60,40 @@ extension FileSystem {
         return (bytes, status)
     }
 
+    /// Reads a whole regular file of at most `limit` bytes into `buffer` (not following a final
+    /// symlink, opened relative to the open folder `directory`), reusing its memory; returns the
+    /// file's status, or nil when it cannot be read so, for whatever reason — larger than `limit`,
+    /// not regular, an error, grown since its status was taken — for `read` to do it and say why.
+    static func read(
+        _ path: String, relativeTo directory: Int32?, into buffer: FileBuffer, limit: Int
+    ) -> FileStatus? {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW
+        let fd = directory.map { openat($0, path, flags) } ?? open(path, flags)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        let status = makeStatus(st)
+        let size = Int(status.size)
+        guard status.kind == .regular, size >= 0, size <= limit else { return nil }
+        // One byte more than the size: a read that fills it means the file grew.
+        buffer.reserve(size + 1)
+        var count = 0
+        while count < size + 1 {
+            let n = LibC.read(fd, buffer.storage.baseAddress.map { $0 + count }, size + 1 - count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { break }
+            count += n
+            if count == size { break }
+        }
+        guard count <= size else { return nil }
+        buffer.count = count
+        return status
+    }
+
     /// Maps a whole regular file read-only (not following a final symlink), and returns the mapping
     /// and the open descriptor (for `pread`; the caller closes it); nil when it cannot. Only for
     /// files that are replaced by rename, never rewritten in place (the index).
@@ -80,5 +114,31 @@ extension FileSystem {
     /// Unmaps what `map` mapped.
     public static func unmap(_ buffer: UnsafeRawBufferPointer) {
         if let base = buffer.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), buffer.count) }
+    }
+}
+
+/// Memory that file reads reuse (`FileSystem.read(_:relativeTo:into:limit:)`): one allocation
+/// for many files, grown when one needs more. Used by one thread at a time.
+final class FileBuffer {
+    /// The memory; the file's bytes are its first `count`.
+    private(set) var storage: UnsafeMutableRawBufferPointer
+    /// How many bytes the last read left.
+    fileprivate(set) var count = 0
+
+    /// An empty buffer with room for a typical note.
+    init() { storage = .allocate(byteCount: 1 << 16, alignment: 16) }
+
+    deinit { storage.deallocate() }
+
+    /// The bytes the last read left.
+    var bytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: storage.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// Makes room for `capacity` bytes (what it held is not kept).
+    fileprivate func reserve(_ capacity: Int) {
+        guard capacity > storage.count else { return }
+        storage.deallocate()
+        storage = .allocate(byteCount: capacity, alignment: 16)
     }
 }
