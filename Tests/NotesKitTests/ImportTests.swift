@@ -229,4 +229,24 @@ import Testing
             #expect(leftovers.isEmpty)
         }
     }
+
+    /// Keep's `textContent` is the note's plain text, as typed: Takeout escapes it only as JSON
+    /// (`\u0026`, `\/`, surrogate pairs), and an entity in it is text the user wrote (Takeout's
+    /// `textContentHtml` beside it is the one with markup and entities, and is not read).
+    @Test func keepTextIsPlainTextUnderJSONEscapesOnly() throws {
+        try Sandbox(tree: []).test { root in
+            let json = #"""
+                {"color": "DEFAULT", "isTrashed": false, "isPinned": false, "isArchived": false,
+                 "title": "Fish \u0026 chips", "userEditedTimestampUsec": 0,
+                 "createdTimestampUsec": 1380575747483000,
+                 "textContent": "Fish \u0026 chips \u003c3 1\/2 \ud83d\ude00\nI typed &amp; and &lt;b&gt;\r\nend",
+                 "textContentHtml": "<p dir=\"ltr\"><span>Fish &amp; chips &lt;3 1/2<\/span><\/p>"}
+                """#
+            try Data(json.utf8).write(to: URL(fileURLWithPath: root + "/Note.json"))
+            let entries = try KeepFormat.read([root + "/Note.json"])
+            #expect(entries.map(\.title) == ["Fish & chips"])
+            #expect(
+                entries.map(\.body) == ["Fish & chips <3 1/2 \u{1F600}\nI typed &amp; and &lt;b&gt;\nend"])
+        }
+    }
 }
