@@ -216,6 +216,25 @@ import Testing
         #expect(again.stdout == "Imported 0 notes from notetaker (4 skipped: 3 already there, 1 empty)\n")
     }
 
+    /// A folder named with its accents decomposed (as macOS writes names) is the folder already
+    /// there with them composed: the notes go into it, and no second `Café` is made beside it.
+    @Test func aFolderSpelledWithDecomposedAccentsIsTheOneThere() throws {
+        let s = try Sandbox()
+        let path = try Self.place(Self.sources[0], in: s)
+        let composed = "Caf\u{E9}"
+        try FileManager.default.createDirectory(
+            atPath: s.vault + "/" + composed, withIntermediateDirectories: true)
+        let result = try s.run(["import", "--folder", "Cafe\u{301}/notes", "notetaker", path])
+        #expect(result.status == 0, "\(result)")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: s.vault).filter {
+            !$0.hasPrefix(".")
+        }
+        // Compared as bytes: `String`'s == takes the two spellings for one.
+        #expect(folders.map { Array($0.utf8) } == [Array(composed.utf8)])
+        let inside = try FileManager.default.contentsOfDirectory(atPath: s.vault + "/" + composed + "/notes")
+        #expect(inside.sorted() == ["creme-brulee-a-lodz.md", "meeting.md", "shopping-list.md"])
+    }
+
     /// A note that the vault's ignore files would hide is refused, naming the line, before any is
     /// written: by a folder's rule, and by a name pattern in the folder's own `.gitignore`.
     @Test func notesWhereTheIgnoreFilesWouldHideThemAreRefused() throws {
