@@ -205,4 +205,48 @@ import Testing
             #expect(store.catalog.importedFrom == ["f:0", "f:1"])
         }
     }
+
+    /// Notes of one name take the first free names in turn, past files already there and past
+    /// a gap, across groups of writes: the names an import took are not tried again, and a name
+    /// freed before the import is still taken first.
+    @Test func notesOfOneNameTakeTheFreeNamesInTurn() throws {
+        try Sandbox(tree: []).test { root in
+            let store = try Self.store(root)
+            for name in ["same.md", "same-3.md", "same-700.md"] {
+                try Data("# Same\n\nthere before\n".utf8).write(to: URL(fileURLWithPath: root + "/v/" + name))
+            }
+            let entries = (0..<1000).map { Self.entry("\($0)", "Same", "body \($0)") }
+            let plan = try store.plan(entries, format: "f", folder: "", now: 0, existing: [])
+            let expected = ["same-2"] + (4..<700).map { "same-\($0)" } + (701..<1004).map { "same-\($0)" }
+            #expect(plan.predictedPaths(in: store.vault) == expected.map { $0 + ".md" })
+            let ids = try store.runImport(plan)
+            #expect(ids == expected)
+            let text = try String(contentsOfFile: root + "/v/same-1003.md", encoding: .utf8)
+            #expect(text.contains("body 999") && text.contains("importedFrom: f:999"))
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: root + "/v").filter {
+                $0.hasPrefix(".notes-tmp-")
+            }
+            #expect(leftovers.isEmpty)
+        }
+    }
+
+    /// Keep's `textContent` is the note's plain text, as typed: Takeout escapes it only as JSON
+    /// (`\u0026`, `\/`, surrogate pairs), and an entity in it is text the user wrote (Takeout's
+    /// `textContentHtml` beside it is the one with markup and entities, and is not read).
+    @Test func keepTextIsPlainTextUnderJSONEscapesOnly() throws {
+        try Sandbox(tree: []).test { root in
+            let json = #"""
+                {"color": "DEFAULT", "isTrashed": false, "isPinned": false, "isArchived": false,
+                 "title": "Fish \u0026 chips", "userEditedTimestampUsec": 0,
+                 "createdTimestampUsec": 1380575747483000,
+                 "textContent": "Fish \u0026 chips \u003c3 1\/2 \ud83d\ude00\nI typed &amp; and &lt;b&gt;\r\nend",
+                 "textContentHtml": "<p dir=\"ltr\"><span>Fish &amp; chips &lt;3 1/2<\/span><\/p>"}
+                """#
+            try Data(json.utf8).write(to: URL(fileURLWithPath: root + "/Note.json"))
+            let entries = try KeepFormat.read([root + "/Note.json"])
+            #expect(entries.map(\.title) == ["Fish & chips"])
+            #expect(
+                entries.map(\.body) == ["Fish & chips <3 1/2 \u{1F600}\nI typed &amp; and &lt;b&gt;\nend"])
+        }
+    }
 }

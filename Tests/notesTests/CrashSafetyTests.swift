@@ -133,6 +133,14 @@ import Testing
                 try smallVault(s)
                 try importSource.write(to: URL(fileURLWithPath: s.base + "/notes.json"))
             }, term: "imported", conserves: false),
+        // Notes with files (an image, a photo), the files put in place before the notes.
+        WriteScenario(
+            name: "import with attachments", arguments: ["import", "keep", "{vault}/../Takeout/Keep"],
+            setup: { s in
+                try smallVault(s)
+                try FileManager.default.copyItem(
+                    atPath: ImportCommandTests.fixtures + "/keep/Takeout", toPath: s.base + "/Takeout")
+            }, term: "shopping", conserves: false),
         // Index writes. A first index, the whole vault read:
         WriteScenario(
             name: "index, full", arguments: ["index"],

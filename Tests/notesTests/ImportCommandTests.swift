@@ -216,6 +216,25 @@ import Testing
         #expect(again.stdout == "Imported 0 notes from notetaker (4 skipped: 3 already there, 1 empty)\n")
     }
 
+    /// A folder named with its accents decomposed (as macOS writes names) is the folder already
+    /// there with them composed: the notes go into it, and no second `Café` is made beside it.
+    @Test func aFolderSpelledWithDecomposedAccentsIsTheOneThere() throws {
+        let s = try Sandbox()
+        let path = try Self.place(Self.sources[0], in: s)
+        let composed = "Caf\u{E9}"
+        try FileManager.default.createDirectory(
+            atPath: s.vault + "/" + composed, withIntermediateDirectories: true)
+        let result = try s.run(["import", "--folder", "Cafe\u{301}/notes", "notetaker", path])
+        #expect(result.status == 0, "\(result)")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: s.vault).filter {
+            !$0.hasPrefix(".")
+        }
+        // Compared as bytes: `String`'s == takes the two spellings for one.
+        #expect(folders.map { Array($0.utf8) } == [Array(composed.utf8)])
+        let inside = try FileManager.default.contentsOfDirectory(atPath: s.vault + "/" + composed + "/notes")
+        #expect(inside.sorted() == ["creme-brulee-a-lodz.md", "meeting.md", "shopping-list.md"])
+    }
+
     /// A note that the vault's ignore files would hide is refused, naming the line, before any is
     /// written: by a folder's rule, and by a name pattern in the folder's own `.gitignore`.
     @Test func notesWhereTheIgnoreFilesWouldHideThemAreRefused() throws {
@@ -293,28 +312,36 @@ import Testing
 /// leaves only whole notes, and the same command run again finishes it: the vault is then as
 /// after an import that was never interrupted, without a duplicate.
 @Suite(.tags(.heavy), .skippedInQuickLoop) struct ImportResumeTests {
-    static func setup(_ s: Sandbox) throws -> [String] {
+    /// A vault with a note, and the source: a Simplenote export (one note into a taken name), or
+    /// the Keep fixture (notes with an image and a photo, which go in before the notes linking them).
+    static func setup(_ s: Sandbox, _ format: String) throws -> [String] {
         try s.write("alpha.md", fixtureNote("Alpha", body: "alpha body", day: 1))
+        if format == "keep" {
+            try FileManager.default.copyItem(
+                atPath: ImportCommandTests.fixtures + "/keep/Takeout", toPath: s.base + "/Takeout")
+            return ["import", "keep", s.base + "/Takeout/Keep"]
+        }
         try CrashSafetyTests.importSource.write(to: URL(fileURLWithPath: s.base + "/notes.json"))
         return ["import", "simplenote", s.base + "/notes.json"]
     }
 
-    @Test(arguments: ["NOTES_TEST_CRASH_AT", "NOTES_TEST_FULL_DISK_AT"])
-    func runningTheImportAgainFinishesItWithoutDuplicates(_ seam: String) throws {
+    @Test(arguments: ["NOTES_TEST_CRASH_AT", "NOTES_TEST_FULL_DISK_AT"], ["simplenote", "keep"])
+    func runningTheImportAgainFinishesItWithoutDuplicates(_ seam: String, _ format: String) throws {
         let reference = try Sandbox(place: .memory)
-        try mustRun(reference, try Self.setup(reference))
-        let expected = ImportCommandTests.tree(reference.vault)
-        #expect(expected.count == 4)
+        try mustRun(reference, try Self.setup(reference, format))
+        // Byte for byte, the attachments too.
+        let expected = ImportFormatGoldenTests.files(reference.vault)
+        #expect(expected.count == (format == "keep" ? 6 : 4))
         for n in 1...200 {
             let s = try Sandbox(place: .memory)
-            let arguments = try Self.setup(s)
+            let arguments = try Self.setup(s, format)
             let cut = try s.run(arguments, env: [seam: "\(n)"])
             if cut.status == 0 { return }
             let again = try s.run(arguments)
             #expect(again.status == 0, "\(seam)=\(n): \(again)")
-            let tree = ImportCommandTests.tree(s.vault)
-            #expect(tree == expected, "\(seam)=\(n): \(tree.keys.sorted())")
-            if tree != expected { return }
+            let files = ImportFormatGoldenTests.files(s.vault)
+            #expect(files == expected, "\(seam)=\(n): \(files.keys.sorted())")
+            if files != expected { return }
         }
         Issue.record("the import never finished")
     }

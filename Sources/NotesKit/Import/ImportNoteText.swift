@@ -8,7 +8,9 @@ enum ImportNoteText {
         for entry: ImportEntry, importedFrom: String, now: Double, naming vault: Vault
     ) -> ImportPlan.Item? {
         let title = oneLine(entry.title ?? "")
-        let content = (title.isEmpty ? "" : "# " + title + "\n\n") + Content.editable(entry.body)
+        // Foundation's search is slow on Linux, and most bodies have no CR to replace.
+        let body = entry.body.utf8.contains(13) ? Content.editable(entry.body) : entry.body
+        let content = (title.isEmpty ? "" : "# " + title + "\n\n") + body
         guard let normalized = try? Content.normalize(content) else { return nil }
         let created = NoteDate.clamped(entry.createdAt?.timeIntervalSince1970 ?? now)
         var front = "---\ncreatedAt: \(NoteDate.format(created))\n"

@@ -31,15 +31,18 @@ public struct ImportPlan: Sendable {
     /// The vault-relative paths the notes would get now, in order: the first free name of each,
     /// counting the ones before it.
     public func predictedPaths(in vault: Vault) -> [String] {
+        // The number each name tries next, past the ones taken before it (as `runImport` counts).
+        var nextAttempt: [String: Int] = [:]
         var taken = Set<String>()
         return items.map { item in
             let prefix = folder.isEmpty ? "" : folder + "/"
-            var attempt = 1
+            var attempt = nextAttempt[item.baseName] ?? 1
             func path() -> String {
                 prefix + (attempt == 1 ? item.baseName : "\(item.baseName)-\(attempt)") + ".md"
             }
             while taken.contains(path()) || FileSystem.status(vault.fullPath(path())) != nil { attempt += 1 }
             taken.insert(path())
+            nextAttempt[item.baseName] = attempt + 1
             return path()
         }
     }
@@ -204,6 +207,11 @@ extension NoteStore {
     /// then the note, created exclusively under the first free name. `progress` hears how many
     /// are done. Returns the IDs of the notes made, in order. A failure stops at once: the notes
     /// made before it are whole, and running the same import again makes the rest.
+    ///
+    /// The notes go in groups, each written as temps with no sync a file, made durable by one sync
+    /// of the file system, then put in place — the files first, their folders synced, then the
+    /// notes that link to them, their folder synced — so that a name only ever appears for bytes
+    /// already on the disk, and a note never before its files.
     @discardableResult
     public func runImport(_ plan: ImportPlan, progress: (Int, Int) -> Void = { _, _ in })
         throws(VaultError) -> [String]
@@ -216,41 +224,95 @@ extension NoteStore {
         func name(_ item: ImportPlan.Item, _ attempt: Int) -> String {
             prefix + (attempt == 1 ? item.baseName : "\(item.baseName)-\(attempt)")
         }
-        // In groups whose notes are synced to the disk together: one wait for the disk a group.
-        let group = 64
+        let noteFolder = plan.folder.isEmpty ? vault.root : vault.fullPath(plan.folder)
+        let mode = FileSystem.newFileMode()
+        // The number each name tries next: the names this import took are not tried again, so a
+        // thousand notes with one title take a thousand steps, not half a million.
+        var nextAttempt: [String: Int] = [:]
+        var madeFolders: Set<String> = [noteFolder]
+        // At most this many files a group: each group costs the disk one wait.
+        let groupSize = 512
         var start = 0
         while start < plan.items.count {
-            let items = plan.items[start..<min(plan.items.count, start + group)]
+            var end = start
+            var fileCount = 0
+            while end < plan.items.count
+                && (end == start || fileCount + 1 + plan.items[end].attachments.count <= groupSize)
+            {
+                fileCount += 1 + plan.items[end].attachments.count
+                end += 1
+            }
+            let items = plan.items[start..<end]
             progress(start, plan.items.count)
+            var attachments: [ImportAttachment] = []
             for item in items {
                 for attachment in item.attachments {
                     let full = vault.fullPath(attachment.path)
-                    if let (bytes, _) = try? FileSystem.read(full), bytes == attachment.bytes { continue }
-                    // Checked free (or equal) when planned: another file put there since is left alone.
                     if FileSystem.status(full) != nil {
+                        if let (bytes, _) = try? FileSystem.read(full), bytes == attachment.bytes { continue }
+                        // Checked free (or equal) when planned: another file put there since is left alone.
                         throw .writeFailed(
                             path: full, reason: "another file appeared there during the import")
                     }
-                    try VaultError.mapping(
-                        FileSystem.makeDirectory((full as NSString).deletingLastPathComponent))
-                    try VaultError.mapping(FileSystem.writeAtomically(attachment.bytes, to: full))
-                    record(.imported(attachment.path))
+                    let folder = (full as NSString).deletingLastPathComponent
+                    if madeFolders.insert(folder).inserted {
+                        try VaultError.mapping(FileSystem.makeDirectory(folder))
+                    }
+                    attachments.append(attachment)
                 }
             }
-            let mode = FileSystem.newFileMode()
-            let files = items.map {
-                (path: vault.fullPath(name($0, 1) + ".md"), bytes: Array($0.text.utf8), mode: mode)
+            let files =
+                attachments.map { (path: vault.fullPath($0.path), bytes: $0.bytes, mode: mode) }
+                + items.map {
+                    (path: vault.fullPath(name($0, 1) + ".md"), bytes: Array($0.text.utf8), mode: mode)
+                }
+            let prepared = FileSystem.prepareTogether(batch: files)
+            // The temps not put in place (or removed) yet, when a failure stops the group.
+            var used = 0
+            defer { prepared.discard(from: used) }
+            if let failure = prepared.firstFailure { throw VaultError(failure) }
+            FileSystem.pauseIfTesting()
+            for (k, attachment) in attachments.enumerated() {
+                let full = vault.fullPath(attachment.path)
+                used = k + 1
+                let placed = try VaultError.mapping(
+                    FileSystem.placeExclusively(prepared, k, from: 1, through: 1) { _ in full })
+                if placed == nil {
+                    // Taken since it was looked at: kept when it holds the same bytes.
+                    guard let (bytes, _) = try? FileSystem.read(full), bytes == attachment.bytes else {
+                        throw .writeFailed(
+                            path: full, reason: "another file appeared there during the import")
+                    }
+                    continue
+                }
+                record(.imported(attachment.path))
             }
-            let prepared = FileSystem.prepare(batch: files)
-            let numbers = try VaultError.mapping(
-                FileSystem.createExclusively(batch: prepared) { i, attempt in
-                    vault.fullPath(name(items[items.startIndex + i], attempt) + ".md")
-                })
-            for (item, attempt) in zip(items, numbers) {
-                record(.imported(name(item, attempt) + ".md"))
-                ids.append(name(item, attempt))
+            var folders: [String] = []
+            for attachment in attachments {
+                let folder = (vault.fullPath(attachment.path) as NSString).deletingLastPathComponent
+                if !folders.contains(folder) { folders.append(folder) }
             }
-            start += items.count
+            for folder in folders { FileSystem.syncFolder(folder) }
+            defer { if used > attachments.count { FileSystem.syncFolder(noteFolder) } }
+            for (j, item) in items.enumerated() {
+                used = attachments.count + j + 1
+                let first = nextAttempt[item.baseName] ?? 1
+                guard
+                    let number = try VaultError.mapping(
+                        FileSystem.placeExclusively(
+                            prepared, attachments.count + j, from: first, through: .max
+                        ) {
+                            vault.fullPath(name(item, $0) + ".md")
+                        })
+                else {
+                    throw .writeFailed(
+                        path: vault.fullPath(name(item, first) + ".md"), reason: "every name is taken")
+                }
+                nextAttempt[item.baseName] = number + 1
+                record(.imported(name(item, number) + ".md"))
+                ids.append(name(item, number))
+            }
+            start = end
         }
         progress(plan.items.count, plan.items.count)
         return ids

@@ -68,8 +68,13 @@ extension FileSystem {
         }
 
         /// Removes the temps: the batch will not be put in place.
-        public func discard() {
-            for temp in temps { if case .success(let entry) = temp { FileSystem.discard(entry) } }
+        public func discard() { discard(from: 0) }
+
+        /// Removes the temps from the `first` on: those before it were put in place (or removed).
+        func discard(from first: Int) {
+            for temp in temps.dropFirst(first) {
+                if case .success(let entry) = temp { FileSystem.discard(entry) }
+            }
         }
     }
 
@@ -116,6 +121,76 @@ extension FileSystem {
         }
         return PreparedBatch(temps: temps)
     }
+
+    /// Writes the temps of a batch beside its files as `prepare(batch:)` does, but with no sync a
+    /// file: the whole batch is made durable at once after the last is written, by one `syncfs` of
+    /// each file system that holds them (Linux), where syncing file after file makes the disk wait
+    /// for each. Elsewhere each temp is synced, side by side, as `prepare(batch:)` does. A temp
+    /// that could not be written, or whose file system could not be synced, is a failure (and
+    /// removed); nothing is in place yet.
+    static func prepareTogether(batch files: [(path: String, bytes: [UInt8], mode: mode_t)]) -> PreparedBatch
+    {
+        #if os(Linux)
+            guard let syncfs = syncFileSystem else { return prepare(batch: files) }
+            var folders: [String: Int32] = [:]
+            for file in files {
+                let parent = (file.path as NSString).deletingLastPathComponent
+                let folder = parent.isEmpty ? "." : parent
+                guard folders[folder] == nil else { continue }
+                sweepStaleTemps(in: folder)
+                // Opened before the temps are written: `syncfs` reports the write errors of the file
+                // system since its descriptor was opened.
+                folders[folder] = open(folder, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+            }
+            defer { for fd in folders.values where fd >= 0 { _ = LibC.close(fd) } }
+            var temps: [Result<TemporaryFiles.Entry, FileSystemError>] = files.map { file in
+                do throws(FileSystemError) {
+                    let temp = try PendingFile(beside: file.path, sweep: false)
+                    file.bytes.withUnsafeBytes(temp.append)
+                    return .success(try temp.close(mode: file.mode & 0o7777, sync: false))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            var failures: [String: Int32] = [:]
+            var synced: [UInt64: Int32] = [:]
+            for (folder, fd) in folders {
+                var st = stat()
+                guard fd >= 0, fstat(fd, &st) == 0 else {
+                    failures[folder] = errno
+                    continue
+                }
+                let device = UInt64(st.st_dev)
+                if synced[device] == nil {
+                    WriteStep.take(.sync)
+                    synced[device] = syncfs(fd) == 0 ? 0 : errno
+                }
+                if let failure = synced[device], failure != 0 { failures[folder] = failure }
+            }
+            guard !failures.isEmpty else { return PreparedBatch(temps: temps) }
+            for (i, file) in files.enumerated() {
+                let parent = (file.path as NSString).deletingLastPathComponent
+                guard let failure = failures[parent.isEmpty ? "." : parent],
+                    case .success(let temp) = temps[i]
+                else { continue }
+                discard(temp)
+                temps[i] = .failure(.writeFailed(path: file.path, reason: String(cString: strerror(failure))))
+            }
+            return PreparedBatch(temps: temps)
+        #else
+            return prepare(batch: files)
+        #endif
+    }
+
+    #if os(Linux)
+        /// glibc's `syncfs`, which its headers declare only under `_GNU_SOURCE`.
+        private static let syncFileSystem: (@convention(c) (Int32) -> Int32)? = {
+            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "syncfs") else {
+                return nil
+            }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+        }()
+    #endif
 
     /// Puts the temps of `prepare(batch: files)` in place one by one, and syncs each folder once.
     /// `isCurrent(i)` is asked just before file `i` is renamed (holding whatever lock the caller

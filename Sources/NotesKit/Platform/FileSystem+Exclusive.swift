@@ -26,20 +26,8 @@ extension FileSystem {
     /// for a moment), and where it has no hard links either, `rename` once `to` is seen free.
     /// Returns 0, or the `errno` of the failure: EEXIST when `to` is taken. Folders are not synced.
     static func renameExclusively(_ from: String, _ to: String) -> Int32 {
-        WriteStep.take(.rename)
-        #if canImport(Darwin)
-            if renamex_np(from, to, UInt32(RENAME_EXCL)) == 0 { return 0 }
-        #else
-            if let renameat2 = renameat2 {
-                if renameat2(AT_FDCWD, from, AT_FDCWD, to, 1) == 0 { return 0 }  // RENAME_NOREPLACE
-            } else {
-                errno = ENOSYS
-            }
-        #endif
-        let failure = errno
-        guard failure == EINVAL || failure == ENOSYS || failure == ENOTSUP || failure == EOPNOTSUPP else {
-            return failure
-        }
+        let failure = renameNoReplace(from, to)
+        guard cannotRenameExclusively(failure) else { return failure }
         WriteStep.take(.link)
         if link(from, to) == 0 {
             WriteStep.take(.remove)
@@ -56,6 +44,24 @@ extension FileSystem {
         }
         if status(to) != nil { return EEXIST }
         return rename(from, to) == 0 ? 0 : errno
+    }
+
+    /// One step of `rename` that fails with EEXIST rather than replace what is at `to`: 0, or the
+    /// `errno` of the failure (see `cannotRenameExclusively`).
+    private static func renameNoReplace(_ from: String, _ to: String) -> Int32 {
+        WriteStep.take(.rename)
+        #if canImport(Darwin)
+            if renamex_np(from, to, UInt32(RENAME_EXCL)) == 0 { return 0 }
+        #else
+            guard let renameat2 else { return ENOSYS }
+            if renameat2(AT_FDCWD, from, AT_FDCWD, to, 1) == 0 { return 0 }  // RENAME_NOREPLACE
+        #endif
+        return errno
+    }
+
+    /// Whether `renameNoReplace` failed because the file system cannot rename without replacing.
+    private static func cannotRenameExclusively(_ failure: Int32) -> Bool {
+        failure == EINVAL || failure == ENOSYS || failure == ENOTSUP || failure == EOPNOTSUPP
     }
 
     #if os(Linux)
@@ -112,38 +118,43 @@ extension FileSystem {
         return try place(temp, from: first, through: last, candidate, sync: true)
     }
 
-    /// Puts each temp of `prepared` (made by `prepare(batch:)` beside `candidate(i, 1)`) in place
-    /// under the first free one of `candidate(i, 1)`, `candidate(i, 2)`, … as
-    /// `createExclusively(_:firstFreeOf:)` does, then syncs each folder once: a batch of new files
-    /// costs the disk one wait, not one a file. Returns each file's number; the first error stops
-    /// it (the files put in place before it are whole, and the remaining temps are removed).
-    public static func createExclusively(
-        batch prepared: PreparedBatch, firstFreeOf candidate: (Int, Int) -> String
-    ) throws(FileSystemError) -> [Int] {
-        var made: [Int] = []
-        var folders: [String] = []
-        defer {
-            for case .success(let temp) in prepared.temps.dropFirst(made.count) { discard(temp) }
-            for folder in folders { syncFolder(folder.isEmpty ? "." : folder) }
+    /// Puts temp `i` of `prepared` (written beside `candidate(first)`) in place under the first
+    /// free one of `candidate(first)` … `candidate(last)`, renamed there in one step that replaces
+    /// nothing (`renameat2`'s RENAME_NOREPLACE, `renamex_np`'s RENAME_EXCL): the file appears whole,
+    /// under one name, never over another writer's file. No name is looked at first: a taken one
+    /// fails the rename, and the next is tried. Where the file system cannot rename so, the temp is
+    /// linked as `createExclusively(_:firstFreeOf:)` does. The temp is used up either way (in
+    /// place, or removed); the folder is not synced. Returns the number of the name it got; nil
+    /// when all were taken.
+    static func placeExclusively(
+        _ prepared: PreparedBatch, _ i: Int, from first: Int, through last: Int, _ candidate: (Int) -> String
+    ) throws(FileSystemError) -> Int? {
+        let temp: TemporaryFiles.Entry
+        switch prepared.temps[i] {
+        case .failure(let error): throw error
+        case .success(let written): temp = written
         }
-        pauseIfTesting()
-        for (i, temp) in prepared.temps.enumerated() {
-            let folder = (candidate(i, 1) as NSString).deletingLastPathComponent
-            if !folders.contains(folder) { folders.append(folder) }
-            switch temp {
-            case .failure(let error): throw error
-            case .success(let temp):
-                var attempt = 1
-                while status(candidate(i, attempt)) != nil { attempt += 1 }
-                guard
-                    let number = try place(
-                        temp, from: attempt, through: .max, { candidate(i, $0) }, sync: false)
-                else { throw .writeFailed(path: candidate(i, attempt), reason: "every name is taken") }
+        var attempt = first
+        while true {
+            let path = candidate(attempt)
+            switch renameNoReplace(temp.path, path) {
+            case 0:
+                forget(temp)
+                return attempt
+            case EEXIST:
+                guard attempt < last else {
+                    discard(temp)
+                    return nil
+                }
+                attempt += 1
+            case let failure where cannotRenameExclusively(failure):
+                defer { discard(temp) }
+                return try place(temp, from: attempt, through: last, candidate, sync: false)
+            case let failure:
                 discard(temp)
-                made.append(number)
+                throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
             }
         }
-        return made
     }
 
     /// Links (or, without hard links, renames) a written temp into the first free one of

@@ -109,13 +109,14 @@ final class PendingFile: @unchecked Sendable {
         }()
     #endif
 
-    /// Gives the file `mode`, writes it to the disk and closes it; the temp is returned for the
-    /// caller to put in place (or remove). Throws, naming `path`, when any write failed.
-    func close(mode: mode_t) throws(FileSystemError) -> TemporaryFiles.Entry {
+    /// Gives the file `mode`, writes it to the disk (unless `sync` is false: the caller makes it
+    /// durable with others, at once) and closes it; the temp is returned for the caller to put in
+    /// place (or remove). Throws, naming `path`, when any write failed.
+    func close(mode: mode_t, sync: Bool = true) throws(FileSystemError) -> TemporaryFiles.Entry {
         flush()
         closed = true
-        WriteStep.take(.sync)
-        if failure == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0) { failure = errno }
+        if sync { WriteStep.take(.sync) }
+        if failure == 0 && (fchmod(fd, mode) != 0 || (sync && fsync(fd) != 0)) { failure = errno }
         if LibC.close(fd) != 0 && failure == 0 { failure = errno }
         guard failure == 0 else {
             FileSystem.discard(temp)

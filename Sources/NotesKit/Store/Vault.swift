@@ -345,9 +345,31 @@ public struct Vault: Sendable {
         guard base == canonicalRoot || base.hasPrefix(canonicalRoot + "/") else {
             throw .outsideVault(requested)
         }
-        let relative = String(String(base.dropFirst(canonicalRoot.count)).drop { $0 == "/" })
+        let relative = existingSpelling(
+            of: String(String(base.dropFirst(canonicalRoot.count)).drop { $0 == "/" }))
         try checkFolder(relative, argument: requested)
         return relative
+    }
+
+    /// The vault-relative folder `relative` with each folder on its way that is not there as
+    /// written, but is under a canonically equal name (the same letters composed another way:
+    /// `Café` typed with a combining accent, as macOS gives names), spelled as it is there: a
+    /// folder is never made a second time beside itself.
+    func existingSpelling(of relative: String) -> String {
+        var resolved = ""
+        for component in relative.split(separator: "/") {
+            let prefix = resolved.isEmpty ? "" : resolved + "/"
+            var name = String(component)
+            if FileSystem.status(fullPath(prefix + name)) == nil,
+                let entries = FileSystem.entries(resolved.isEmpty ? root : fullPath(resolved)),
+                // `String`'s == compares canonical equivalence.
+                let existing = entries.first(where: { $0.kind == .directory && $0.name == name })
+            {
+                name = existing.name
+            }
+            resolved = prefix + name
+        }
+        return resolved
     }
 
     /// Throws `ignored` (naming `argument`, or the path) when an ignore file ignores the
