@@ -41,6 +41,39 @@ import Testing
         }
     }
 
+    /// A folder of more names than one batch of the survey holds (its names are read in batches
+    /// of 1,024), with a few other files among them: every note found, a change in the first and
+    /// the last batch read again, one gone from the middle; a one-off search, whose scan lets go
+    /// of each chunk of texts it read, finds what a search that keeps them finds.
+    @Test func aFolderOfSeveralBatchesIsSurveyedWhole() throws {
+        let count = 2_600
+        let tree =
+            [Sandbox.Item.directory(".notes", [])]
+            + (0..<count).map { .file(String(format: "n%04d.md", $0), "# Note \($0)\n\nbody \($0 % 7)\n") }
+            + (0..<5).map { .file("picture\($0).png", "png") }
+        try Sandbox(tree: tree).test { root in
+            let notes = store(try Vault(root: root))
+            let first = notes.refresh()
+            #expect(first.count == count && first.filesRead == count)
+            #expect(notes.refresh().filesRead == 0)
+            try Data("# Changed\n\nzebraword\n".utf8).write(to: URL(fileURLWithPath: root + "/n0003.md"))
+            try Data("# Changed too\n\nzebraword\n".utf8).write(to: URL(fileURLWithPath: root + "/n2590.md"))
+            try FileManager.default.removeItem(atPath: root + "/n1500.md")
+            let changed = notes.refresh()
+            #expect(changed.filesRead == 2 && changed.count == count - 1)
+            #expect(
+                changed.run(NoteQuery(search: SearchQuery("zebraword"))).map(\.id).sorted() == [
+                    "n0003", "n2590",
+                ])
+            var oneOff = NoteQuery(search: SearchQuery("body"))
+            oneOff.oneOff = true
+            let kept = changed.run(NoteQuery(search: SearchQuery("body"))).map(\.id)
+            #expect(kept.count == count - 3)
+            #expect(changed.run(oneOff).map(\.id) == kept)
+            #expect(changed.run(oneOff).map(\.id) == kept)
+        }
+    }
+
     /// Seeded random adds, edits, touches, renames and deletes, each followed by a refresh: the
     /// catalog from base + delta always equals a fresh build; then a merge.
     @Test(.tags(.heavy), .skippedInQuickLoop) func manySmallChangesThenMergesEqualAFreshBuild() throws {

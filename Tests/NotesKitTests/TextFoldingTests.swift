@@ -335,6 +335,34 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
     }
 }
 
+extension SubstringSearchTests {
+    /// Texts long enough for the scan's 32-byte steps, its last 16-byte step and its byte-by-byte
+    /// tail, with the needle often cut from the text itself (so it is found at every offset,
+    /// including the very end), against the obvious search.
+    @Test func findsWhatANaiveSearchFindsInLongTexts() {
+        var rng = SplitMix(seed: 91)
+        let alphabet = Array("eeacrmz \n".utf8)
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...300, using: &rng)).map { _ in
+                alphabet.randomElement(using: &rng) ?? 0
+            }
+            let length = Int.random(in: 2...(Bool.random(using: &rng) ? 5 : 40), using: &rng)
+            let needle: [UInt8]
+            if text.count >= length && Bool.random(using: &rng) {
+                let start = Int.random(in: 0...(text.count - length), using: &rng)
+                needle = Array(text[start..<(start + length)])
+            } else {
+                needle = (0..<length).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
+            }
+            let naive =
+                text.count < needle.count
+                ? nil
+                : (0...(text.count - needle.count)).first { Array(text[$0..<($0 + needle.count)]) == needle }
+            #expect(TextFolding.firstIndex(of: needle, in: text) == naive, "\(text) \(needle)")
+        }
+    }
+}
+
 @Suite struct TrimmingTests {
     /// Trimming skips its grapheme loop when neither end is a space or tab byte; that must never
     /// change the result, here on seeded strings of spaces, tabs, letters, a combining accent

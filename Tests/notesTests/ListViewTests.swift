@@ -1,5 +1,6 @@
 import Foundation
 import NotesKit
+import TestSupport
 import Testing
 
 @testable import notes
@@ -20,6 +21,43 @@ import Testing
         #expect(
             ListView.render(rows, query: nil, json: false, style: Self.style(human: false))
                 == ListView.Text(stdout: "a\t1970-01-01T00:00:00Z\tAlpha [31m\n"))
+    }
+
+    /// Piped rows are written as bytes, a day's date part once for a run of rows: the same text
+    /// as the strings would make — `NoteDate.format` for dates anywhere in its range and past it
+    /// (clamped), before 1970, in fractions of a second, in date order and not; control characters
+    /// in IDs and titles as spaces; the marks column.
+    @Test func pipedRowsAreWhatTheStringsMake() {
+        var rng = SplitMix(seed: 26)
+        let pieces = ["a", "Crème", "東京", "\t", "\u{1B}[31m", "\u{85}", "\u{7F}", "\u{0}", " ", "\u{9F}x"]
+        func text() -> String {
+            (0..<Int.random(in: 0...4, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "" }
+                .joined()
+        }
+        for round in 0..<40 {
+            var dates = (0..<60).map { _ -> Double in
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: Double.random(in: -70_000_000_000...260_000_000_000, using: &rng)
+                case 1:
+                    Double(Int.random(in: -3...3, using: &rng)) * 86_400
+                        + Double.random(in: -2...2, using: &rng)
+                case 2:
+                    [NoteDate.representable.lowerBound, NoteDate.representable.upperBound, -0.5, 0, .nan][
+                        Int.random(in: 0..<5, using: &rng)]
+                default: 1_732_954_140 - Double(Int.random(in: 0..<200_000, using: &rng))
+                }
+            }
+            if round % 2 == 0 { dates.sort(by: >) }
+            var rows = dates.map { RenderingTests.row("n" + text(), text(), $0) }
+            for i in rows.indices where Bool.random(using: &rng) { rows[i].conflictCopies = ["copy"] }
+            for marks in [false, true] {
+                let expected = rows.map { row in
+                    ANSI.printable(row.note.id) + "\t" + NoteDate.format(row.date) + "\t"
+                        + ANSI.printable(row.note.title) + (marks ? "\t" + row.marks : "") + "\n"
+                }.joined()
+                #expect(NoteRows.piped(rows, marks: marks) == expected)
+            }
+        }
     }
 
     @Test func searchJSONCarriesTheSnippetAndListJSONDoesNot() {

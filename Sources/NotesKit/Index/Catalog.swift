@@ -37,8 +37,10 @@ public struct Catalog: Sendable {
         var notes: [Int32] = []
         var files: [Int32] = []
         notes.reserveCapacity(live.count)
+        // The base's records read straight from it: a view's `flags` locates the file each time.
+        let base = index.base
         for number in live {
-            let flags = index.flags(number)
+            let flags = number < base.count ? base.flags(number) : index.flags(number)
             if flags & IndexLayout.isNote != 0 {
                 notes.append(Int32(number))
             } else if flags & IndexLayout.isFile != 0 {
@@ -181,7 +183,9 @@ public struct Catalog: Sendable {
         let tags = Catalog.foldedTags(query.tags)
         let selection = self.selection(query.filter, order: query.order)
         if !query.search.isEmpty || !tags.isEmpty || selection != nil {
-            let chunk = 256
+            // Large enough that releasing the texts read (one `madvise` a chunk, whose TLB
+            // flush interrupts the other cores) is rare, small enough to share the work out.
+            let chunk = 1024
             let readsText = query.search.readsText
             let (index, mapped) = (self.index, self.mapped)
             let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c -> [Int] in
@@ -201,31 +205,36 @@ public struct Catalog: Sendable {
         func hit(_ p: Int) -> Int { hits?[p] ?? p }
         // A few of many (`list --limit 20`) are selected in one pass rather than sorted.
         let selecting = query.limit.map { $0 < total / 8 } ?? false
-        // `reverse` flips the groups of relevance and the list order within them (a conflict copy
-        // still right after its original).
-        let listed = ordering(query.order, of: hits, readingDatesOnce: !selecting, reverse: query.reverse)
-        let first =
-            query.ranked ? ranking(query.search, of: hits, then: listed, reverse: query.reverse) : listed
         var positions: [Int]
-        if selecting, let limit = query.limit {
-            positions = []
-            positions.reserveCapacity(limit + 1)
-            for position in 0..<total {
-                guard positions.count < limit || first(position, positions[positions.count - 1]) else {
-                    continue
-                }
-                var low = 0
-                var high = positions.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if first(positions[middle], position) { low = middle + 1 } else { high = middle }
-                }
-                positions.insert(position, at: low)
-                if positions.count > limit { positions.removeLast() }
-            }
-        } else {
-            positions = (0..<total).sorted(by: first)
+        if !selecting, let sorted = sortedByDate(query, of: hits) {
+            positions = sorted
             if let limit = query.limit, positions.count > limit { positions.removeSubrange(limit...) }
+        } else {
+            // `reverse` flips the groups of relevance and the list order within them (a conflict
+            // copy still right after its original).
+            let listed = ordering(query.order, of: hits, readingDatesOnce: !selecting, reverse: query.reverse)
+            let first =
+                query.ranked ? ranking(query.search, of: hits, then: listed, reverse: query.reverse) : listed
+            if selecting, let limit = query.limit {
+                positions = []
+                positions.reserveCapacity(limit + 1)
+                for position in 0..<total {
+                    guard positions.count < limit || first(position, positions[positions.count - 1]) else {
+                        continue
+                    }
+                    var low = 0
+                    var high = positions.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if first(positions[middle], position) { low = middle + 1 } else { high = middle }
+                    }
+                    positions.insert(position, at: low)
+                    if positions.count > limit { positions.removeLast() }
+                }
+            } else {
+                positions = (0..<total).sorted(by: first)
+                if let limit = query.limit, positions.count > limit { positions.removeSubrange(limit...) }
+            }
         }
         defer { Trace.mark("sort+notes") }
         // The few notes a one-off command shows are read with `pread`: through the mapping, the
@@ -249,25 +258,71 @@ public struct Catalog: Sendable {
     func ordering(_ order: SortOrder, of hits: [Int]?, readingDatesOnce: Bool) -> (Int, Int) -> Bool {
         let total = hits?.count ?? count
         func hit(_ p: Int) -> Int { hits?[p] ?? p }
-        let dates =
-            readingDatesOnce && order != .title ? (0..<total).map { date(at: hit($0), order: order) } : []
+        // Dates to the second, as they are shown and kept in front matter: a file without one
+        // (its mtime for a date) does not outrank a note written after it that second. Read once
+        // with each mtime, side by side, for a sort.
+        let keys =
+            readingDatesOnce && order != .title
+            ? (0..<total).map { sortKey(at: hit($0), order: order, position: $0) } : []
         let titles = order == .title ? (0..<total).map { note(at: hit($0)).title } : []
         return { a, b in
             if order == .title {
                 let compared = titles[a].localizedStandardCompare(titles[b])
                 if compared != .orderedSame { return compared == .orderedAscending }
+            } else if !keys.isEmpty {
+                return keys[a].precedes(keys[b]) ?? idPrecedes(hit(a), hit(b))
             } else {
-                let (x, y) =
-                    dates.isEmpty
-                    ? (date(at: hit(a), order: order), date(at: hit(b), order: order)) : (dates[a], dates[b])
-                // To the second, as dates are shown and kept in front matter: a file without
-                // one (its mtime for a date) does not outrank a note written after it that second.
+                let (x, y) = (date(at: hit(a), order: order), date(at: hit(b), order: order))
                 if x.rounded(.down) != y.rounded(.down) { return x > y }
             }
             let (x, y) = (status(at: hit(a)).mtime, status(at: hit(b)).mtime)
             if x != y { return x > y }
-            return withID(at: hit(a)) { x in withID(at: hit(b)) { y in Catalog.precedes(x, y) } }
+            return idPrecedes(hit(a), hit(b))
         }
+    }
+
+    /// What a sort by date compares first: the date to the second, then the file's mtime (newest
+    /// first); the ID breaks a tie of both.
+    private struct SortKey {
+        var second: Double
+        var mtime: Int64
+        /// The position among the hits.
+        var position: Int
+
+        /// Whether this comes first; nil when only the IDs can tell.
+        func precedes(_ other: SortKey) -> Bool? {
+            if second != other.second { return second > other.second }
+            if mtime != other.mtime { return mtime > other.mtime }
+            return nil
+        }
+    }
+
+    /// The sort key of the note at position `i`, which is `position` among the hits.
+    private func sortKey(at i: Int, order: SortOrder, position: Int) -> SortKey {
+        guard let index else { preconditionFailure("a catalog with notes has an index") }
+        let (file, n) = index.locate(Int(mapped[i]))
+        return SortKey(
+            second: file.date(at: n, order: order).rounded(.down), mtime: file.mtime(n), position: position)
+    }
+
+    /// Whether the ID of the note at position `i` comes before that of the note at `j`.
+    private func idPrecedes(_ i: Int, _ j: Int) -> Bool {
+        withID(at: i) { x in withID(at: j) { y in Catalog.precedes(x, y) } }
+    }
+
+    /// The positions of `hits` (nil: every note) sorted in `query`'s order, when that order is
+    /// by date alone — not by title or relevance, and no conflict copy among the notes to place
+    /// after its original: the keys read once and sorted in place, without a comparison closure
+    /// per pair, for a search of thousands of hits. The order `ordering(_:of:readingDatesOnce:)`
+    /// gives, reversed with `reverse` (a total order, so the same list backwards).
+    private func sortedByDate(_ query: NoteQuery, of hits: [Int]?) -> [Int]? {
+        guard query.order != .title, !query.ranked, originalsOfCopies().isEmpty else { return nil }
+        let total = hits?.count ?? count
+        var keys = (0..<total).map { sortKey(at: hits?[$0] ?? $0, order: query.order, position: $0) }
+        keys.sort { a, b in
+            a.precedes(b) ?? idPrecedes(hits?[a.position] ?? a.position, hits?[b.position] ?? b.position)
+        }
+        return query.reverse ? keys.reversed().map(\.position) : keys.map(\.position)
     }
 
     /// `listed` with the notes whose title answers `search` best first (`titleRank`, read once per

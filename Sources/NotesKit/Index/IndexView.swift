@@ -75,31 +75,42 @@ final class IndexView: @unchecked Sendable {
     /// the page cache; reading them again maps them again). Only the pages wholly inside the span
     /// of those texts in each file, and only when the texts lie mostly together.
     func releaseText(of numbers: ArraySlice<Int32>) {
-        // One span per file (the base's, the delta's): a list of two, not a dictionary.
-        var spans: [(file: MappedIndex, low: Int, high: Int, bytes: Int)] = []
+        // One span per file (the base's, the delta's), widened record by record.
+        var spans = (base: TextSpan(), delta: TextSpan())
         for number in numbers {
-            let (file, n) = locate(Int(number))
-            // Memory of our own (an index encoded in memory) would read back as zeros.
-            guard file.storage.isMapped else { continue }
-            let text = file.rawText(n)
-            guard let start = text.baseAddress else { continue }
-            let low = Int(bitPattern: start)
-            let high = low + text.count
-            if let i = spans.firstIndex(where: { $0.file === file }) {
-                spans[i] = (
-                    file, min(spans[i].low, low), max(spans[i].high, high), spans[i].bytes + text.count
-                )
-            } else {
-                spans.append((file, low, high, text.count))
+            let number = Int(number)
+            if number < base.count {
+                spans.base.add(base.rawText(number))
+            } else if let delta {
+                spans.delta.add(delta.rawText(number - base.count))
             }
         }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        for span in spans where span.high - span.low <= 2 * span.bytes {
+        let files: [(MappedIndex?, TextSpan)] = [(base, spans.base), (delta, spans.delta)]
+        for (file, span) in files {
+            // Memory of our own (an index encoded in memory) would read back as zeros.
+            guard let file, file.storage.isMapped, span.bytes > 0, span.high - span.low <= 2 * span.bytes
+            else { continue }
             let first = (span.low + page - 1) / page * page
             let last = span.high / page * page
             if last > first, let start = UnsafeMutableRawPointer(bitPattern: first) {
                 madvise(start, last - first, MADV_DONTNEED)
             }
+        }
+    }
+
+    /// The addresses that some texts of one file span, and how many bytes they hold.
+    private struct TextSpan {
+        var low = Int.max
+        var high = 0
+        var bytes = 0
+
+        mutating func add(_ text: UnsafeRawBufferPointer) {
+            guard let start = text.baseAddress else { return }
+            let address = Int(bitPattern: start)
+            low = min(low, address)
+            high = max(high, address + text.count)
+            bytes += text.count
         }
     }
 

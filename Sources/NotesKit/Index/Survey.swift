@@ -146,12 +146,12 @@ private final class NameBatch: @unchecked Sendable {
     var isNote: [Bool] = []
     var checked: [EntryFreshness] = []
 
-    init(folder: OpenFolder, sequence: Int) {
+    init(folder: OpenFolder, sequence: Int, names: [UInt8], starts: [Int], isNote: [Bool]) {
         self.folder = folder
         self.sequence = sequence
-        names.reserveCapacity(NameBatch.size * 24)
-        starts.reserveCapacity(NameBatch.size)
-        isNote.reserveCapacity(NameBatch.size)
+        self.names = names
+        self.starts = starts
+        self.isNote = isNote
     }
 
     /// The bytes of name `i` (without its NUL).
@@ -219,6 +219,31 @@ private final class NameBatch: @unchecked Sendable {
             starts = []
             isNote = []
         }
+    }
+}
+
+/// The names of a batch being read from a folder.
+private struct GatheredNames {
+    var names: [UInt8] = []
+    var starts: [Int] = []
+    var isNote: [Bool] = []
+
+    init() {
+        names.reserveCapacity(NameBatch.size * 24)
+        starts.reserveCapacity(NameBatch.size)
+        isNote.reserveCapacity(NameBatch.size)
+    }
+
+    mutating func add(_ name: UnsafeRawBufferPointer) {
+        starts.append(names.count)
+        names.append(contentsOf: name)
+        names.append(0)
+        isNote.append(Vault.isNoteName(name))
+    }
+
+    /// The batch of these names.
+    func batch(of folder: OpenFolder, sequence: Int) -> NameBatch {
+        NameBatch(folder: folder, sequence: sequence, names: names, starts: starts, isNote: isNote)
     }
 }
 
@@ -320,11 +345,17 @@ private final class SurveyWork: @unchecked Sendable {
                 rules.isIgnored(path: $0, nameStart: folder.prefix.count, isDirectory: isDirectory)
             }
         }
-        var batch = NameBatch(folder: folder, sequence: 0)
+        // A batch's names are gathered in a value (no class, so no exclusivity check per
+        // append), then handed over whole.
+        var gathered = GatheredNames()
+        var sequence = 0
         while let entry = readdir(dir) {
             let type = Int32(entry.pointee.d_type)
             withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                let name = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)])
+                let length = raw.withMemoryRebound(to: CChar.self) { name in
+                    name.baseAddress.map { strnlen($0, name.count) } ?? 0
+                }
+                let name = UnsafeRawBufferPointer(rebasing: raw[..<length])
                 guard let first = name.first, first != UInt8(ascii: ".") else { return }
                 var kind = type
                 if kind == Int32(DT_UNKNOWN) {
@@ -348,18 +379,20 @@ private final class SurveyWork: @unchecked Sendable {
                 } else if kind == Int32(DT_LNK) {
                     noteSymlink(raw, name, in: fd, relative: relative, ignored: isIgnored)
                 } else if kind == Int32(DT_REG) && !isIgnored(name, isDirectory: false) {
-                    batch.starts.append(batch.names.count)
-                    batch.names.append(contentsOf: name)
-                    batch.names.append(0)
-                    batch.isNote.append(Vault.isNoteName(name))
+                    gathered.add(name)
                 }
             }
-            if batch.starts.count == NameBatch.size {
+            if gathered.starts.count == NameBatch.size {
+                let batch = gathered.batch(of: folder, sequence: sequence)
                 give(.batch(batch), batch: batch)
-                batch = NameBatch(folder: folder, sequence: batch.sequence + 1)
+                sequence += 1
+                gathered = GatheredNames()
             }
         }
-        if !batch.starts.isEmpty { give(.batch(batch), batch: batch) }
+        if !gathered.starts.isEmpty {
+            let batch = gathered.batch(of: folder, sequence: sequence)
+            give(.batch(batch), batch: batch)
+        }
     }
 
     /// Remembers the symlink `name` (in `raw`, NUL-terminated) of the open folder `fd` when it

@@ -460,47 +460,6 @@ public enum TextFolding {
     public static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
         haystack.withUnsafeBytes { firstIndex(of: needle, in: $0) }
     }
-
-    /// The first occurrence, 16 positions at a time: a start is a candidate only where the
-    /// needle's first byte and, `count - 1` bytes on, its last byte both match (so common letters
-    /// alone rarely stop the scan), and only candidates are compared in full.
-    public static func firstIndex(of needle: [UInt8], in h: UnsafeRawBufferPointer) -> Int? {
-        let n = needle.count
-        if n == 0 { return 0 }
-        guard n <= h.count, let hBase = h.baseAddress else { return nil }
-        return needle.withUnsafeBytes { needleBytes -> Int? in
-            guard let nBase = needleBytes.baseAddress else { return nil }
-            let firstByte = needleBytes[0]
-            let lastByte = needleBytes[n - 1]
-            if n == 1 {
-                return memchr(hBase, Int32(firstByte), h.count).map {
-                    hBase.distance(to: UnsafeRawPointer($0))
-                }
-            }
-            let first = SIMD16<UInt8>(repeating: firstByte)
-            let last = SIMD16<UInt8>(repeating: lastByte)
-            var i = 0
-            // Both 16-byte loads stay inside the haystack.
-            while i + n - 1 + 16 <= h.count {
-                let a = h.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                let b = h.loadUnaligned(fromByteOffset: i + n - 1, as: SIMD16<UInt8>.self)
-                let candidates = (a .== first) .& (b .== last)
-                if any(candidates) {
-                    for lane in 0..<16 where candidates[lane] {
-                        if memcmp(hBase + i + lane + 1, nBase + 1, n - 2) == 0 { return i + lane }
-                    }
-                }
-                i += 16
-            }
-            while i + n <= h.count {
-                if h[i] == firstByte, h[i + n - 1] == lastByte, memcmp(hBase + i + 1, nBase + 1, n - 2) == 0 {
-                    return i
-                }
-                i += 1
-            }
-            return nil
-        }
-    }
 }
 
 extension TextFolder {

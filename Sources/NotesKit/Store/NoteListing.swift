@@ -26,7 +26,8 @@ extension NoteStore {
         }
         Trace.mark("conflict copies")
         return self.query(query).map { note in
-            var listed = ListedNote(note: note, conflictCopies: copies[note.path] ?? [])
+            // Looked up only when there are copies: a lookup hashes the path first.
+            var listed = ListedNote(note: note, conflictCopies: copies.isEmpty ? [] : copies[note.path] ?? [])
             listed.uncommitted = uncommitted.map { $0.contains(note.path) }
             if !query.search.isEmpty && wantsSnippet(note) {
                 listed.snippet = snippet(for: note, query: query.search)

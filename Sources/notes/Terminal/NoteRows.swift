@@ -33,23 +33,41 @@ enum NoteRows {
 
     /// `ID<TAB>DATE<TAB>TITLE` lines with ISO 8601 UTC dates, no colour, no truncation; with
     /// `marks`, `<TAB>MARKS` after the title (empty when the note has none), so that scripts
-    /// reading three columns never see a fourth unless they ask for it.
+    /// reading three columns never see a fourth unless they ask for it. Made as bytes: a search
+    /// prints thousands of these.
     static func piped(_ rows: [NoteRow], marks: Bool = false) -> String {
-        var out = ""
-        out.reserveCapacity(rows.count * 64)
-        for row in rows {
-            out.append(ANSI.printable(row.note.id))
-            out.append("\t")
-            out.append(NoteDate.format(row.date))
-            out.append("\t")
-            out.append(ANSI.printable(row.note.title))
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.count * 80)
+        // By index, each field read in place: a copy of a row would retain all its strings.
+        for i in rows.indices {
+            appendPrintable(rows[i].note.id, to: &out)
+            out.append(UInt8(ascii: "\t"))
+            PipedDates.append(rows[i].date, to: &out)
+            out.append(UInt8(ascii: "\t"))
+            appendPrintable(rows[i].note.title, to: &out)
             if marks {
-                out.append("\t")
-                out.append(row.marks)
+                out.append(UInt8(ascii: "\t"))
+                out.append(contentsOf: rows[i].marks.utf8)
             }
-            out.append("\n")
+            out.append(UInt8(ascii: "\n"))
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the bytes of `ANSI.printable(text)`: those of `text` itself when it has no control
+    /// character, as almost every ID and title (a byte below a space, DEL, or the lead byte of
+    /// the C1 block and every other `U+0080…U+00BF` sends it the long way).
+    static func appendPrintable(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        let clean = text.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 {
+                guard byte == 0xC2, ANSI.isPrintable(bytes) else { return false }
+                break
+            }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if !clean { out.append(contentsOf: ANSI.printable(text).utf8) }
     }
 
     /// One line per note, never wider than the terminal: the title, a dimmer local date and the
@@ -202,6 +220,47 @@ enum NoteRows {
             }
         }
         return out
+    }
+}
+
+/// The dates of piped rows, as `NoteDate.format` writes them (`2026-12-02T09:30:00Z`), appended
+/// as bytes, digit by digit: a search prints thousands of them.
+enum PipedDates {
+    /// Appends the date of `seconds` to `out`.
+    static func append(_ seconds: Double, to out: inout [UInt8]) {
+        let total = Int(NoteDate.clamped(seconds).rounded(.down))
+        var days = total / 86400
+        var rest = total % 86400
+        if rest < 0 {
+            rest += 86400
+            days -= 1
+        }
+        // The proleptic Gregorian day of `days` since 1970 (Howard Hinnant's `civil_from_days`).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        // `YYYY-MM-DDTHH:MM:SSZ`, two digits at a time, appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { date in
+            func two(_ value: Int, at offset: Int, then separator: UInt8?) {
+                date[offset] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+                date[offset + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+                if let separator { date[offset + 2] = separator }
+            }
+            two(year / 100, at: 0, then: nil)
+            two(year % 100, at: 2, then: UInt8(ascii: "-"))
+            two(month, at: 5, then: UInt8(ascii: "-"))
+            two(day, at: 8, then: UInt8(ascii: "T"))
+            two(rest / 3600, at: 11, then: UInt8(ascii: ":"))
+            two(rest / 60 % 60, at: 14, then: UInt8(ascii: ":"))
+            two(rest % 60, at: 17, then: UInt8(ascii: "Z"))
+            out.append(contentsOf: UnsafeBufferPointer(date))
+        }
     }
 }
 
