@@ -134,6 +134,8 @@ import Testing
         [0, 1, 700_000, 700_000, 400_000, 2_500_000, 10, (1 << 20) - 1, 1 << 20, 3, 1 << 20],
         [10, 3],
         [],
+        // Around the size from which pieces are written as they are, between gathered ones.
+        [5, 65_535, 65_536, 7, 100_000, 1, 65_537, 200_000, 12],
     ])
     func piecesOfAnySizeLandInOrder(_ sizes: [Int]) throws {
         var rng = SplitMix(seed: 11)

@@ -245,3 +245,68 @@ import Testing
         }
     }
 }
+
+@Suite struct IndexStreamBytesTests {
+    static func record(_ n: Int) -> IndexRecord {
+        let note = Note(
+            id: "n\(n)", path: "n\(n).md", title: "Note \(n)", titleIsOutsideBody: false,
+            createdAt: Double(n), updatedAt: n % 2 == 0 ? Double(n + 1) : nil, preview: "preview \(n)")
+        // Texts around the size at which the writer stops gathering pieces and writes them as they are.
+        let text = (0..<(30_000 + n * 997)).map { UInt8(0x61 + ($0 + n) % 26) }
+        return IndexRecord(
+            path: "n\(n).md", size: Int64(n), mtime: Int64(n) * 1_000, inode: UInt64(n + 1), note: note,
+            warnings: n % 3 == 0 ? [ParseWarning(line: n, message: "warning \(n)")] : [],
+            folded: FoldedText(text))
+    }
+
+    /// Records handed to a stream batch after batch, chunk after chunk — the later ones in text
+    /// buffers that the stream wrote out and gave back — make a file byte for byte the same as
+    /// the one `NoteIndexFile.encode` makes of the same records in the same order.
+    @Test func aStreamWritesTheBytesEncodeMakes() throws {
+        let chunks = stride(from: 0, to: 48, by: 4).map { ($0..<($0 + 4)).map(Self.record) }
+        try Sandbox(tree: []).test { root in
+            let stream = try IndexStream(path: root + "/index", kept: [], of: nil, capacity: 48)
+            for batch in stride(from: 0, to: chunks.count, by: 3) {
+                var read: [IndexTable] = chunks[batch..<(batch + 3)].map { records in
+                    var table = IndexTable(capacity: records.count)
+                    table.texts = stream.textBuffer(capacity: 1)
+                    for record in records { table.add(record) }
+                    return table
+                }
+                stream.add(&read)
+                #expect(read.allSatisfy { $0.texts.isEmpty })
+            }
+            try stream.commit(
+                removed: ["gone.md"], titleSource: .content, kind: .base, generation: 7, mode: 0o600)
+            let expected = NoteIndexFile.encode(
+                kept: [], of: nil,
+                read: chunks.map { records in
+                    var table = IndexTable()
+                    for record in records { table.add(record) }
+                    return table
+                }, removed: ["gone.md"], titleSource: .content, kind: .base, generation: 7)
+            let written = try #require(Disk.bytes(root + "/index"))
+            let same = written == expected  // a Bool, so a failure does not print megabytes
+            #expect(same && written.count == expected.count)
+            let index = try #require(NoteIndexFile.map(TextStorage(written)))
+            #expect(index.count == 49)
+        }
+    }
+
+    /// A chunk's text buffer, once the stream has written it out, is handed out again (with its
+    /// memory) for a later chunk, rather than a new buffer whose pages the kernel must fault in.
+    @Test func aWrittenTextBufferIsUsedAgain() throws {
+        try Sandbox(tree: []).test { root in
+            let stream = try IndexStream(path: root + "/index", kept: [], of: nil, capacity: 1)
+            var table = IndexTable(capacity: 1)
+            table.texts = stream.textBuffer(capacity: 1)
+            table.add(Self.record(40))
+            let size = table.texts.count
+            var read = [table]
+            stream.add(&read)
+            stream.waitForWrites()
+            let again = stream.textBuffer(capacity: 1)
+            #expect(again.isEmpty && again.capacity >= size)
+        }
+    }
+}

@@ -73,7 +73,8 @@ extension Vault {
             indexError = .indexNotWritten(path: indexPath, reason: error.brief)
         }
         var (read, readDiagnostics, readMode) = readRecords(survey.stale, into: stream, progress: progress)
-        stream?.add([newFiles])
+        var others = [newFiles]
+        stream?.add(&others)
         read.append(newFiles)
         // The modes of files the walk did not stat, as reading found them.
         indexMode &= readMode
@@ -181,7 +182,9 @@ extension Vault {
 
     /// Reads and folds files, on all cores, in batches so progress can be reported between them.
     /// Each worker encodes its files straight into an index table: no note is kept as strings.
-    /// Each batch is handed to `stream` as soon as it is read.
+    /// Each batch is handed to `stream` as soon as it is read, and then only the stream keeps it
+    /// (the tables returned are empty: a stream that fails has the files read again); without a
+    /// stream, the tables are returned.
     /// Also returns the group and other permission bits that every file read grants (with the
     /// owner's read and write), for the index's mode.
     private func readRecords(
@@ -200,14 +203,19 @@ extension Vault {
         var start = 0
         while start < files.count {
             let (first, end) = (start, min(files.count, start + batch))
-            let chunks = Parallel.map(
+            var chunks = Parallel.map(
                 count: (end - start + chunk - 1) / chunk, chunk: 1, states: TextFolder.workers
             ) { c, folding in
                 let files = files[(first + c * chunk)..<min(end, first + (c + 1) * chunk)]
                 var table = IndexTable(capacity: files.count)
-                // Folded text is about as long as the file: one buffer for the chunk, no regrowth.
-                table.texts.reserveCapacity(
-                    files.reduce(0) { $0 + Int(max(0, $1.status?.size ?? 2048)) } + 64)
+                // Folded text is about as long as the file: one buffer for the chunk, no regrowth
+                // (from the stream, a buffer used before).
+                let textSize = files.reduce(0) { $0 + Int(max(0, $1.status?.size ?? 2048)) } + 64
+                if let stream {
+                    table.texts = stream.textBuffer(capacity: textSize)
+                } else {
+                    table.texts.reserveCapacity(textSize)
+                }
                 var diagnostics: [Diagnostic] = []
                 var mode: mode_t = 0o666
                 for file in files {
@@ -217,14 +225,17 @@ extension Vault {
                 }
                 return (table, diagnostics, mode)
             }
-            stream?.add(chunks.map(\.0))
-            for (var table, found, chunkMode) in chunks {
-                // Texts handed to the stream are its to write and let go.
-                if stream != nil { table.texts = [] }
-                tables.append(table)
-                diagnostics += found
-                mode &= chunkMode
+            // The tables moved out of `chunks`, so that each text buffer has one owner: the stream
+            // empties it in place once written, keeping its memory for a later chunk.
+            var read: [IndexTable] = []
+            read.reserveCapacity(chunks.count)
+            for i in chunks.indices {
+                read.append(IndexTable())
+                swap(&read[i], &chunks[i].0)
+                diagnostics += chunks[i].1
+                mode &= chunks[i].2
             }
+            if let stream { stream.add(&read) } else { tables += read }
             start = end
             progress?(start, files.count)
         }

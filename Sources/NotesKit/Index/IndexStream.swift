@@ -7,8 +7,12 @@ import Foundation
 final class IndexStream: @unchecked Sendable {
     private let file: PendingFile
     private let queue = DispatchQueue(label: "notes.index-writer")
+    /// The records so far. Each batch's are joined to them on the queue, as its texts are written,
+    /// so that `commit` has only the path table and the writing left; touched only on the queue,
+    /// and by `commit` once the queue is done.
     private var table: IndexTable
-    private var chunks: [IndexTable] = []
+    /// Text buffers written out and emptied, for the readers' next chunks (`textBuffer`).
+    private let spareTexts = WorkerStates<[UInt8]> { [] }
 
     /// Starts the file that will become `path`, with the records `kept` of `index`.
     init(path: String, kept: [Int], of index: IndexView?, capacity: Int) throws(VaultError) {
@@ -22,27 +26,49 @@ final class IndexStream: @unchecked Sendable {
         table.addKept(kept, of: index).forEach(file.append)
     }
 
-    /// Adds the records of `read` (just read, in order); their texts are written out meanwhile.
-    func add(_ read: [IndexTable]) {
-        // Kept without their texts, which are let go once written: the memory is used again for
-        // the next batch (no new pages to fault in), and the texts are never all held at once.
-        chunks += read.map { chunk in
-            var kept = chunk
-            kept.texts = []
-            return kept
+    /// An empty buffer for a chunk's folded texts, with room for `capacity` bytes: where there is
+    /// one, a buffer whose texts were written out already. Its pages are used again: a new buffer
+    /// for every chunk would have the kernel fault in and zero pages as large as all the texts,
+    /// the allocator having given the freed ones back.
+    func textBuffer(capacity: Int) -> [UInt8] {
+        var buffer = spareTexts.take()
+        buffer.reserveCapacity(capacity)
+        return buffer
+    }
+
+    /// Adds the records of `read` (just read, in order), taking their texts (leaving `read`'s
+    /// empty): they are written out meanwhile, and their buffers kept for `textBuffer`.
+    func add(_ read: inout [IndexTable]) {
+        let texts = TextBuffers()
+        for i in read.indices {
+            texts.buffers.append([])
+            swap(&texts.buffers[i], &read[i].texts)
         }
-        queue.async { [file] in
-            for chunk in read { chunk.texts.withUnsafeBytes(file.append) }
+        let tables = read
+        queue.async { [self] in
+            for buffer in texts.buffers { buffer.withUnsafeBytes(file.append) }
             file.startWriteback()
+            for chunk in tables { table.appendRecords(of: chunk) }
+            // Each buffer is held by `texts` alone: emptied in place, it keeps its memory.
+            for i in texts.buffers.indices {
+                var buffer: [UInt8] = []
+                swap(&buffer, &texts.buffers[i])
+                buffer.removeAll(keepingCapacity: true)
+                spareTexts.give(buffer)
+            }
         }
+    }
+
+    /// Returns once the texts of every batch added so far are written (and their buffers kept).
+    func waitForWrites() {
+        queue.sync {}
     }
 
     /// Writes the tables (with the tombstones `removed`) and the header, and puts the file in place.
     func commit(
         removed: [String], titleSource: TitleSource, kind: IndexKind, generation: UInt64, mode: mode_t
     ) throws(VaultError) {
-        queue.sync {}
-        for chunk in chunks { table.appendRecords(of: chunk) }
+        waitForWrites()
         table.addRemoved(removed)
         let slots = table.slots()
         table.emitTables(slots: slots, file.append)
@@ -50,10 +76,29 @@ final class IndexStream: @unchecked Sendable {
             of: table, slots: slots, titleSource: titleSource, kind: kind, generation: generation
         )
         .withUnsafeBytes { file.write($0, at: 0) }
+        // The tables (thousands of chunks' strings, tags and links) and the spare text buffers are
+        // let go on the queue: freeing them would hold up the search that follows the writing.
+        let leftovers = Leftovers()
+        swap(&leftovers.table, &table)
+        queue.async { [spareTexts] in
+            leftovers.table = IndexTable()
+            spareTexts.removeAll()
+        }
         do {
             try file.commit(mode: mode)
         } catch {
             throw VaultError(error)
         }
     }
+}
+
+/// What a stream no longer needs once its file is written, in a box, to be let go on its queue.
+private final class Leftovers: @unchecked Sendable {
+    var table = IndexTable()
+}
+
+/// The text buffers of a batch on their way to the writer, in a box so that each buffer has one
+/// owner at a time (and can be emptied in place, keeping its memory).
+private final class TextBuffers: @unchecked Sendable {
+    var buffers: [[UInt8]] = []
 }

@@ -28,6 +28,10 @@ struct IndexTable {
     var textLength: UInt64 = 0
     var count: Int { hashes.count }
 
+    /// A record's bytes before its columns are put in: appended as a whole, which costs a copy,
+    /// where appending a repeated zero costs a loop.
+    private static let emptyRecord = [UInt8](repeating: 0, count: IndexLayout.recordSize)
+
     init(capacity: Int = 0) {
         records.reserveCapacity(capacity * IndexLayout.recordSize)
         hashes.reserveCapacity(capacity)
@@ -50,7 +54,7 @@ struct IndexTable {
             IndexChecksum.short(UnsafeRawBufferPointer(rebasing: $0[stringsStart...]))
         }
         let flags = flags | (ConflictCopy.mayBeCopy(path) ? IndexLayout.mayBeConflictCopy : 0)
-        records.append(contentsOf: repeatElement(0, count: IndexLayout.recordSize))
+        records.append(contentsOf: IndexTable.emptyRecord)
         records.withUnsafeMutableBytes { bytes in
             func put<T: FixedWidthInteger>(_ value: T, _ column: Int) {
                 bytes.storeBytes(of: value.littleEndian, toByteOffset: start + column, as: T.self)

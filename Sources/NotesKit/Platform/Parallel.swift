@@ -57,6 +57,13 @@ final class WorkerStates<State>: @unchecked Sendable {
         defer { lock.unlock() }
         waiting.append(state)
     }
+
+    /// Lets go of the waiting states (a taker then gets a new one).
+    func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        waiting.removeAll()
+    }
 }
 
 /// Lets a buffer pointer cross into `concurrentPerform`, where each index is written by one thread.

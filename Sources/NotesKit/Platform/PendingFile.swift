@@ -20,6 +20,9 @@ final class PendingFile: @unchecked Sendable {
     /// Small pieces (one note's folded text) are gathered into writes of about a megabyte.
     private var buffer: [UInt8] = []
     private static let bufferSize = 1 << 20
+    /// Pieces this long or longer (a chunk of notes' folded texts, a table) are written as they
+    /// are: copying them into the buffer would cost more than the system calls it saves.
+    private static let directSize = 1 << 14
     /// How many bytes were appended.
     private(set) var length = 0
 
@@ -49,9 +52,9 @@ final class PendingFile: @unchecked Sendable {
 
     /// Appends `chunk`.
     func append(_ chunk: UnsafeRawBufferPointer) {
-        if buffer.count + chunk.count > Self.bufferSize { flush() }
+        if buffer.count + chunk.count > Self.bufferSize || chunk.count >= Self.directSize { flush() }
         length += chunk.count
-        if chunk.count >= Self.bufferSize {
+        if chunk.count >= Self.directSize {
             writeAll(chunk, at: length - chunk.count)
         } else {
             if buffer.capacity == 0 { buffer.reserveCapacity(Self.bufferSize) }
