@@ -96,10 +96,15 @@ extension NoteStore {
         var plan = ImportPlan(format: format, folder: folder, items: [], alreadyThere: 0, empty: 0)
         var seen = existing
         var files: [String: [UInt8]] = [:]
-        for entry in entries {
+        // Each entry's note text stands alone: made on all cores, then taken in order.
+        let vault = vault
+        let made = Parallel.map(count: entries.count, chunk: 16) { i in
+            ImportNoteText.item(
+                for: entries[i], importedFrom: format + ":" + entries[i].sourceID, now: now, naming: vault)
+        }
+        for (entry, made) in zip(entries, made) {
             let source = format + ":" + entry.sourceID
-            guard let item = ImportNoteText.item(for: entry, importedFrom: source, now: now, naming: vault)
-            else {
+            guard let item = made else {
                 plan.empty += 1
                 continue
             }
