@@ -189,7 +189,9 @@ public enum NoteDate {
         return era * 146097 + doe - 719468
     }
 
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    /// The proleptic Gregorian (year, month, day) of `days` days since 1970-01-01 (Howard
+    /// Hinnant's `civil_from_days`).
+    public static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
         let z = days + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097

@@ -235,16 +235,7 @@ enum PipedDates {
             rest += 86400
             days -= 1
         }
-        // The proleptic Gregorian day of `days` since 1970 (Howard Hinnant's `civil_from_days`).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = NoteDate.civilFromDays(days)
         // `YYYY-MM-DDTHH:MM:SSZ`, two digits at a time, appended at once.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { date in
             func two(_ value: Int, at offset: Int, then separator: UInt8?) {
