@@ -145,7 +145,7 @@ extension NoteStore {
     /// give many files one name (`image.png`), and a file in the vault is never overwritten. The
     /// same vault and source give the same names, so a run cut short is finished by the next.
     private func freePath(_ path: String, for bytes: [UInt8], planned: [String: [UInt8]]) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FileSystem.parentFolder(of: path)
         let name = (path as NSString).lastPathComponent
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { String(name[..<$0]) } ?? name
@@ -199,7 +199,7 @@ extension NoteStore {
         else { throw .attachmentOutside(relative) }
         let path = (folder.isEmpty ? "" : folder + "/") + relative
         do {
-            try vault.checkFolder((path as NSString).deletingLastPathComponent, argument: path)
+            try vault.checkFolder(FileSystem.parentFolder(of: path), argument: path)
         } catch .outsideVault, .hiddenFolder {
             throw .attachmentOutside(relative)
         } catch {
@@ -259,7 +259,7 @@ extension NoteStore {
                         throw .writeFailed(
                             path: full, reason: "another file appeared there during the import")
                     }
-                    let folder = (full as NSString).deletingLastPathComponent
+                    let folder = FileSystem.parentFolder(of: full)
                     if madeFolders.insert(folder).inserted {
                         try VaultError.mapping(FileSystem.makeDirectory(folder))
                     }
@@ -294,7 +294,7 @@ extension NoteStore {
             }
             var folders: [String] = []
             for attachment in attachments {
-                let folder = (vault.fullPath(attachment.path) as NSString).deletingLastPathComponent
+                let folder = FileSystem.parentFolder(of: vault.fullPath(attachment.path))
                 if !folders.contains(folder) { folders.append(folder) }
             }
             for folder in folders { FileSystem.syncFolder(folder) }

@@ -87,7 +87,7 @@ extension FileSystem {
         temps.reserveCapacity(files.count)
         var folders: Set<String> = []
         for file in files {
-            let folder = (file.path as NSString).deletingLastPathComponent
+            let folder = FileSystem.parentFolder(of: file.path)
             if folders.insert(folder).inserted { sweepStaleTemps(in: folder.isEmpty ? "." : folder) }
         }
         let group = 64
@@ -134,7 +134,7 @@ extension FileSystem {
             guard let syncfs = syncFileSystem else { return prepare(batch: files) }
             var folders: [String: Int32] = [:]
             for file in files {
-                let parent = (file.path as NSString).deletingLastPathComponent
+                let parent = FileSystem.parentFolder(of: file.path)
                 let folder = parent.isEmpty ? "." : parent
                 guard folders[folder] == nil else { continue }
                 sweepStaleTemps(in: folder)
@@ -169,7 +169,7 @@ extension FileSystem {
             }
             guard !failures.isEmpty else { return PreparedBatch(temps: temps) }
             for (i, file) in files.enumerated() {
-                let parent = (file.path as NSString).deletingLastPathComponent
+                let parent = FileSystem.parentFolder(of: file.path)
                 guard let failure = failures[parent.isEmpty ? "." : parent],
                     case .success(let temp) = temps[i]
                 else { continue }
@@ -203,7 +203,7 @@ extension FileSystem {
         var outcomes = [BatchOutcome](repeating: .written, count: files.count)
         var folders: [String] = []
         for (i, temp) in prepared.temps.enumerated() {
-            let folder = (files[i].path as NSString).deletingLastPathComponent
+            let folder = FileSystem.parentFolder(of: files[i].path)
             if !folders.contains(folder) { folders.append(folder) }
             switch temp {
             case .failure(let error):
@@ -267,7 +267,7 @@ extension FileSystem {
     }
 
     static func syncDirectory(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FileSystem.parentFolder(of: path)
         syncFolder(directory.isEmpty ? "." : directory)
     }
 

@@ -57,7 +57,7 @@ extension FileSystem {
     /// removed. A crash between the two leaves only that hidden name, for a sweep to remove (the
     /// trash's sweeps folders; `sweepStaleTemps` only files).
     public static func removeAtOnce(_ path: String) throws(FileSystemError) {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = FileSystem.parentFolder(of: path)
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         var attempt = 0
         while true {

@@ -30,6 +30,36 @@ public struct FileStatus: Equatable, Sendable {
 /// follow symlinks; one file per concern beside this one (`FileSystem+Reading.swift`, …). All
 /// platform `#if`s of the library live in `Platform/`.
 public enum FileSystem {
+    /// The folder `path` is in, as `(path as NSString).deletingLastPathComponent` gives it
+    /// (`/a/b` → `/a`, `/a` → `/`, `a/b/` → `a`, doubled slashes as one), by bytes: without bridging
+    /// to `NSString` (an import asks this of every file it writes), and without the crash of the
+    /// toolchain's Foundation on a path of one relative name (`a`, `x/`, `.`), which is `""` here
+    /// as on Apple's systems. `//` is `/` (that Foundation says `""`).
+    static func parentFolder(of path: String) -> String {
+        var path = path
+        return path.withUTF8 { b -> String in
+            var end = b.count
+            while end > 1 && b[end - 1] == 0x2F { end -= 1 }
+            guard end > 0 else { return "" }
+            // The last slash before the last name, and the end of the run of slashes it ends.
+            var slash = end - 1
+            while slash >= 0 && b[slash] != 0x2F { slash -= 1 }
+            guard slash >= 0 else { return "" }
+            var cut = slash
+            while cut > 0 && b[cut - 1] == 0x2F { cut -= 1 }
+            guard cut > 0 else { return "/" }
+            var out: [UInt8] = []
+            out.reserveCapacity(cut)
+            var previousSlash = false
+            for byte in b[..<cut] {
+                if byte == 0x2F && previousSlash { continue }
+                previousSlash = byte == 0x2F
+                out.append(byte)
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
     /// `lstat` of `path`, or nil when it does not exist.
     public static func status(_ path: String) -> FileStatus? {
         var st = stat()

@@ -30,7 +30,7 @@ final class PendingFile: @unchecked Sendable {
     /// first, unless the caller has (`sweep` false: many files of one folder).
     init(beside path: String, sweep: Bool = true) throws(FileSystemError) {
         self.path = path
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = FileSystem.parentFolder(of: path)
         let directory = parent.isEmpty ? "." : parent
         if sweep { FileSystem.sweepStaleTemps(in: directory) }
         WriteStep.take(.create)
