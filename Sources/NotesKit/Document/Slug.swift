@@ -12,6 +12,12 @@ public enum Slug {
     /// kept in NFC, runs of anything but letters, marks and digits turned into `-`, trimmed of
     /// `-`, cut to 60 characters at a `-` boundary. Empty when nothing is left.
     public static func make(_ title: String) -> String {
+        if let ascii = asciiWords(title) { return cut(ascii) }
+        return byCharacters(title)
+    }
+
+    /// `make`, Character by Character: for every title, and the oracle of the ASCII path.
+    static func byCharacters(_ title: String) -> String {
         var folding = TextFolder()
         var out = ""
         var pendingDash = false
@@ -40,6 +46,38 @@ public enum Slug {
                 }
             }
         }
+        return cut(out)
+    }
+
+    /// The words of an ASCII `title` of at most 2,000 bytes joined by `-`, in lower case, as the
+    /// loop of `make` makes them (one past the limit), without a `String` per character: an ASCII
+    /// letter folds to its lower case and only letters and digits are word characters there.
+    /// Nil for any other title.
+    static func asciiWords(_ title: String) -> String? {
+        var title = title
+        return title.withUTF8 { b -> String? in
+            guard b.count <= 2000 else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(min(b.count, maxLength + 2))
+            var pendingDash = false
+            for byte in b {
+                guard byte < 0x80 else { return nil }
+                if out.count > maxLength { continue }
+                let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
+                    if pendingDash && !out.isEmpty { out.append(0x2D) }
+                    pendingDash = false
+                    out.append(lower)
+                } else {
+                    pendingDash = true
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// `out` cut to `maxLength` characters and `maxBytes` bytes, at a `-` boundary when there is one.
+    private static func cut(_ out: String) -> String {
         var cut = out.prefix(maxLength)
         while cut.utf8.count > maxBytes { cut = cut.dropLast() }
         guard cut.endIndex < out.endIndex else { return out }

@@ -31,13 +31,37 @@ enum ImportNoteText {
 
     /// `text` with its line breaks and tabs turned into spaces, trimmed: a title or tag is one line.
     static func oneLine(_ text: String) -> String {
-        String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }).trimmingCharacters(in: .whitespaces)
+        // Printable ASCII (most titles and tags) has no line break or tab to turn into a space:
+        // only spaces at its ends to trim, by bytes.
+        let printable = text.utf8.withContiguousStorageIfAvailable { b -> String? in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+            var start = 0
+            var end = b.count
+            while start < end && b[start] == 0x20 { start += 1 }
+            while end > start && b[end - 1] == 0x20 { end -= 1 }
+            return start == 0 && end == b.count ? text : String(decoding: b[start..<end], as: UTF8.self)
+        }
+        if let printable = printable ?? nil { return printable }
+        return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }).trimmingCharacters(in: .whitespaces)
     }
+
+    /// `text` without the white space and line breaks at its ends, as
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives it, without Foundation when both
+    /// ends are already visible ASCII (nothing to trim).
+    static func trimmed(_ text: String) -> String {
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20,
+            last < 0x7F
+        {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static let plainPunctuation: Set<Character> = ["-", "_", ".", "/", "@", "+", ":"]
 
     /// `text` as a front-matter scalar that reads back as itself, alone or in an inline list:
     /// plain when it is letters, digits and `-_./@+:` (not ending in `:`), else double-quoted.
     static func scalar(_ text: String) -> String {
-        let plainPunctuation: Set<Character> = ["-", "_", ".", "/", "@", "+", ":"]
         if let first = text.first, first.isLetter || first.isNumber, text.last != ":",
             text.allSatisfy({ $0.isLetter || $0.isNumber || plainPunctuation.contains($0) })
         {

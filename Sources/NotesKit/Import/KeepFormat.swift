@@ -48,7 +48,7 @@ public enum KeepFormat: ImportFormat {
         if note["isTrashed"]?.boolValue == true { return nil }
         let created = try microseconds(note, "createdTimestampUsec", file: file)
         let edited = try microseconds(note, "userEditedTimestampUsec", file: file)
-        let title = (note["title"]?.stringValue ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = ImportNoteText.trimmed(note["title"]?.stringValue ?? "")
         var parts: [String] = []
         if let text = note["textContent"]?.stringValue {
             let body = lf(text)
