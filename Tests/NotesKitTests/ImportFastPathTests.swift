@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NotesKit
@@ -6,26 +7,14 @@ import Testing
 /// The byte paths an import takes for every note it writes (parent folders, slugs, one-line titles,
 /// trimmed titles) give exactly what the Foundation and Character paths beside them give.
 @Suite struct ImportFastPathTests {
-    /// Seeded, so a failure names a title that fails again.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Random texts over `alphabet`, of up to `length` characters.
     static func texts(_ alphabet: [String], length: Int, count: Int) -> [String] {
-        var random = Generator(state: 42)
+        var random = SplitMix(seed: 42)
         var texts: [String] = []
         for _ in 0..<count {
             var text = ""
-            for _ in 0..<Int.random(in: 0...length, using: &random) {
-                text += alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+            for _ in 0..<random.below(length + 1) {
+                text += alphabet[random.below(alphabet.count)]
             }
             texts.append(text)
         }
