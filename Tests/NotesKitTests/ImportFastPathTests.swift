@@ -34,7 +34,7 @@ import Testing
         #expect(FileSystem.parentFolder(of: path) == (path as NSString).deletingLastPathComponent)
     }
 
-    /// Where the toolchain's Foundation crashes (one relative name) or is odd (`//`).
+    /// Where the toolchain's Foundation traps (one relative name of one character) or is odd (`//`).
     @Test func parentFolderOfOneNameIsEmpty() {
         #expect(FileSystem.parentFolder(of: "a") == "")
         #expect(FileSystem.parentFolder(of: "x/") == "")

@@ -33,8 +33,9 @@ public enum FileSystem {
     /// The folder `path` is in, as `(path as NSString).deletingLastPathComponent` gives it
     /// (`/a/b` → `/a`, `/a` → `/`, `a/b/` → `a`, doubled slashes as one), by bytes: without bridging
     /// to `NSString` (an import asks this of every file it writes), and without the crash of the
-    /// toolchain's Foundation on a path of one relative name (`a`, `x/`, `.`), which is `""` here
-    /// as on Apple's systems. `//` is `/` (that Foundation says `""`).
+    /// toolchain's Foundation (a trap) on a path that is one relative name of one character (`a`,
+    /// `x/`, `.`: an attachment named `1`), which is `""` here as on Apple's systems. `//` is `/`
+    /// (that Foundation says `""`).
     static func parentFolder(of path: String) -> String {
         var path = path
         return path.withUTF8 { b -> String in
