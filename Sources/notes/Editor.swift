@@ -133,7 +133,7 @@ struct Editor {
         let name = (folder as NSString).lastPathComponent
         guard name.hasPrefix(folderPrefix) else { return folder }
         let renamed =
-            (folder as NSString).deletingLastPathComponent + "/notes-unsaved-"
+            FileSystem.parentFolder(of: folder) + "/notes-unsaved-"
             + name.dropFirst(folderPrefix.count)
         return (try? FileSystem.moveExclusively(folder, to: renamed)) != nil ? renamed : folder
     }

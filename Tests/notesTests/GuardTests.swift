@@ -94,6 +94,18 @@ func outsideSnapshot(_ s: Sandbox) -> TreeSnapshot {
         #expect(search.status == 0)
         #expect(search.stdout == "")
     }
+
+    /// A symlink whose name is one character (`b -> ../outside`) at the top of the vault: its
+    /// folder is `""`, which the toolchain's Foundation trapped on (every command died with
+    /// SIGILL) before the tool took folders of paths by bytes.
+    @Test func aOneCharacterSymlinkAtTheTopIsListedPast() throws {
+        let s = try sandbox()
+        try FileManager.default.createSymbolicLink(
+            atPath: s.vault + "/b", withDestinationPath: s.root.path + "/outside")
+        let r = try s.run(["list"])
+        #expect(r.status == 0, "\(r)")
+        #expect(ids(r) == ["note"])
+    }
 }
 
 // MARK: - Tampered trash entries

@@ -128,7 +128,7 @@ extension NoteStore {
         let folder = try vault.folderForNewNote(
             journal.dailyFolder.isEmpty ? nil : journal.dailyFolder, cwd: vault.root)
         let path = (folder.isEmpty ? "" : folder + "/") + name + ".md"
-        try vault.checkFolder((path as NSString).deletingLastPathComponent, argument: path)
+        try vault.checkFolder(FileSystem.parentFolder(of: path), argument: path)
         try vault.checkNotIgnored(path, isDirectory: false)
         return path
     }
@@ -141,7 +141,7 @@ extension NoteStore {
     public func makeNote(at path: String, text: String, created: Double) throws(VaultError) -> Bool {
         let content = try Content.normalize(text)
         let bytes = Array(NoteDocument.newFile(NoteDocument(parsing: content), created: created).utf8)
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FileSystem.parentFolder(of: path)
         if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder))) }
         guard try VaultError.mapping(FileSystem.createExclusively(bytes, at: vault.fullPath(path))) else {
             return false

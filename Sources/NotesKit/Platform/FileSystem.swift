@@ -36,7 +36,7 @@ public enum FileSystem {
     /// toolchain's Foundation (a trap) on a path that is one relative name of one character (`a`,
     /// `x/`, `.`: an attachment named `1`), which is `""` here as on Apple's systems. `//` is `/`
     /// (that Foundation says `""`).
-    static func parentFolder(of path: String) -> String {
+    public static func parentFolder(of path: String) -> String {
         var path = path
         return path.withUTF8 { b -> String in
             var end = b.count

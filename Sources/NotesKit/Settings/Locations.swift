@@ -75,7 +75,7 @@ public struct Locations: Sendable {
             where FileSystem.status(directory + marker)?.kind == .directory {
                 return (directory, .enclosing)
             }
-            let parent = (directory as NSString).deletingLastPathComponent
+            let parent = FileSystem.parentFolder(of: directory)
             if parent == directory || parent.isEmpty { break }
             directory = parent
         }
@@ -93,7 +93,7 @@ public struct Locations: Sendable {
     public func notesRepositoryWithoutVault() -> String? {
         var directory = cwd
         while FileSystem.status(directory + "/.git") == nil {
-            let parent = (directory as NSString).deletingLastPathComponent
+            let parent = FileSystem.parentFolder(of: directory)
             if parent == directory || parent.isEmpty { return nil }
             directory = parent
         }

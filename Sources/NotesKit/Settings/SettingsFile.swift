@@ -51,7 +51,7 @@ public struct SettingsFile: Sendable {
         if followsLinks, FileSystem.status(path)?.kind == .symlink, let resolved = FileSystem.realPath(path) {
             target = resolved
         }
-        try VaultError.mapping(FileSystem.makeDirectory((target as NSString).deletingLastPathComponent))
+        try VaultError.mapping(FileSystem.makeDirectory(FileSystem.parentFolder(of: target)))
         try VaultError.mapping(FileSystem.writeAtomically(settings.encoded(), to: target))
     }
 

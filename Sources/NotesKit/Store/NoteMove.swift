@@ -139,7 +139,7 @@ extension NoteStore {
     /// Makes the folders that `plan`'s new path needs, inside the vault and holding the lock, for
     /// an editor that moves the file itself and cannot make a folder.
     public func makeFolders(for plan: MovePlan) throws(VaultError) {
-        let folder = (plan.to as NSString).deletingLastPathComponent
+        let folder = FileSystem.parentFolder(of: plan.to)
         guard !folder.isEmpty else { return }
         try withLock { () throws(VaultError) in
             try vault.checkFolder(folder, argument: plan.to)
@@ -157,7 +157,7 @@ extension NoteStore {
     /// buffer, whose text the file is not). Records `.moved` and a `.rewroteLinks` per rewritten note.
     public func move(_ plan: MovePlan) throws(VaultError) -> MoveReport {
         try withLock { () throws(VaultError) -> MoveReport in
-            let folder = (plan.to as NSString).deletingLastPathComponent
+            let folder = FileSystem.parentFolder(of: plan.to)
             if !folder.isEmpty {
                 try vault.checkFolder(folder, argument: plan.to)
                 try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder)))

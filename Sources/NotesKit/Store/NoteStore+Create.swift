@@ -17,7 +17,7 @@ extension NoteStore {
         let relative = try pathForNewNote(argument)
         let document = NoteDocument(parsing: "# \(Note.fileTitle(relative))\n")
         let bytes = Array(NoteDocument.newFile(document, created: now).utf8)
-        let folder = (relative as NSString).deletingLastPathComponent
+        let folder = FileSystem.parentFolder(of: relative)
         if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder))) }
         _ = try VaultError.mapping(
             FileSystem.createExclusively(bytes, attempts: 1) { _ in vault.fullPath(relative) })

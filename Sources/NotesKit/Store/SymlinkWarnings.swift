@@ -19,14 +19,14 @@ struct SymlinkWarnings {
         let remembered = read()
         guard found != remembered else { return [] }
         func byFolder(_ links: [String]) -> [String: Set<String>] {
-            Dictionary(grouping: links) { ($0 as NSString).deletingLastPathComponent }.mapValues(Set.init)
+            Dictionary(grouping: links) { FileSystem.parentFolder(of: $0) }.mapValues(Set.init)
         }
         let before = byFolder(remembered)
         let now = byFolder(found)
         write(found)
         return found.filter {
-            now[($0 as NSString).deletingLastPathComponent]
-                != before[($0 as NSString).deletingLastPathComponent]
+            now[FileSystem.parentFolder(of: $0)]
+                != before[FileSystem.parentFolder(of: $0)]
         }
         .map {
             Diagnostic(

@@ -24,7 +24,7 @@ extension Vault {
     /// Whether `relative` under `folder` stays inside it once symlinks on the way are resolved
     /// (the file itself is read with O_NOFOLLOW): a trash entry is a folder anyone could edit.
     static func isInside(_ folder: String, _ relative: String) -> Bool {
-        let directory = (relative as NSString).deletingLastPathComponent
+        let directory = FileSystem.parentFolder(of: relative)
         guard let real = FileSystem.realPath(folder) else { return false }
         return FileSystem.realPath(directory.isEmpty ? folder : folder + "/" + directory)
             == real + (directory.isEmpty ? "" : "/" + directory)
@@ -57,7 +57,7 @@ extension Vault {
         let entry: String
         do {
             try FileSystem.writeAtomically(Array(data), to: staging + "/deleted.json")
-            let folder = (relative as NSString).deletingLastPathComponent
+            let folder = FileSystem.parentFolder(of: relative)
             if !folder.isEmpty { try FileSystem.makeDirectory(staging + "/" + folder) }
             let name = NoteDate.stamp(now) + "-" + staging.suffix(6)
             var candidate = name
@@ -164,7 +164,7 @@ extension Vault {
         let folder = trashDirectory + "/" + entry.name
         let source = folder + "/" + entry.note.path
         let path = entry.note.path
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FileSystem.parentFolder(of: path)
         let file = (path as NSString).lastPathComponent
         let ext = file.hasSuffix(".markdown") ? ".markdown" : ".md"
         let stem = String(file.dropLast(ext.count))

@@ -263,7 +263,7 @@ public struct Vault: Sendable {
             relative = relative.isEmpty ? name : relative + "/" + name
         }
         if !Vault.isNoteName(relative) { relative += ".md" }
-        let folder = (relative as NSString).deletingLastPathComponent
+        let folder = FileSystem.parentFolder(of: relative)
         try checkFolder(folder, argument: argument)
         guard !(relative as NSString).lastPathComponent.hasPrefix(".") else { throw .hiddenName(argument) }
         try checkNotIgnored(relative, isDirectory: false, argument: argument)
@@ -288,7 +288,7 @@ public struct Vault: Sendable {
     private func contained(_ path: String, argument: String, mustBeInside: Bool) throws(VaultError) -> String?
     {
         let lexical = Vault.normalized(path)
-        let parent = (lexical as NSString).deletingLastPathComponent
+        let parent = FileSystem.parentFolder(of: lexical)
         // A vault given as `.` makes paths like `plan.md`, whose folder is the current one.
         guard let realParent = FileSystem.realPath(parent.isEmpty ? "." : parent) else {
             throw .noMatch(argument)

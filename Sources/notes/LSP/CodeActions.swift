@@ -19,7 +19,7 @@ extension LanguageFeatures {
         guard let store else { return nil }
         var argument = link.decodedTarget
         if link.style == .markdown {
-            let folder = (source as NSString).deletingLastPathComponent
+            let folder = FileSystem.parentFolder(of: source)
             argument =
                 argument.hasPrefix("/")
                 ? String(argument.drop { $0 == "/" })

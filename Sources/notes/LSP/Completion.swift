@@ -70,7 +70,7 @@ extension LanguageFeatures {
         case .path(let typed, let range, let closed):
             incomplete = true
             let decoded = NoteLinks.percentDecoded(typed)
-            let folder = (source as NSString).deletingLastPathComponent
+            let folder = FileSystem.parentFolder(of: source)
             for candidate in completions.notes(matching: decoded, limit: Self.completionLimit).candidates {
                 let path = Self.markdownPath(to: candidate.note.path, from: folder)
                 item(

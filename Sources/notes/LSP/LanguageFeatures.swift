@@ -114,7 +114,7 @@ final class LanguageFeatures {
     /// The vault path of the file at `uri`, when it is a note inside the vault.
     func vaultPath(of uri: String) -> String? {
         guard let store, let path = FileURI.path(uri) else { return nil }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FileSystem.parentFolder(of: path)
         let name = (path as NSString).lastPathComponent
         guard
             let canonical = FileSystem.realPath(path) ?? FileSystem.realPath(folder).map({ $0 + "/" + name })
