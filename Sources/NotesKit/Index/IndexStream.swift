@@ -2,8 +2,9 @@ import Foundation
 
 /// An index file written while the files it records are still being read: the header's place
 /// and the kept records' texts first, then each batch's texts as soon as it is read (on a queue of
-/// their own, beside the readers, with the disk writing them back early), then the tables and the
-/// header; then it is put in place atomically. The same layout `NoteIndexFile.write` makes.
+/// their own, beside the readers), then the tables and the header; then it is put in place
+/// atomically, by a rename without a sync: the index is a cache that tells its own damage by its
+/// checksums, so a power cut that loses it costs a rebuild, and nobody waits for the disk. The same layout `NoteIndexFile.write` makes.
 final class IndexStream: @unchecked Sendable {
     private let file: PendingFile
     private let queue = DispatchQueue(label: "notes.index-writer")
@@ -17,7 +18,7 @@ final class IndexStream: @unchecked Sendable {
     /// Starts the file that will become `path`, with the records `kept` of `index`.
     init(path: String, kept: [Int], of index: IndexView?, capacity: Int) throws(VaultError) {
         do {
-            file = try PendingFile(beside: path)
+            file = try PendingFile(beside: path, durable: false)
         } catch {
             throw VaultError(error)
         }

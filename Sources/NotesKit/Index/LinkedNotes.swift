@@ -102,11 +102,13 @@ enum LinkedNotes {
 
     /// Keeps `linked` (by position) of `catalog`, whose key is `key`, at `path`, with the mode of
     /// the index beside it (the file says which notes link to which, as the index does). A file
-    /// that cannot be written is simply not kept.
+    /// that cannot be written is simply not kept; like the index, a cache that checks its own
+    /// bytes, so it is not synced.
     static func write(_ linked: [Bool], of catalog: Catalog, key: [UInt8], to path: String, indexPath: String)
     {
         let mode = FileSystem.status(indexPath).map { $0.mode & 0o777 } ?? 0o600
         try? FileSystem.writeAtomically(
-            encode(linked, of: catalog, key: key), to: path, mode: mode, keepExistingMode: false)
+            encode(linked, of: catalog, key: key), to: path, mode: mode, keepExistingMode: false,
+            durable: false)
     }
 }

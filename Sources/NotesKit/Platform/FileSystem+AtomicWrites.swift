@@ -12,11 +12,13 @@ extension FileSystem {
     /// Writes `bytes` to `path` atomically: a temp file in the same folder, fsync, rename, and an
     /// fsync of the folder. A crash leaves the old file or the new one, never a torn one.
     /// A new file gets `mode` less the umask; an existing file keeps its own permissions, unless
-    /// `keepExistingMode` is false (the index, whose mode follows the vault's).
+    /// `keepExistingMode` is false (the index, whose mode follows the vault's). `durable` false: a
+    /// cache that tells its own damage, put in place without the fsyncs (`PendingFile.durable`).
     public static func writeAtomically(
-        _ bytes: [UInt8], to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true,
+        durable: Bool = true
     ) throws(FileSystemError) {
-        try writeAtomically(to: path, mode: mode, keepExistingMode: keepExistingMode) { emit in
+        try writeAtomically(to: path, mode: mode, keepExistingMode: keepExistingMode, durable: durable) { emit in
             bytes.withUnsafeBytes(emit)
         }
     }
@@ -25,13 +27,13 @@ extension FileSystem {
     /// (the index, whose texts come straight from the mapping of the old one) is never gathered
     /// in memory first.
     public static func writeAtomically(
-        to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true,
+        to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true, durable: Bool = true,
         _ produce: ((UnsafeRawBufferPointer) -> Void) -> Void
     ) throws(FileSystemError) {
         var permissions = newFileMode(within: mode)
         var st = stat()
         if keepExistingMode && stat(path, &st) == 0 { permissions = st.st_mode & 0o7777 }
-        let file = try PendingFile(beside: path)
+        let file = try PendingFile(beside: path, durable: durable)
         produce(file.append)
         try file.commit(mode: permissions)
     }

@@ -6,8 +6,8 @@ import Foundation
     import Glibc
 #endif
 
-/// A temp file beside `path`, written in pieces — appended, or at an offset — then closed (fsync)
-/// and put in place, or removed. Registered so that a signal removes it; errors name `path`, the
+/// A temp file beside `path`, written in pieces — appended, or at an offset — then closed (fsync,
+/// unless it is only a cache) and put in place, or removed. Registered so that a signal removes it; errors name `path`, the
 /// file the temp is for, and the first write error is kept for `close`. Not for use from two
 /// threads at once.
 final class PendingFile: @unchecked Sendable {
@@ -25,11 +25,20 @@ final class PendingFile: @unchecked Sendable {
     private static let directSize = 1 << 14
     /// How many bytes were appended.
     private(set) var length = 0
+    /// Whether the file must reach the disk before it is put in place (fsync of the file, and of
+    /// the folder after the rename). Not for a cache that tells its own damage from its bytes (the
+    /// index, with its checksums): the rename alone keeps a reader from ever seeing a torn file,
+    /// and a power cut that loses the bytes costs one rebuild. Waiting for the disk there made a
+    /// first index take seconds longer on a busy or slow disk, for nothing the user keeps.
+    private let durable: Bool
 
     /// A new, empty temp beside `path`; stale temps of dead processes in that folder are swept
-    /// first, unless the caller has (`sweep` false: many files of one folder).
-    init(beside path: String, sweep: Bool = true) throws(FileSystemError) {
+    /// first, unless the caller has (`sweep` false: many files of one folder). `durable` false:
+    /// a cache, never synced (see `durable`).
+    init(beside path: String, sweep: Bool = true, durable: Bool = true) throws(FileSystemError) {
         self.path = path
+        self.durable = durable
+
         let parent = FileSystem.parentFolder(of: path)
         let directory = parent.isEmpty ? "." : parent
         if sweep { FileSystem.sweepStaleTemps(in: directory) }
@@ -97,6 +106,7 @@ final class PendingFile: @unchecked Sendable {
     /// less to wait for (Linux; elsewhere `close` does it all).
     func startWriteback() {
         flush()
+        guard durable else { return }
         #if os(Linux)
             _ = PendingFile.syncFileRange?(fd, 0, 0, 2)  // SYNC_FILE_RANGE_WRITE
         #endif
@@ -113,11 +123,12 @@ final class PendingFile: @unchecked Sendable {
     #endif
 
     /// Gives the file `mode`, writes it to the disk (unless `sync` is false: the caller makes it
-    /// durable with others, at once) and closes it; the temp is returned for the caller to put in
-    /// place (or remove). Throws, naming `path`, when any write failed.
+    /// durable with others, at once; or the file is not `durable`) and closes it; the temp is
+    /// returned for the caller to put in place (or remove). Throws, naming `path`, when any write failed.
     func close(mode: mode_t, sync: Bool = true) throws(FileSystemError) -> TemporaryFiles.Entry {
         flush()
         closed = true
+        let sync = sync && durable
         if sync { WriteStep.take(.sync) }
         if failure == 0 && (fchmod(fd, mode) != 0 || (sync && fsync(fd) != 0)) { failure = errno }
         if LibC.close(fd) != 0 && failure == 0 { failure = errno }
@@ -140,6 +151,6 @@ final class PendingFile: @unchecked Sendable {
             throw .writeFailed(path: path, reason: reason)
         }
         FileSystem.forget(temp)
-        FileSystem.syncDirectory(of: path)
+        if durable { FileSystem.syncDirectory(of: path) }
     }
 }
