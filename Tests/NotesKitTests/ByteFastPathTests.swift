@@ -131,4 +131,34 @@ import Testing
             }
         }
     }
+
+    /// Code spans found by jumping from backtick to backtick are those found byte by byte:
+    /// escapes (odd and even runs of backslashes, one right after a span), runs of several
+    /// backticks, unmatched runs, a backslash at the paragraph's end.
+    @Test func codeSpansFoundByJumpsAsByBytes() {
+        var rng = SplitMix(seed: 43)
+        let pieces = ["`", "``", "```", "\\", "\\\\", "a", "é", " ", "\\`", "x`y`", "\n"]
+        for _ in 0..<20000 {
+            let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in
+                pieces.randomElement(using: &rng) ?? ""
+            }.joined()
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { body in
+                let start = body.isEmpty ? 0 : Int.random(in: 0...min(2, body.count), using: &rng)
+                let paragraph = start..<body.count
+                #expect(
+                    MarkdownCode.spans(body, paragraph) == MarkdownCode.spansByBytes(body, paragraph), "\(text)")
+            }
+        }
+        let fixed: [(String, [Range<Int>])] = [
+            ("`a`", [0..<3]), ("\\`a`", []), ("\\\\`a`", [2..<5]), ("``a`b``", [0..<7]), ("`a", []),
+            ("`a`\\`b`", [0..<3]), ("a\\", []),
+        ]
+        for (text, expected) in fixed {
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { body in
+                #expect(MarkdownCode.spans(body, 0..<body.count) == expected, "\(text)")
+            }
+        }
+    }
 }
