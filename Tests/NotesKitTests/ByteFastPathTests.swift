@@ -147,7 +147,8 @@ import Testing
                 let start = body.isEmpty ? 0 : Int.random(in: 0...min(2, body.count), using: &rng)
                 let paragraph = start..<body.count
                 #expect(
-                    MarkdownCode.spans(body, paragraph) == MarkdownCode.spansByBytes(body, paragraph), "\(text)")
+                    MarkdownCode.spans(body, paragraph) == MarkdownCode.spansByBytes(body, paragraph),
+                    "\(text)")
             }
         }
         let fixed: [(String, [Range<Int>])] = [

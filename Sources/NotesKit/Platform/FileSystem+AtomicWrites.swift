@@ -18,7 +18,8 @@ extension FileSystem {
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o666, keepExistingMode: Bool = true,
         durable: Bool = true
     ) throws(FileSystemError) {
-        try writeAtomically(to: path, mode: mode, keepExistingMode: keepExistingMode, durable: durable) { emit in
+        try writeAtomically(to: path, mode: mode, keepExistingMode: keepExistingMode, durable: durable) {
+            emit in
             bytes.withUnsafeBytes(emit)
         }
     }
