@@ -116,11 +116,7 @@ enum MarkdownCode {
         // backslashes before the next backtick starts at or after it.
         var i = paragraph.lowerBound
         while let open = nextTick(i) {
-            var backslashes = 0
-            while open - backslashes - 1 >= i && body[open - backslashes - 1] == UInt8(ascii: "\\") {
-                backslashes += 1
-            }
-            if backslashes % 2 == 1 {
+            if isEscaped(body, open, from: i) {
                 i = open + 1
                 continue
             }
@@ -145,50 +141,6 @@ enum MarkdownCode {
                 i = opened
             }
         }
-    }
-
-    /// The code spans of one paragraph as `spans` finds them, byte by byte from the left: what
-    /// the tests hold `spans` to.
-    static func spansByBytes(_ body: UnsafeBufferPointer<UInt8>, _ paragraph: Range<Int>) -> [Range<Int>] {
-        var ranges: [Range<Int>] = []
-        var i = paragraph.lowerBound
-        let end = paragraph.upperBound
-        while i < end {
-            let byte = body[i]
-            if byte == UInt8(ascii: "\\") {
-                i += 2
-                continue
-            }
-            guard byte == UInt8(ascii: "`") else {
-                i += 1
-                continue
-            }
-            var runEnd = i
-            while runEnd < end && body[runEnd] == UInt8(ascii: "`") { runEnd += 1 }
-            let length = runEnd - i
-            var j = runEnd
-            var closed: Int?
-            while j < end {
-                guard body[j] == UInt8(ascii: "`") else {
-                    j += 1
-                    continue
-                }
-                var k = j
-                while k < end && body[k] == UInt8(ascii: "`") { k += 1 }
-                if k - j == length {
-                    closed = k
-                    break
-                }
-                j = k
-            }
-            if let closed {
-                ranges.append(i..<closed)
-                i = closed
-            } else {
-                i = runEnd
-            }
-        }
-        return ranges
     }
 
     /// The code spans of one paragraph, as `ranges(in:)` finds them (for the tests).

@@ -3,8 +3,8 @@ import Foundation
 /// An index file written while the files it records are still being read: the header's place
 /// and the kept records' texts first, then each batch's texts as soon as it is read (on a queue of
 /// their own, beside the readers), then the tables and the header; then it is put in place
-/// atomically, by a rename without a sync: the index is a cache that tells its own damage by its
-/// checksums, so a power cut that loses it costs a rebuild, and nobody waits for the disk. The same layout `NoteIndexFile.write` makes.
+/// atomically, by a rename without a sync (a cache: see `PendingFile.durable`). The same layout
+/// `NoteIndexFile.write` makes.
 final class IndexStream: @unchecked Sendable {
     private let file: PendingFile
     private let queue = DispatchQueue(label: "notes.index-writer")

@@ -102,8 +102,8 @@ enum LinkedNotes {
 
     /// Keeps `linked` (by position) of `catalog`, whose key is `key`, at `path`, with the mode of
     /// the index beside it (the file says which notes link to which, as the index does). A file
-    /// that cannot be written is simply not kept; like the index, a cache that checks its own
-    /// bytes, so it is not synced.
+    /// that cannot be written is simply not kept. A cache with a checksum, like the index: not
+    /// synced (`PendingFile.durable`).
     static func write(_ linked: [Bool], of catalog: Catalog, key: [UInt8], to path: String, indexPath: String)
     {
         let mode = FileSystem.status(indexPath).map { $0.mode & 0o777 } ?? 0o600

@@ -7,9 +7,9 @@ import Foundation
 #endif
 
 /// A temp file beside `path`, written in pieces — appended, or at an offset — then closed (fsync,
-/// unless it is only a cache) and put in place, or removed. Registered so that a signal removes it; errors name `path`, the
-/// file the temp is for, and the first write error is kept for `close`. Not for use from two
-/// threads at once.
+/// unless it is only a cache) and put in place, or removed. Registered so that a signal removes
+/// it; errors name `path`, the file the temp is for, and the first write error is kept for
+/// `close`. Not for use from two threads at once.
 final class PendingFile: @unchecked Sendable {
     /// The file this temp will become.
     let path: String
@@ -38,7 +38,6 @@ final class PendingFile: @unchecked Sendable {
     init(beside path: String, sweep: Bool = true, durable: Bool = true) throws(FileSystemError) {
         self.path = path
         self.durable = durable
-
         let parent = FileSystem.parentFolder(of: path)
         let directory = parent.isEmpty ? "." : parent
         if sweep { FileSystem.sweepStaleTemps(in: directory) }
@@ -124,7 +123,8 @@ final class PendingFile: @unchecked Sendable {
 
     /// Gives the file `mode`, writes it to the disk (unless `sync` is false: the caller makes it
     /// durable with others, at once; or the file is not `durable`) and closes it; the temp is
-    /// returned for the caller to put in place (or remove). Throws, naming `path`, when any write failed.
+    /// returned for the caller to put in place (or remove). Throws, naming `path`, when any write
+    /// failed.
     func close(mode: mode_t, sync: Bool = true) throws(FileSystemError) -> TemporaryFiles.Entry {
         flush()
         closed = true
