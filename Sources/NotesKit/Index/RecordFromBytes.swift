@@ -111,8 +111,9 @@ enum FrontMatterBytes {
         items: inout [Range<Int>],
         listOwner: inout Int?, hasOwner: inout Bool
     ) -> Bool {
-        // Each ASCII byte is a Character: the Character-by-Character reader sees the same.
-        guard !b[line].contains(where: { $0 >= 0x80 || $0 == 0x0D }) else { return false }
+        // Each ASCII byte is a Character, and so is each letter `joinsNoNeighbour` lets
+        // through: the Character-by-Character reader sees the same.
+        guard !b[line].contains(0x0D), joinsNoNeighbour(b, line) else { return false }
         let trimmed = trim(b, line)
         if trimmed.isEmpty || b[trimmed.lowerBound] == UInt8(ascii: "#") { return true }
         let indented = isBlank(b[line.lowerBound])
@@ -158,20 +159,84 @@ enum FrontMatterBytes {
         return true
     }
 
-    /// A plain scalar's bytes (up to a comment, trimmed); nil for a value that is quoted or opens
-    /// what the subset does not model.
+    /// Whether every byte of `line` outside ASCII belongs to a letter that is one Character
+    /// whatever stands beside it — none is a mark that joins the Character before it, none joins
+    /// the one after it, none is a space, none is canonically the same as one other character
+    /// (the Greek question mark U+037E is a `;`). These are the letters of the Latin, Greek,
+    /// Cyrillic and Armenian blocks (U+00C0–U+0587: `é`, `Ğ`, `Ω`, `Ж`; not U+037E, the ano
+    /// teleia U+0387 or the numeral sign U+0374), kana (not the voiced marks, U+3099–U+309A),
+    /// CJK ideographs (not the compatibility ones) and Hangul syllables. So a line of them reads
+    /// by bytes as by Characters; any other line (combining marks, emoji, Thai, a no-break
+    /// space) is for the slow path.
+    static func joinsNoNeighbour(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
+        var i = line.lowerBound
+        while i < line.upperBound {
+            let lead = b[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            // The file is valid UTF-8: a lead byte below 0xE0 has one continuation byte, one
+            // below 0xF0 two.
+            if lead >= 0xC3 && lead <= 0xD6 && i + 1 < line.upperBound {
+                let scalar = UInt32(lead & 0x1F) << 6 | UInt32(b[i + 1] & 0x3F)
+                switch scalar {
+                case 0xC0...0x24F, 0x386, 0x388...0x3FF, 0x400...0x482, 0x48A...0x52F, 0x531...0x556,
+                    0x561...0x587:
+                    i += 2
+                    continue
+                default: return false
+                }
+            }
+            guard lead >= 0xE3 && lead <= 0xED && i + 2 < line.upperBound else { return false }
+            let scalar = UInt32(lead & 0x0F) << 12 | UInt32(b[i + 1] & 0x3F) << 6 | UInt32(b[i + 2] & 0x3F)
+            switch scalar {
+            case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC, 0x4E00...0x9FFF, 0xAC00...0xD7A3:
+                i += 3
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// A scalar's bytes: a plain one up to a comment, trimmed, or a quoted one's between its
+    /// quotes (one without escapes, `\` or `''`, with nothing but a comment after it); nil for
+    /// any other quoted value or one that opens what the subset does not model.
     private static func plainScalar(_ b: UnsafeBufferPointer<UInt8>, _ text: Range<Int>) -> Range<Int>? {
         guard let first = text.first.map({ b[$0] }) else { return text }
         switch first {
         case UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "{"), UInt8(ascii: "&"), UInt8(ascii: "*"),
-            UInt8(ascii: "!"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "'"):
+            UInt8(ascii: "!"), UInt8(ascii: "["):
             return nil
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+            return quotedScalar(b, text, quote: first)
         default: break
         }
         for i in text where i > text.lowerBound && b[i] == UInt8(ascii: "#") && isBlank(b[i - 1]) {
             return trim(b, text.lowerBound..<i)
         }
         return text
+    }
+
+    /// The bytes between the quotes of a value quoted with `quote`, as `FrontMatter.parseScalar`
+    /// reads it where it is sure to read the same: not empty, no backslash in a double-quoted one
+    /// (an escape), no quote doubled in a single-quoted one, closed, and followed by blanks or a
+    /// comment only (else it warns).
+    private static func quotedScalar(_ b: UnsafeBufferPointer<UInt8>, _ text: Range<Int>, quote: UInt8)
+        -> Range<Int>?
+    {
+        let start = text.lowerBound + 1
+        var i = start
+        while i < text.upperBound && b[i] != quote {
+            if b[i] == UInt8(ascii: "\\") && quote == UInt8(ascii: "\"") { return nil }
+            i += 1
+        }
+        guard i < text.upperBound, i > start else { return nil }
+        let rest = trim(b, (i + 1)..<text.upperBound)
+        // `'a''b'` (a doubled quote is one quote) stops at its second quote: what follows is no
+        // comment, so it is left to the slow path.
+        guard rest.isEmpty || b[rest.lowerBound] == UInt8(ascii: "#") else { return nil }
+        return start..<i
     }
 
     /// The items of a flow list `[a, b]` of plain items, appended to `scratch.items`; false for
