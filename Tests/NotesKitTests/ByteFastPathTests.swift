@@ -42,7 +42,12 @@ import Testing
 
     @Test func headingsStripByBytesAsByCharacters() {
         var rng = SplitMix(seed: 43)
-        let pieces = ["#", "#", " ", "\t", "a", "Title", "\r"]
+        // Letters outside ASCII that read by bytes, and what must not (a mark that joins the
+        // blank or `#` before it, blanks outside ASCII).
+        let pieces = [
+            "#", "#", " ", "\t", "a", "Title", "\r", "é", "Жук", "中", "\u{301}", "\u{A0}", "\u{3000}",
+            "\u{85}",
+        ]
         for _ in 0..<4000 {
             let line = (0..<Int.random(in: 0...10, using: &rng)).map { _ in
                 pieces.randomElement(using: &rng) ?? ""

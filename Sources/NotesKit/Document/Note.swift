@@ -142,13 +142,13 @@ public struct Note: Equatable, Sendable {
 
     /// A line trimmed, without ATX heading marks (`# ` … `###### ` and closing `#`s).
     public static func stripHeading(_ line: Substring) -> String {
-        if let ascii = line.utf8.withContiguousStorageIfAvailable(stripASCIIHeading), let ascii {
-            return ascii
+        if let byBytes = line.utf8.withContiguousStorageIfAvailable(stripHeadingByBytes), let byBytes {
+            return byBytes
         }
         return stripHeadingByCharacters(line)
     }
 
-    /// `stripHeading`, Character by Character: for lines that are not ASCII.
+    /// `stripHeading`, Character by Character: for the lines `stripHeadingByBytes` leaves.
     static func stripHeadingByCharacters(_ line: Substring) -> String {
         var s = line.trimmingWhitespace()
         let hashes = s.utf8.prefix { $0 == UInt8(ascii: "#") }.count
@@ -169,10 +169,15 @@ public struct Note: Equatable, Sendable {
         return String(s.trimmingWhitespace())
     }
 
-    /// `stripHeading` of a line in ASCII, by bytes (each byte is a Character there); nil for
-    /// any other line.
-    private static func stripASCIIHeading(_ b: UnsafeBufferPointer<UInt8>) -> String? {
-        guard !b.contains(where: { $0 >= 0x80 }) else { return nil }
+    /// `stripHeading` of a line by bytes, where each byte is a Character (ASCII) or each letter
+    /// outside ASCII is one whatever stands beside it and no blank (`joinsNoNeighbour`: `é`,
+    /// `Ж`, `中`): the blanks and `#`s it looks at are then Characters too. Nil for any other line.
+    static func stripHeadingByBytes(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        if let outside = b.firstIndex(where: { $0 >= 0x80 }),
+            !FrontMatterBytes.joinsNoNeighbour(b, outside..<b.count)
+        {
+            return nil
+        }
         func blank(_ i: Int) -> Bool { b[i] == 0x20 || b[i] == 0x09 }
         func trimmed(_ range: Range<Int>) -> Range<Int> {
             var (start, end) = (range.lowerBound, range.upperBound)

@@ -170,7 +170,12 @@ enum NoteIndexFile {
     }
 
     static func append(_ string: String, to out: inout [UInt8]) {
-        append(UInt32(string.utf8.count), to: &out)
-        out.append(contentsOf: string.utf8)
+        var string = string
+        // Through the string's contiguous bytes: one copy, where the UTF-8 view is appended
+        // element by element.
+        string.withUTF8 { bytes in
+            append(UInt32(bytes.count), to: &out)
+            out.append(contentsOf: bytes)
+        }
     }
 }

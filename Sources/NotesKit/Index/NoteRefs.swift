@@ -132,22 +132,36 @@ enum NoteRefs {
         links: [(link: NoteLink, keys: LinkKeys)], foldedAliases: [[UInt8]] = [],
         anchors: NoteAnchors = NoteAnchors(), importedFrom: String = ""
     ) -> Encoded {
-        let tags = tags.filter { $0.folded.count <= 255 && $0.spelling.utf8.count <= 255 }.prefix(
-            Int(UInt16.max))
-        let links = links.filter { link, keys in
-            link.text.utf8.count <= Int(UInt16.max) && keys.key.count <= Int(UInt16.max)
-                && keys.alternative.count <= Int(UInt16.max)
-                && (link.heading?.utf8.count ?? 0) <= Int(UInt16.max)
-        }.prefix(Int(UInt16.max))
+        // What fits the layout, counted first (each count comes before its items), then written
+        // in one pass each: no filtered copies of the tags and links.
+        func fits(_ tag: (spelling: String, folded: [UInt8])) -> Bool {
+            tag.folded.count <= 255 && tag.spelling.utf8.count <= 255
+        }
+        func fits(_ link: (link: NoteLink, keys: LinkKeys)) -> Bool {
+            link.link.text.utf8.count <= Int(UInt16.max) && link.keys.key.count <= Int(UInt16.max)
+                && link.keys.alternative.count <= Int(UInt16.max)
+                && (link.link.heading?.utf8.count ?? 0) <= Int(UInt16.max)
+        }
+        var tagCount = 0
+        var tagsSize = 4 + foldedTitle.count
+        var shownSize = 8
+        for tag in tags where tagCount < Int(UInt16.max) && fits(tag) {
+            tagCount += 1
+            tagsSize += 1 + tag.folded.count
+            shownSize += 4 + tag.spelling.utf8.count
+        }
+        var linkCount = 0
+        var linksSize = 2
+        for link in links where linkCount < Int(UInt16.max) && fits(link) {
+            linkCount += 1
+            let heading = link.link.heading?.utf8.count ?? 0
+            linksSize += 7 + link.keys.key.count + link.keys.alternative.count + heading
+            shownSize += 17 + link.link.text.utf8.count + heading
+        }
         var encoded = Encoded()
         // Each part in one allocation: its size is known before it is written.
-        encoded.tags.reserveCapacity(4 + foldedTitle.count + tags.reduce(0) { $0 + 1 + $1.folded.count })
-        encoded.links.reserveCapacity(
-            2
-                + links.reduce(0) {
-                    $0 + 7 + $1.keys.key.count + $1.keys.alternative.count
-                        + ($1.link.heading?.utf8.count ?? 0)
-                })
+        encoded.tags.reserveCapacity(tagsSize)
+        encoded.links.reserveCapacity(linksSize)
         func u16(_ value: Int, _ out: inout [UInt8]) {
             NoteIndexFile.append(UInt16(truncatingIfNeeded: value), to: &out)
         }
@@ -155,22 +169,27 @@ enum NoteRefs {
             u16(bytes.count, &out)
             out.append(contentsOf: bytes)
         }
-        u16(tags.count, &encoded.tags)
+        u16(tagCount, &encoded.tags)
         bytes16(foldedTitle.prefix(Int(UInt16.max)), &encoded.tags)
-        for tag in tags {
+        var written = 0
+        for tag in tags where written < tagCount && fits(tag) {
             encoded.tags.append(UInt8(tag.folded.count))
             encoded.tags.append(contentsOf: tag.folded)
+            written += 1
         }
         appendAliases(foldedAliases, to: &encoded.tags)
-        u16(links.count, &encoded.links)
+        u16(linkCount, &encoded.links)
         var shown: [UInt8] = []
-        shown.reserveCapacity(
-            8 + tags.reduce(0) { $0 + 4 + $1.spelling.utf8.count }
-                + links.reduce(0) { $0 + 17 + $1.link.text.utf8.count + ($1.link.heading?.utf8.count ?? 0) })
-        NoteIndexFile.append(UInt32(tags.count), to: &shown)
-        for tag in tags { NoteIndexFile.append(tag.spelling, to: &shown) }
-        NoteIndexFile.append(UInt32(links.count), to: &shown)
-        for (link, keys) in links {
+        shown.reserveCapacity(shownSize)
+        NoteIndexFile.append(UInt32(tagCount), to: &shown)
+        written = 0
+        for tag in tags where written < tagCount && fits(tag) {
+            NoteIndexFile.append(tag.spelling, to: &shown)
+            written += 1
+        }
+        NoteIndexFile.append(UInt32(linkCount), to: &shown)
+        written = 0
+        for (link, keys) in links where written < linkCount && fits((link, keys)) {
             let flags = flags(of: link)
             encoded.links.append(flags & ~embed)
             bytes16(keys.key, &encoded.links)
@@ -182,6 +201,7 @@ enum NoteRefs {
             u16(link.targetRange.lowerBound - link.range.lowerBound, &shown)
             u16(link.targetRange.upperBound - link.range.lowerBound, &shown)
             NoteIndexFile.append(link.heading ?? "", to: &shown)
+            written += 1
         }
         ShownRefs.append(anchors, to: &shown)
         NoteIndexFile.append(importedFrom, to: &shown)
@@ -194,11 +214,14 @@ extension NoteRefs {
     /// Appends folded aliases after a note's folded tags: a u16 count, then each with a u16
     /// length (empty ones and ones too long for it left out).
     static func appendAliases(_ aliases: [[UInt8]], to out: inout [UInt8]) {
-        let kept = aliases.filter { !$0.isEmpty && $0.count <= Int(UInt16.max) }.prefix(Int(UInt16.max))
-        NoteIndexFile.append(UInt16(kept.count), to: &out)
-        for alias in kept {
+        func fits(_ alias: [UInt8]) -> Bool { !alias.isEmpty && alias.count <= Int(UInt16.max) }
+        let count = min(aliases.reduce(0) { $0 + (fits($1) ? 1 : 0) }, Int(UInt16.max))
+        NoteIndexFile.append(UInt16(count), to: &out)
+        var written = 0
+        for alias in aliases where written < count && fits(alias) {
             NoteIndexFile.append(UInt16(alias.count), to: &out)
             out.append(contentsOf: alias)
+            written += 1
         }
     }
 }
@@ -338,16 +361,18 @@ enum ShownRefs {
 
     /// Appends the headings and block ids.
     static func append(_ anchors: NoteAnchors, to out: inout [UInt8]) {
-        let headings = anchors.headings.filter { $0.text.utf8.count <= Int(UInt16.max) }
-        let blocks = anchors.blocks.filter { $0.id.utf8.count <= Int(UInt16.max) }
-        NoteIndexFile.append(UInt32(headings.count), to: &out)
-        for heading in headings {
+        // Those too long for the layout are left out, counted first: no filtered copies.
+        let limit = Int(UInt16.max)
+        NoteIndexFile.append(
+            UInt32(anchors.headings.reduce(0) { $0 + ($1.text.utf8.count <= limit ? 1 : 0) }), to: &out)
+        for heading in anchors.headings where heading.text.utf8.count <= limit {
             out.append(UInt8(clamping: heading.level))
             NoteIndexFile.append(UInt32(clamping: heading.line), to: &out)
             NoteIndexFile.append(heading.text, to: &out)
         }
-        NoteIndexFile.append(UInt32(blocks.count), to: &out)
-        for block in blocks {
+        NoteIndexFile.append(
+            UInt32(anchors.blocks.reduce(0) { $0 + ($1.id.utf8.count <= limit ? 1 : 0) }), to: &out)
+        for block in anchors.blocks where block.id.utf8.count <= limit {
             NoteIndexFile.append(UInt32(clamping: block.line), to: &out)
             NoteIndexFile.append(block.id, to: &out)
         }

@@ -306,12 +306,16 @@ extension Vault {
                     base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
                 } ?? body.count
             if body[start..<end].contains(where: { $0 != 0x20 && $0 != 0x09 }) {
-                let line = String(decoding: UnsafeBufferPointer(rebasing: body[start..<end]), as: UTF8.self)
+                // By bytes where that reads the same, without a string of the whole line.
+                let bytes = UnsafeBufferPointer(rebasing: body[start..<end])
+                let stripped =
+                    Note.stripHeadingByBytes(bytes)
+                    ?? Note.stripHeadingByCharacters(Substring(String(decoding: bytes, as: UTF8.self)))
                 if tookTitle {
-                    preview = Note.stripHeading(Substring(line))
+                    preview = stripped
                     break
                 }
-                bodyTitle = Note.stripHeading(Substring(line))
+                bodyTitle = stripped
                 tookTitle = true
             }
             start = end + 1
