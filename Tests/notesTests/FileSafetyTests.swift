@@ -97,6 +97,47 @@ import Testing
         #expect(mode(s.vault + "/.notes/index") == 0o600)
     }
 
+    /// The access time of the file at `path`, in seconds.
+    func accessTime(_ path: String) -> Int {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return -1 }
+        return Int(st.st_atim.tv_sec)
+    }
+
+    /// Sets a file's access time to 2020 (before its modification time, so `relatime` updates
+    /// it on the next read).
+    func ageAccessTime(_ path: String) {
+        var times = [
+            timespec(tv_sec: 1_577_836_800, tv_nsec: 0), timespec(tv_sec: time(nil), tv_nsec: 0),
+        ]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    }
+
+    /// An index reads every note, and must not write 100,000 access times back (nor make every
+    /// note look just read): a first index leaves them as they were, where a plain read of
+    /// another file on the same disk updates its own (else the disk keeps no access times, and
+    /// there is nothing to see).
+    @Test func aFirstIndexLeavesTheNotesAccessTimesAlone() throws {
+        let s = try Sandbox()
+        try s.write("a.md", "# A\n\nsome text\n")
+        try s.write("sub/b.md", "---\ntitle: B\n---\nmore text\n")
+        // Read the slow way (a carriage return), by another reader.
+        try s.write("c.md", "# C\r\n\r\nwindows text\r\n")
+        let control = s.base + "/control.txt"
+        try "text\n".write(toFile: control, atomically: false, encoding: .utf8)
+        let notes = ["a.md", "sub/b.md", "c.md"].map { s.vault + "/" + $0 }
+        for path in notes + [control] { ageAccessTime(path) }
+        _ = try String(contentsOfFile: control, encoding: .utf8)
+        let r = try s.run(["search", "text"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.split(separator: "\n").count == 3, "\(r)")
+        if accessTime(control) != 1_577_836_800 {
+            for path in notes { #expect(accessTime(path) == 1_577_836_800, "\(path)") }
+        } else {
+            print("skipped: this disk keeps no access times")
+        }
+    }
+
     @Test func theIndexIsNoMoreReadableThanItsMostPrivateNote() throws {
         let s = try Sandbox()
         chmod(s.vault, 0o755)

@@ -262,7 +262,7 @@ extension Vault {
         }
         let start = table.texts.count
         do {
-            let loaded = try load(path: path, relativeTo: root)
+            let loaded = try load(path: path, relativeTo: root, keepingAccessTime: true)
             mode &= loaded.status.mode
             // The searchable text, as `LoadedNote.searchableText` has it: a title that is not a
             // body line, the aliases, then the body.

@@ -11,13 +11,17 @@ extension FileSystem {
     /// final symlink (a link is never a note); `followSymlinks` is for files like the settings.
     /// `relativeTo` opens `path` relative to that open folder (a vault's, say), sparing the kernel
     /// the walk of the folders above it; errors still name `named`, the full path.
+    /// `keepingAccessTime` leaves the file's access time alone (`openForReading`).
     public static func read(
-        _ path: String, followSymlinks: Bool = false, relativeTo directory: Int32? = nil, named: String? = nil
+        _ path: String, followSymlinks: Bool = false, relativeTo directory: Int32? = nil,
+        named: String? = nil,
+        keepingAccessTime: Bool = false
     ) throws(FileSystemError) -> ([UInt8], FileStatus) {
         // Non-blocking, so a FIFO (or a device) put where a file was expected is refused below
         // rather than waiting forever for a writer; it changes nothing for a regular file.
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW)
-        let fd = directory.map { openat($0, path, flags) } ?? open(path, flags)
+        let fd = openForReading(
+            path, relativeTo: directory, flags: flags, keepingAccessTime: keepingAccessTime)
         let path = named ?? path
         guard fd >= 0 else { throw .io(path: path, reason: lastError()) }
         defer { close(fd) }
@@ -60,6 +64,24 @@ extension FileSystem {
         return (bytes, status)
     }
 
+    /// Opens `path` (relative to the open folder `directory`, when given) with `flags`; with
+    /// `keepingAccessTime`, without updating its access time where the system allows that (Linux's
+    /// `O_NOATIME`, for the file's owner; for anyone else the file is opened as usual). For the
+    /// index, which reads every note: it must not make the disk write 100,000 inodes back (what
+    /// `relatime` does on the first read of the day), nor make every note look just read.
+    private static func openForReading(
+        _ path: String, relativeTo directory: Int32?, flags: Int32, keepingAccessTime: Bool
+    ) -> Int32 {
+        func attempt(_ flags: Int32) -> Int32 {
+            directory.map { openat($0, path, flags) } ?? open(path, flags)
+        }
+        if keepingAccessTime && LibC.noAccessTime != 0 {
+            let fd = attempt(flags | LibC.noAccessTime)
+            if fd >= 0 || errno != EPERM { return fd }
+        }
+        return attempt(flags)
+    }
+
     /// Reads a whole regular file of at most `limit` bytes into `buffer` (not following a final
     /// symlink, opened relative to the open folder `directory`), reusing its memory; returns the
     /// file's status, or nil when it cannot be read so, for whatever reason — larger than `limit`,
@@ -68,7 +90,7 @@ extension FileSystem {
         _ path: String, relativeTo directory: Int32?, into buffer: FileBuffer, limit: Int
     ) -> FileStatus? {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW
-        let fd = directory.map { openat($0, path, flags) } ?? open(path, flags)
+        let fd = openForReading(path, relativeTo: directory, flags: flags, keepingAccessTime: true)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()

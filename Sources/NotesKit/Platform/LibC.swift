@@ -15,6 +15,16 @@ enum LibC {
         #endif
     }
 
+    /// `O_NOATIME`, which the Glibc module does not export (Linux's value on x86-64 and arm64);
+    /// 0 elsewhere.
+    static var noAccessTime: Int32 {
+        #if os(Linux)
+            0o1_000_000
+        #else
+            0
+        #endif
+    }
+
     static func close(_ fd: Int32) -> Int32 {
         #if canImport(Darwin)
             Darwin.close(fd)

@@ -137,11 +137,15 @@ public struct Vault: Sendable {
     }
 
     /// Reads and parses the note at a vault-relative path (opened relative to `root`, the vault
-    /// folder open, when given).
-    public func load(path relative: String, relativeTo root: Int32? = nil) throws(VaultError) -> LoadedNote {
+    /// folder open, when given; `keepingAccessTime` for the index's reads, see `FileSystem.read`).
+    public func load(path relative: String, relativeTo root: Int32? = nil, keepingAccessTime: Bool = false)
+        throws(VaultError) -> LoadedNote
+    {
         let full = fullPath(relative)
         let (bytes, status) = try VaultError.mapping(
-            FileSystem.read(root == nil ? full : relative, relativeTo: root, named: full))
+            FileSystem.read(
+                root == nil ? full : relative, relativeTo: root, named: full,
+                keepingAccessTime: keepingAccessTime))
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8(full) }
         let document = NoteDocument(parsing: text)
         let note = Note(
