@@ -189,7 +189,8 @@ enum NoteRefs {
         }
         NoteIndexFile.append(UInt32(linkCount), to: &shown)
         written = 0
-        for (link, keys) in links where written < linkCount && fits((link, keys)) {
+        for entry in links where written < linkCount && fits(entry) {
+            let (link, keys) = entry
             let flags = flags(of: link)
             encoded.links.append(flags & ~embed)
             bytes16(keys.key, &encoded.links)
