@@ -88,6 +88,33 @@ import Testing
         #expect(Note.lines(of: "é\nß\r\nz") == ["é", "ß", "z"])
     }
 
+    /// Whether a link's destination starts with a URL scheme, by bytes where they tell, must be
+    /// what the Characters say: marks that join the colon, letters outside ASCII, a prepended
+    /// sign before it.
+    @Test func schemesByBytesAsByCharacters() {
+        var rng = SplitMix(seed: 47)
+        let pieces = [
+            "http", "s", ":", "//", "a", "Z", "1", "+", "-", ".", "/", "x.md", " ", "é", "Ж", "\u{301}",
+            "\u{200D}",
+            "\u{600}", "%3A", "\r", "\n",
+        ]
+        for _ in 0..<6000 {
+            let destination = (0..<Int.random(in: 0...6, using: &rng)).map { _ in
+                pieces.randomElement(using: &rng) ?? ""
+            }.joined()
+            #expect(
+                NoteLinks.hasScheme(destination) == NoteLinks.hasSchemeByCharacters(destination),
+                "\(Array(destination.unicodeScalars))")
+        }
+        #expect(NoteLinks.hasScheme("https://example.com"))
+        #expect(NoteLinks.hasScheme("obsidian://open?vault=x"))
+        #expect(NoteLinks.hasScheme("mailto:a@b.c"))
+        #expect(!NoteLinks.hasScheme("notes/a.md"))
+        #expect(!NoteLinks.hasScheme("1http://x"))
+        #expect(!NoteLinks.hasScheme("crème:x.md"))
+        #expect(!NoteLinks.hasScheme(":x.md"))
+    }
+
     /// The index finds a note's links and anchors with one look for the body's code, shared
     /// between the scans (and the anchors' two passes); that must find what each scan finds on
     /// its own, whatever the code, headings, block ids and links of the body.

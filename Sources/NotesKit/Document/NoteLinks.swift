@@ -370,6 +370,29 @@ public enum NoteLinks {
 
     /// Whether a destination starts with a URL scheme (`https:`, `mailto:`, `obsidian:`…).
     static func hasScheme(_ destination: String) -> Bool {
+        var bytes = destination
+        if let byBytes = bytes.withUTF8(hasSchemeByBytes) { return byBytes }
+        return hasSchemeByCharacters(destination)
+    }
+
+    /// `hasScheme` by bytes, nil where only Characters can tell. A scheme is ASCII, so a byte
+    /// outside ASCII before the first colon means none (the first `:` Character is at that colon
+    /// or after it, and the scheme would hold that byte), and a colon after ASCII and before
+    /// ASCII (or nothing) is a `:` Character of its own. Nil when a byte outside ASCII follows
+    /// the colon (a mark may join it).
+    static func hasSchemeByBytes(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        func letter(_ c: UInt8) -> Bool { (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") }
+        guard colon + 1 >= b.count || b[colon + 1] < 0x80 else { return nil }
+        guard colon > 0, letter(b[0]) else { return false }
+        return b[..<colon].allSatisfy { c in
+            letter(c) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "+")
+                || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+        }
+    }
+
+    /// `hasScheme`, Character by Character.
+    static func hasSchemeByCharacters(_ destination: String) -> Bool {
         guard let colon = destination.firstIndex(of: ":") else { return false }
         let scheme = destination[..<colon]
         guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else {
