@@ -148,6 +148,13 @@ public struct Note: Equatable, Sendable {
         return stripHeadingByCharacters(line)
     }
 
+    /// `stripHeading` of a line's valid UTF-8 bytes: by bytes where that reads the same, without
+    /// a string of the whole line first.
+    static func stripHeading(utf8 line: UnsafeBufferPointer<UInt8>) -> String {
+        stripHeadingByBytes(line)
+            ?? stripHeadingByCharacters(Substring(String(decoding: line, as: UTF8.self)))
+    }
+
     /// `stripHeading`, Character by Character: for the lines `stripHeadingByBytes` leaves.
     static func stripHeadingByCharacters(_ line: Substring) -> String {
         var s = line.trimmingWhitespace()
@@ -170,11 +177,11 @@ public struct Note: Equatable, Sendable {
     }
 
     /// `stripHeading` of a line by bytes, where each byte is a Character (ASCII) or each letter
-    /// outside ASCII is one whatever stands beside it and no blank (`joinsNoNeighbour`: `é`,
+    /// outside ASCII is one whatever stands beside it and no blank (`CharacterBytes.joinsNoNeighbour`: `é`,
     /// `Ж`, `中`): the blanks and `#`s it looks at are then Characters too. Nil for any other line.
-    static func stripHeadingByBytes(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func stripHeadingByBytes(_ b: UnsafeBufferPointer<UInt8>) -> String? {
         if let outside = b.firstIndex(where: { $0 >= 0x80 }),
-            !FrontMatterBytes.joinsNoNeighbour(b, outside..<b.count)
+            !CharacterBytes.joinsNoNeighbour(b, outside..<b.count)
         {
             return nil
         }

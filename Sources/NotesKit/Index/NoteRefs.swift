@@ -169,24 +169,21 @@ enum NoteRefs {
             u16(bytes.count, &out)
             out.append(contentsOf: bytes)
         }
+        var shown: [UInt8] = []
+        shown.reserveCapacity(shownSize)
+        // The tags, folded in the tags part and as spelled in the shown part, in one pass.
         u16(tagCount, &encoded.tags)
         bytes16(foldedTitle.prefix(Int(UInt16.max)), &encoded.tags)
+        NoteIndexFile.append(UInt32(tagCount), to: &shown)
         var written = 0
         for tag in tags where written < tagCount && fits(tag) {
             encoded.tags.append(UInt8(tag.folded.count))
             encoded.tags.append(contentsOf: tag.folded)
+            NoteIndexFile.append(tag.spelling, to: &shown)
             written += 1
         }
         appendAliases(foldedAliases, to: &encoded.tags)
         u16(linkCount, &encoded.links)
-        var shown: [UInt8] = []
-        shown.reserveCapacity(shownSize)
-        NoteIndexFile.append(UInt32(tagCount), to: &shown)
-        written = 0
-        for tag in tags where written < tagCount && fits(tag) {
-            NoteIndexFile.append(tag.spelling, to: &shown)
-            written += 1
-        }
         NoteIndexFile.append(UInt32(linkCount), to: &shown)
         written = 0
         for entry in links where written < linkCount && fits(entry) {

@@ -111,9 +111,9 @@ enum FrontMatterBytes {
         items: inout [Range<Int>],
         listOwner: inout Int?, hasOwner: inout Bool
     ) -> Bool {
-        // Each ASCII byte is a Character, and so is each letter `joinsNoNeighbour` lets
-        // through: the Character-by-Character reader sees the same.
-        guard !b[line].contains(0x0D), joinsNoNeighbour(b, line) else { return false }
+        // Each ASCII byte is a Character, and so is each letter `CharacterBytes.joinsNoNeighbour`
+        // lets through: the Character-by-Character reader sees the same.
+        guard !b[line].contains(0x0D), CharacterBytes.joinsNoNeighbour(b, line) else { return false }
         let trimmed = trim(b, line)
         if trimmed.isEmpty || b[trimmed.lowerBound] == UInt8(ascii: "#") { return true }
         let indented = isBlank(b[line.lowerBound])
@@ -156,46 +156,6 @@ enum FrontMatterBytes {
             entry.value = value
         }
         entries.append(entry)
-        return true
-    }
-
-    /// Whether every byte of `line` outside ASCII belongs to a letter that is one Character
-    /// whatever stands beside it — none is a mark that joins the Character before it, none joins
-    /// the one after it, none is a space, none is canonically the same as one other character
-    /// (the Greek question mark U+037E is a `;`). These are the letters of the Latin, Greek,
-    /// Cyrillic and Armenian blocks (U+00C0–U+0587: `é`, `Ğ`, `Ω`, `Ж`; not U+037E, the ano
-    /// teleia U+0387 or the numeral sign U+0374), kana (not the voiced marks, U+3099–U+309A),
-    /// CJK ideographs (not the compatibility ones) and Hangul syllables. So a line of them reads
-    /// by bytes as by Characters; any other line (combining marks, emoji, Thai, a no-break
-    /// space) is for the slow path.
-    static func joinsNoNeighbour(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
-        var i = line.lowerBound
-        while i < line.upperBound {
-            let lead = b[i]
-            if lead < 0x80 {
-                i += 1
-                continue
-            }
-            // The file is valid UTF-8: a lead byte below 0xE0 has one continuation byte, one
-            // below 0xF0 two.
-            if lead >= 0xC3 && lead <= 0xD6 && i + 1 < line.upperBound {
-                let scalar = UInt32(lead & 0x1F) << 6 | UInt32(b[i + 1] & 0x3F)
-                switch scalar {
-                case 0xC0...0x24F, 0x386, 0x388...0x3FF, 0x400...0x482, 0x48A...0x52F, 0x531...0x556,
-                    0x561...0x587:
-                    i += 2
-                    continue
-                default: return false
-                }
-            }
-            guard lead >= 0xE3 && lead <= 0xED && i + 2 < line.upperBound else { return false }
-            let scalar = UInt32(lead & 0x0F) << 12 | UInt32(b[i + 1] & 0x3F) << 6 | UInt32(b[i + 2] & 0x3F)
-            switch scalar {
-            case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC, 0x4E00...0x9FFF, 0xAC00...0xD7A3:
-                i += 3
-            default: return false
-            }
-        }
         return true
     }
 
@@ -306,11 +266,7 @@ extension Vault {
                     base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
                 } ?? body.count
             if body[start..<end].contains(where: { $0 != 0x20 && $0 != 0x09 }) {
-                // By bytes where that reads the same, without a string of the whole line.
-                let bytes = UnsafeBufferPointer(rebasing: body[start..<end])
-                let stripped =
-                    Note.stripHeadingByBytes(bytes)
-                    ?? Note.stripHeadingByCharacters(Substring(String(decoding: bytes, as: UTF8.self)))
+                let stripped = Note.stripHeading(utf8: UnsafeBufferPointer(rebasing: body[start..<end]))
                 if tookTitle {
                     preview = stripped
                     break

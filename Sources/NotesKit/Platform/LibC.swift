@@ -15,10 +15,10 @@ enum LibC {
         #endif
     }
 
-    /// `O_NOATIME`, which the Glibc module does not export (Linux's value on x86-64 and arm64);
-    /// 0 elsewhere.
+    /// `O_NOATIME`, which the Glibc module does not export (its value on Linux on x86-64 and
+    /// arm64; other architectures number it otherwise); 0 elsewhere (nothing asked).
     static var noAccessTime: Int32 {
-        #if os(Linux)
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
             0o1_000_000
         #else
             0
