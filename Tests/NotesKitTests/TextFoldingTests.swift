@@ -277,6 +277,35 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// Long runs of every ASCII byte (the sixteen-at-a-time path, its edges around `A` and `Z`),
+    /// cut by the tricky scalars and by ones that fold far longer than they are (`ﷺ` is 3 bytes
+    /// and folds to 33, `㍿` to 12), so that a fold runs out of room and resumes; appended after
+    /// what `out` held, which must stay.
+    @Test func longASCIIRunsAndTextThatFoldsLongerAgreeWithTheExactFold() {
+        var rng = SplitMix(seed: 11)
+        var folder = TextFolder()
+        let ascii = (0..<128).map { Unicode.Scalar(UInt8($0)) }
+        let growing: [Unicode.Scalar] = ["\u{FDFA}", "\u{337F}", "¼", "ß", "ﬃ", "\u{1F1}"]
+        for round in 0..<400 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...6, using: &rng) {
+                for _ in 0..<Int.random(in: 0...40, using: &rng) {
+                    text.append(ascii[Int.random(in: 0..<ascii.count, using: &rng)])
+                }
+                let pool = round % 2 == 0 ? growing : Self.trickyScalars
+                for _ in 0..<Int.random(in: 0...(round % 3 == 0 ? 30 : 3), using: &rng) {
+                    text.append(pool[Int.random(in: 0..<pool.count, using: &rng)])
+                }
+            }
+            let input = String(text)
+            var out: [UInt8] = Array("kept:".utf8)
+            var bytes = input
+            bytes.withUTF8 { folder.appendFolded(utf8: $0, to: &out) }
+            let exact = Array("kept:".utf8) + TextFolder.fold(input).bytes
+            #expect(out == exact, "\(input.unicodeScalars.map { String($0.value, radix: 16) })")
+            if out != exact { break }
+        }
+    }
     @Test func everyScalarThatComposesWithThePreviousOneIsKnown() {
         // A scalar NFC may join to the one before it, missing from `mayComposeWithPrevious`, would
         // let the fast path keep apart what recomposition joins. Find them all from the decompositions.

@@ -56,107 +56,135 @@ public struct TextFolder: Sendable {
     }
 
     /// Appends the folded form of valid UTF-8 `bytes` to `out`.
+    ///
+    /// The folded bytes are written through a pointer into room made at the end of `out` first (a
+    /// copy of `bytes`, as long as the fold of most text), sixteen ASCII bytes at a time, and `out` is
+    /// cut to what was written: no append per byte or per run. Text that folds longer than the room
+    /// (`¼`, `㍿`, `ﷺ`) stops the pass where it is, and it resumes with more room.
     public mutating func appendFolded(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        var i = 0
-        let n = bytes.count
-        // Where the text that NFC or canonical ordering may still join began, in `bytes` and `out`.
+        guard !bytes.isEmpty else { return }
+        var state = FoldState(written: out.count)
+        out.append(contentsOf: bytes)
+        while !out.withUnsafeMutableBufferPointer({ fold(bytes, into: $0, state: &state) }) {
+            out.append(contentsOf: repeatElement(0, count: bytes.count + 16))
+        }
+        out.removeLast(out.count - state.written)
+    }
+
+    /// Where a fold stands: how far it has read and written, and what recomposition may still join.
+    private struct FoldState {
+        var read = 0
+        var written: Int
+        /// Where the text that NFC or canonical ordering may still join began, read and written.
         var segmentStart = 0
-        var segmentOut = out.count
-        // The combining class of the last decomposed scalar so far, and the last recomposed one.
+        var segmentOut: Int
+        /// The combining class of the last decomposed scalar so far, and the last recomposed one.
         var lastClass: UInt8 = 0
         var lastComposed: UInt32 = 0
+
+        init(written: Int) {
+            self.written = written
+            segmentOut = written
+        }
+    }
+
+    /// Folds `bytes` from `state.read` on, writing at `state.written` in `out`; true when it is done,
+    /// false when `out` has no room for what comes next (`state` says where to resume).
+    private mutating func fold(
+        _ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
+        state: inout FoldState
+    ) -> Bool {
+        guard let input = bytes.baseAddress, let output = out.baseAddress else { return true }
+        let n = bytes.count
+        let capacity = out.count
+        let (capitalShift, capitalLimit) = (SIMD16<Int8>(repeating: 0x3F), SIMD16<Int8>(repeating: -102))
+        let (caseBit, zero) = (SIMD16<Int8>(repeating: 0x20), SIMD16<Int8>())
+        var i = state.read
+        var o = state.written
+        defer {
+            state.read = i
+            state.written = o
+        }
         while i < n {
-            let b = bytes[i]
-            if b < 0x80 {
-                let end = Self.appendLowercasedASCII(bytes, from: i, to: &out)
-                i = end
-                segmentStart = end - 1
-                segmentOut = out.count - 1
-                lastClass = 0
-                lastComposed = UInt32(out[out.count - 1])
+            if input[i] < 0x80 {
+                // A run of ASCII, lower-cased sixteen bytes at a time (all sixteen stored, then
+                // as many kept as come before the first byte with its high bit set).
+                while i &+ 16 <= n && o &+ 16 <= capacity {
+                    // Signed bytes, whose comparisons are single instructions: a byte with its
+                    // high bit set is negative, and a capital plus 0x3F is below -102.
+                    let block = UnsafeRawPointer(input + i).loadUnaligned(as: SIMD16<Int8>.self)
+                    let capitals = block &+ capitalShift .< capitalLimit
+                    let lowered = block | (unsafeBitCast(capitals, to: SIMD16<Int8>.self) & caseBit)
+                    UnsafeMutableRawPointer(output + o).storeBytes(of: lowered, as: SIMD16<Int8>.self)
+                    // (`any` of a mask is a call that loops over the lanes; two words are not.)
+                    let words = unsafeBitCast(block .< zero, to: SIMD2<UInt64>.self)
+                    if words[0] | words[1] != 0 {
+                        let ascii =
+                            words[0] != 0
+                            ? words[0].trailingZeroBitCount &>> 3 : 8 &+ words[1].trailingZeroBitCount &>> 3
+                        i &+= ascii
+                        o &+= ascii
+                        break
+                    }
+                    i &+= 16
+                    o &+= 16
+                }
+                while i < n && input[i] < 0x80 {
+                    guard o < capacity else { return false }
+                    let c = input[i]
+                    output[o] = c &+ ((c &- 0x41) < 26 ? 0x20 : 0)
+                    i &+= 1
+                    o &+= 1
+                }
+                state.segmentStart = i &- 1
+                state.segmentOut = o &- 1
+                state.lastClass = 0
+                state.lastComposed = UInt32(output[o &- 1])
                 continue
             }
             let (scalar, length) = Self.decode(bytes, at: i)
             let entry = self.entry(scalar)
             if entry.vanishes {
-                i += length
+                i &+= length
                 continue
             }
-            if standsAlone(entry, lastClass: lastClass, lastComposed: lastComposed) {
+            if standsAlone(entry, lastClass: state.lastClass, lastComposed: state.lastComposed) {
+                guard o &+ Int(entry.length) <= capacity else { return false }
                 if entry.firstClass == 0 {
-                    segmentStart = i
-                    segmentOut = out.count
+                    state.segmentStart = i
+                    state.segmentOut = o
                 }
-                appendBytes(of: entry, to: &out)
-                lastClass = entry.lastClass
-                lastComposed = entry.composedLast
-                i += length
+                store.withUnsafeBufferPointer { store in
+                    for k in 0..<Int(entry.length) { output[o &+ k] = store[Int(entry.offset) &+ k] }
+                }
+                o &+= Int(entry.length)
+                state.lastClass = entry.lastClass
+                state.lastComposed = entry.composedLast
+                i &+= length
                 continue
             }
             // This scalar joins what came before: fold the whole run from the last scalar that
             // nothing joins up to the next one.
-            var end = i + length
-            while end < n && bytes[end] >= 0x80 {
+            var end = i &+ length
+            while end < n && input[end] >= 0x80 {
                 let (next, nextLength) = Self.decode(bytes, at: end)
                 let e = self.entry(next)
                 if !e.vanishes && e.firstClass == 0 && !e.firstJoins { break }
-                end += nextLength
+                end &+= nextLength
             }
-            out.removeSubrange(segmentOut...)
-            out.append(contentsOf: foldedSegment(UnsafeBufferPointer(rebasing: bytes[segmentStart..<end])))
+            let folded = foldedSegment(UnsafeBufferPointer(rebasing: bytes[state.segmentStart..<end]))
+            guard state.segmentOut &+ folded.count <= capacity else { return false }
+            o = state.segmentOut
+            for byte in folded {
+                output[o] = byte
+                o &+= 1
+            }
             i = end
             // Whatever comes next starts a run of its own.
-            lastClass = 0
-            lastComposed = 0
+            state.lastClass = 0
+            state.lastComposed = 0
         }
-    }
-
-    /// Appends the run of ASCII that starts at `i`, lower-cased, and returns where the run ends.
-    /// The run is copied in one go, then lower-cased in place (a loop the compiler vectorizes),
-    /// rather than appended byte by byte; on its own, so the optimizer sees these loops alone.
-    private static func appendLowercasedASCII(
-        _ bytes: UnsafeBufferPointer<UInt8>, from i: Int, to out: inout [UInt8]
-    ) -> Int {
-        var end = i &+ 1
-        // Eight bytes at a time: the first with a high bit set ends the run (its lowest set bit,
-        // the first byte in the file's order, says where), then byte by byte for the last few.
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while end &+ 8 <= bytes.count {
-                let high =
-                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self))
-                    & 0x8080_8080_8080_8080
-                if high != 0 {
-                    return appendLowercased(bytes, i..<(end &+ high.trailingZeroBitCount / 8), to: &out)
-                }
-                end &+= 8
-            }
-        }
-        while end < bytes.count && bytes[end] < 0x80 { end += 1 }
-        return appendLowercased(bytes, i..<end, to: &out)
-    }
-
-    /// Appends `bytes[run]` (ASCII) lower-cased; returns the run's end.
-    private static func appendLowercased(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ run: Range<Int>, to out: inout [UInt8]
-    ) -> Int {
-        // A short run (a word between two accented letters) byte by byte; a long one in bulk.
-        if run.count < 16 {
-            for k in run {
-                let c = bytes[k]
-                out.append(c &+ ((c &- 0x41) < 26 ? 0x20 : 0))
-            }
-            return run.upperBound
-        }
-        let start = out.count
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run]))
-        out.withUnsafeMutableBufferPointer { buffer in
-            for k in start..<buffer.count {
-                let c = buffer[k]
-                buffer[k] = c &+ ((c &- 0x41) < 26 ? 0x20 : 0)
-            }
-        }
-        return run.upperBound
+        return true
     }
 
     /// Whether `entry`'s cached form can follow the text folded so far unchanged: no reordering
@@ -215,22 +243,6 @@ public struct TextFolder: Sendable {
         }
         recent[slot] = UInt64(value) << 32 | UInt64(UInt32(index))
         return entries[Int(index)]
-    }
-
-    /// Appends the folded bytes of `entry` to `out`.
-    @inline(__always)
-    private func appendBytes(of entry: Entry, to out: inout [UInt8]) {
-        let start = Int(entry.offset)
-        let end = start + Int(entry.length)
-        store.withUnsafeBufferPointer { store in
-            // Most folded letters are a byte or two: appended one by one, that costs less than a
-            // bulk append does to set up.
-            if end - start <= 4 {
-                for k in start..<end { out.append(store[k]) }
-            } else {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: store[start..<end]))
-            }
-        }
     }
 
     /// The folded bytes of a run of text that recomposition joins, cached by its bytes.
