@@ -15,8 +15,79 @@ public enum NoteDate {
 
     /// `parse(_:timeZone:)` of UTF-8 bytes.
     static func parse(bytes b: UnsafeBufferPointer<UInt8>, timeZone: TimeZone) -> Double? {
+        // A cursor value, not a variable the helpers capture: a captured variable is checked for
+        // exclusive access at every use.
+        var c = DateCursor(b: b)
+        guard let year = c.digits(4), c.take(0x2D), let month = c.digits(2), c.take(0x2D),
+            let day = c.digits(2),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        if c.i == b.count {
+            return localSeconds(year, month, day, 0, 0, 0, 0, timeZone)
+        }
+        guard c.i < b.count, b[c.i] == UInt8(ascii: "T") || b[c.i] == UInt8(ascii: "t") || b[c.i] == 0x20
+        else { return nil }
+        c.i += 1
+        guard let hour = c.digits(2), hour < 24, c.take(0x3A), let minute = c.digits(2), minute < 60
+        else { return nil }
+        var second = 0
+        var fraction = 0.0
+        if c.take(0x3A) {
+            guard let s = c.digits(2), s < 60 else { return nil }
+            second = s
+            if c.take(0x2E) || c.take(0x2C) {
+                var scale = 0.1
+                let start = c.i
+                while c.i < b.count, b[c.i] &- 0x30 < 10 {
+                    fraction += Double(b[c.i] - 0x30) * scale
+                    scale /= 10
+                    c.i += 1
+                }
+                guard c.i > start else { return nil }
+            }
+        }
+        if c.i == b.count {
+            return localSeconds(year, month, day, hour, minute, second, fraction, timeZone)
+        }
+        var offset = 0
+        // Jekyll writes `2015-11-17 16:16:01 -0600`: one blank may stand before the zone.
+        if c.i + 1 < b.count, b[c.i] == 0x20,
+            b[c.i + 1] == UInt8(ascii: "Z") || b[c.i + 1] == UInt8(ascii: "z") || b[c.i + 1] == 0x2B
+                || b[c.i + 1] == 0x2D
+        {
+            c.i += 1
+        }
+        if c.take(UInt8(ascii: "Z")) || c.take(UInt8(ascii: "z")) {
+            offset = 0
+        } else if c.i < b.count, b[c.i] == 0x2B || b[c.i] == 0x2D {
+            let sign = b[c.i] == 0x2D ? -1 : 1
+            c.i += 1
+            guard let oh = c.digits(2), oh < 24 else { return nil }
+            var om = 0
+            if c.take(0x3A) {
+                guard let m = c.digits(2), m < 60 else { return nil }
+                om = m
+            } else if c.i < b.count {
+                guard let m = c.digits(2), m < 60 else { return nil }
+                om = m
+            }
+            offset = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard c.i == b.count else { return nil }
+        let days = daysFromCivil(year, month, day)
+        let utc = days * 86400 + hour * 3600 + minute * 60 + second - offset
+        return Double(utc) + fraction
+    }
+
+    /// Where `parse(bytes:timeZone:)` is in the bytes it reads.
+    private struct DateCursor {
+        let b: UnsafeBufferPointer<UInt8>
         var i = 0
-        func digits(_ count: Int) -> Int? {
+
+        /// The number `count` digits at the cursor make, moving past them; nil when they are not.
+        mutating func digits(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }
             var v = 0
             for k in i..<(i + count) {
@@ -27,73 +98,15 @@ public enum NoteDate {
             i += count
             return v
         }
-        func take(_ c: UInt8) -> Bool {
+
+        /// Whether byte `c` is at the cursor, moving past it when it is.
+        mutating func take(_ c: UInt8) -> Bool {
             if i < b.count, b[i] == c {
                 i += 1
                 return true
             }
             return false
         }
-        guard let year = digits(4), take(0x2D), let month = digits(2), take(0x2D), let day = digits(2),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
-        else { return nil }
-        if i == b.count {
-            return localSeconds(year, month, day, 0, 0, 0, 0, timeZone)
-        }
-        guard i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == 0x20
-        else { return nil }
-        i += 1
-        guard let hour = digits(2), hour < 24, take(0x3A), let minute = digits(2), minute < 60
-        else { return nil }
-        var second = 0
-        var fraction = 0.0
-        if take(0x3A) {
-            guard let s = digits(2), s < 60 else { return nil }
-            second = s
-            if take(0x2E) || take(0x2C) {
-                var scale = 0.1
-                let start = i
-                while i < b.count, b[i] &- 0x30 < 10 {
-                    fraction += Double(b[i] - 0x30) * scale
-                    scale /= 10
-                    i += 1
-                }
-                guard i > start else { return nil }
-            }
-        }
-        if i == b.count {
-            return localSeconds(year, month, day, hour, minute, second, fraction, timeZone)
-        }
-        var offset = 0
-        // Jekyll writes `2015-11-17 16:16:01 -0600`: one blank may stand before the zone.
-        if i + 1 < b.count, b[i] == 0x20,
-            b[i + 1] == UInt8(ascii: "Z") || b[i + 1] == UInt8(ascii: "z") || b[i + 1] == 0x2B
-                || b[i + 1] == 0x2D
-        {
-            i += 1
-        }
-        if take(UInt8(ascii: "Z")) || take(UInt8(ascii: "z")) {
-            offset = 0
-        } else if i < b.count, b[i] == 0x2B || b[i] == 0x2D {
-            let sign = b[i] == 0x2D ? -1 : 1
-            i += 1
-            guard let oh = digits(2), oh < 24 else { return nil }
-            var om = 0
-            if take(0x3A) {
-                guard let m = digits(2), m < 60 else { return nil }
-                om = m
-            } else if i < b.count {
-                guard let m = digits(2), m < 60 else { return nil }
-                om = m
-            }
-            offset = sign * (oh * 3600 + om * 60)
-        } else {
-            return nil
-        }
-        guard i == b.count else { return nil }
-        let days = daysFromCivil(year, month, day)
-        let utc = days * 86400 + hour * 3600 + minute * 60 + second - offset
-        return Double(utc) + fraction
     }
 
     /// The times the tool shows and stores: years 1 to 9999.

@@ -208,6 +208,7 @@ extension Vault {
             ) { c, folding in
                 let files = files[(first + c * chunk)..<min(end, first + (c + 1) * chunk)]
                 var table = IndexTable(capacity: files.count)
+                table.reserve(notes: files.count)
                 // Folded text is about as long as the file: one buffer for the chunk, no regrowth
                 // (from the stream, a buffer used before).
                 let textSize = files.reduce(0) { $0 + Int(max(0, $1.status?.size ?? 2048)) } + 64
@@ -330,11 +331,9 @@ extension Vault {
         // the body's code, which neither counts in.
         let found = NoteLinks.scan(body, firstLine: firstLine, everything: true, code: &code)
         let anchors = NoteAnchors.scan(body, firstLine: firstLine, code: &code)
-        let links = found.map { link -> (link: NoteLink, keys: LinkKeys) in
-            (link, LinkKeys.make(link, from: path, folding: &folding))
-        }
+        let keys = found.map { LinkKeys.make($0, from: path, folding: &folding) }
         return NoteRefs.encode(
-            foldedTitle: folding.foldedBytes(title), tags: tags, links: links,
+            foldedTitle: folding.foldedBytes(title), tags: tags, links: found, keys: keys,
             foldedAliases: aliases.map { folding.foldedBytes($0) }, anchors: anchors,
             importedFrom: importedFrom)
     }

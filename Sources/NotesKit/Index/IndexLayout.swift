@@ -166,7 +166,8 @@ enum NoteIndexFile {
     }
 
     static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+        // Byte by byte, least significant first: a few appends cost less than one of a buffer.
+        for k in 0..<MemoryLayout<T>.size { out.append(UInt8(truncatingIfNeeded: value >> (k &* 8))) }
     }
 
     static func append(_ string: String, to out: inout [UInt8]) {

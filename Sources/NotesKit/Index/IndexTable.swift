@@ -37,6 +37,16 @@ struct IndexTable {
         hashes.reserveCapacity(capacity)
     }
 
+    /// Room for the paths, strings, tags and links of `count` notes of the usual size (a path of
+    /// a few words, a title, a preview line, a few tags and links), so that filling the table
+    /// seldom grows them.
+    mutating func reserve(notes count: Int) {
+        paths.reserveCapacity(paths.count + count * 64)
+        strings.reserveCapacity(strings.count + count * 512)
+        tags.reserveCapacity(tags.count + count * 64)
+        links.reserveCapacity(links.count + count * 128)
+    }
+
     /// Adds a record whose text (of `length` bytes, with checksum `textCheck`) the writer takes
     /// from elsewhere; `strings` appends its title, preview, warnings and shown tags and links;
     /// `tags` and `links` are its chunks of those regions.

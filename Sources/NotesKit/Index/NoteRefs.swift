@@ -129,18 +129,20 @@ enum NoteRefs {
     /// heading or block id too long for the layout (hundreds of bytes, thousands) is left out.
     static func encode(
         foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
-        links: [(link: NoteLink, keys: LinkKeys)], foldedAliases: [[UInt8]] = [],
+        links: [NoteLink], keys: [LinkKeys], foldedAliases: [[UInt8]] = [],
         anchors: NoteAnchors = NoteAnchors(), importedFrom: String = ""
     ) -> Encoded {
         // What fits the layout, counted first (each count comes before its items), then written
         // in one pass each: no filtered copies of the tags and links.
+        // The links and their keys apart, by index: a tuple of the two taken whole is copied
+        // through the runtime's generic tuple copy, each of its strings and arrays retained.
         func fits(_ tag: (spelling: String, folded: [UInt8])) -> Bool {
             tag.folded.count <= 255 && tag.spelling.utf8.count <= 255
         }
-        func fits(_ link: (link: NoteLink, keys: LinkKeys)) -> Bool {
-            link.link.text.utf8.count <= Int(UInt16.max) && link.keys.key.count <= Int(UInt16.max)
-                && link.keys.alternative.count <= Int(UInt16.max)
-                && (link.link.heading?.utf8.count ?? 0) <= Int(UInt16.max)
+        func linkFits(_ k: Int) -> Bool {
+            links[k].text.utf8.count <= Int(UInt16.max) && keys[k].key.count <= Int(UInt16.max)
+                && keys[k].alternative.count <= Int(UInt16.max)
+                && (links[k].heading?.utf8.count ?? 0) <= Int(UInt16.max)
         }
         var tagCount = 0
         var tagsSize = 4 + foldedTitle.count
@@ -152,12 +154,14 @@ enum NoteRefs {
         }
         var linkCount = 0
         var linksSize = 2
-        for link in links where linkCount < Int(UInt16.max) && fits(link) {
+        for k in links.indices where linkCount < Int(UInt16.max) && linkFits(k) {
             linkCount += 1
-            let heading = link.link.heading?.utf8.count ?? 0
-            linksSize += 7 + link.keys.key.count + link.keys.alternative.count + heading
-            shownSize += 17 + link.link.text.utf8.count + heading
+            let heading = links[k].heading?.utf8.count ?? 0
+            linksSize += 7 + keys[k].key.count + keys[k].alternative.count + heading
+            shownSize += 17 + links[k].text.utf8.count + heading
         }
+        tagsSize += 2 + foldedAliases.reduce(0) { $0 + 2 + $1.count }
+        shownSize += ShownRefs.size(of: anchors) + 4 + importedFrom.utf8.count
         var encoded = Encoded()
         // Each part in one allocation: its size is known before it is written.
         encoded.tags.reserveCapacity(tagsSize)
@@ -186,12 +190,12 @@ enum NoteRefs {
         u16(linkCount, &encoded.links)
         NoteIndexFile.append(UInt32(linkCount), to: &shown)
         written = 0
-        for entry in links where written < linkCount && fits(entry) {
-            let (link, keys) = entry
+        for k in links.indices where written < linkCount && linkFits(k) {
+            let link = links[k]
             let flags = flags(of: link)
             encoded.links.append(flags & ~embed)
-            bytes16(keys.key, &encoded.links)
-            bytes16(keys.alternative, &encoded.links)
+            bytes16(keys[k].key, &encoded.links)
+            bytes16(keys[k].alternative, &encoded.links)
             if let heading = link.heading { bytes16(heading.utf8, &encoded.links) }
             NoteIndexFile.append(UInt32(clamping: link.line), to: &shown)
             shown.append(flags)
@@ -358,6 +362,12 @@ enum ShownRefs {
     static let none = [UInt8](repeating: 0, count: 20)
 
     /// Appends the headings and block ids.
+    /// The bytes `append(_:to:)` writes for `anchors` (at most: counted with those left out).
+    static func size(of anchors: NoteAnchors) -> Int {
+        8 + anchors.headings.reduce(0) { $0 + 9 + $1.text.utf8.count }
+            + anchors.blocks.reduce(0) { $0 + 8 + $1.id.utf8.count }
+    }
+
     static func append(_ anchors: NoteAnchors, to out: inout [UInt8]) {
         // Those too long for the layout are left out, counted first: no filtered copies.
         let limit = Int(UInt16.max)

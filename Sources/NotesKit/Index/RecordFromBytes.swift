@@ -131,11 +131,15 @@ enum FrontMatterBytes {
         }
         // Indented lines belong to a value this reader does not model (or warn).
         guard !indented else { return false }
-        guard
-            let colon = b[line].indices.first(where: { i in
-                b[i] == UInt8(ascii: ":") && (i + 1 == line.upperBound || isBlank(b[i + 1]))
-            })
-        else { return false }
+        // (A plain loop: `indices` of a slice of the buffer is not specialized, and costs a call
+        // and a metadata lookup per line.)
+        var colon = line.lowerBound
+        while colon < line.upperBound
+            && !(b[colon] == UInt8(ascii: ":") && (colon + 1 == line.upperBound || isBlank(b[colon + 1])))
+        {
+            colon += 1
+        }
+        guard colon < line.upperBound else { return false }
         let key = trim(b, line.lowerBound..<colon)
         guard !key.isEmpty else { return false }
         let text = trim(b, (colon + 1)..<line.upperBound)
