@@ -361,13 +361,13 @@ enum ShownRefs {
     /// No tags, no links, no headings, no block ids, no `importedFrom`.
     static let none = [UInt8](repeating: 0, count: 20)
 
-    /// Appends the headings and block ids.
     /// The bytes `append(_:to:)` writes for `anchors` (at most: counted with those left out).
     static func size(of anchors: NoteAnchors) -> Int {
         8 + anchors.headings.reduce(0) { $0 + 9 + $1.text.utf8.count }
             + anchors.blocks.reduce(0) { $0 + 8 + $1.id.utf8.count }
     }
 
+    /// Appends the headings and block ids.
     static func append(_ anchors: NoteAnchors, to out: inout [UInt8]) {
         // Those too long for the layout are left out, counted first: no filtered copies.
         let limit = Int(UInt16.max)
