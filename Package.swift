@@ -8,8 +8,8 @@ import PackageDescription
 let staticInRelease: [SwiftSetting] = [
     .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
 ]
-// Linked with lld: gold warns of the `mktemp` inside static Foundation (which this tool never
-// calls to make a file; it writes its own temporary files with `mkstemp`-like exclusive opens).
+// Linked with lld: gold warns of the `mktemp` inside static Foundation's atomic `Data.write`, which
+// this tool does not use (its temporary files come from `mkstemp`, its folders from `mkdtemp`).
 let linkStaticInRelease: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(platforms: [.linux], configuration: .release))
 ]

@@ -306,6 +306,7 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
             if out != exact { break }
         }
     }
+
     @Test func everyScalarThatComposesWithThePreviousOneIsKnown() {
         // A scalar NFC may join to the one before it, missing from `mayComposeWithPrevious`, would
         // let the fast path keep apart what recomposition joins. Find them all from the decompositions.
