@@ -22,6 +22,12 @@ extension Vault {
         // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
         FileSystem.sweepStaleTemps(in: stateFolder)
         Trace.mark("map")
+        if index == nil {
+            // Every note will be read, and the first front matter read asks for the local time
+            // zone, whose data takes milliseconds to load (while the other reader waits on its
+            // lock): loaded now, on the core the walk of a folder leaves idle.
+            DispatchQueue.global().async { _ = TimeZone.current }
+        }
         // Without an index every file is read, and reading stats it: the walk need not.
         let survey = survey(against: index, statting: index != nil)
         Trace.mark("survey")

@@ -53,37 +53,22 @@ extension Vault {
                 ? a.sequence < b.sequence
                 : a.folder.relative.utf8.lexicographicallyPrecedes(b.folder.relative.utf8)
         }
-        for batch in batches {
-            for (i, outcome) in batch.checked.enumerated() {
-                switch outcome {
-                case .gone: continue
-                case .current(let number, let mode):
-                    survey.sharedMode &= mode
-                    survey.current.append(number)
-                case .file(let number): survey.current.append(number)
-                case .newFile:
-                    // A name that is not UTF-8 cannot be a link's target.
-                    guard let name = String(validating: batch.name(i), as: UTF8.self) else { continue }
-                    let directory = batch.folder.relative
-                    survey.newFiles.append(directory.isEmpty ? name : directory + "/" + name)
-                case .stale(let status):
-                    let directory = batch.folder.relative
-                    // A name that is not UTF-8 cannot be a note's ID: it is left alone, and said so
-                    // (a note the user wrote must not vanish from every list without a word).
-                    guard let name = String(validating: batch.name(i), as: UTF8.self) else {
-                        let shown = String(decoding: batch.name(i), as: UTF8.self)
-                        survey.diagnostics.append(
-                            Diagnostic(
-                                path: fullPath(directory.isEmpty ? shown : directory + "/" + shown),
-                                line: nil,
-                                message:
-                                    "its name is not UTF-8, so it is not read as a note; rename it to read it"
-                            ))
-                        continue
-                    }
-                    if let status { survey.sharedMode &= status.mode }
-                    survey.stale.append((directory.isEmpty ? name : directory + "/" + name, status))
-                }
+        // Each batch's outcome (paths made for the files to read) on all cores, then joined in order.
+        let outcomes = Parallel.map(count: batches.count, chunk: 1) { batches[$0].outcome() }
+        survey.current.reserveCapacity(outcomes.reduce(0) { $0 + $1.current.count })
+        survey.stale.reserveCapacity(outcomes.reduce(0) { $0 + $1.stale.count })
+        for outcome in outcomes {
+            survey.sharedMode &= outcome.sharedMode
+            survey.current += outcome.current
+            survey.newFiles += outcome.newFiles
+            survey.stale += outcome.stale
+            // A name that is not UTF-8 cannot be a note's ID: it is left alone, and said so (a
+            // note the user wrote must not vanish from every list without a word).
+            for shown in outcome.notUTF8 {
+                survey.diagnostics.append(
+                    Diagnostic(
+                        path: fullPath(shown), line: nil,
+                        message: "its name is not UTF-8, so it is not read as a note; rename it to read it"))
             }
         }
         return survey
@@ -98,6 +83,16 @@ extension Vault {
         }
         return hasSuffix(".md") || hasSuffix(".markdown")
     }
+}
+
+/// What one batch of names adds to a survey (`NameBatch.outcome`).
+private struct BatchOutcome {
+    var current: [Int] = []
+    var stale: [(path: String, status: FileStatus?)] = []
+    var newFiles: [String] = []
+    /// The vault paths (as shown) of notes whose names are not UTF-8.
+    var notUTF8: [String] = []
+    var sharedMode: mode_t = 0o066
 }
 
 /// What the survey found of one directory entry.
@@ -154,19 +149,66 @@ private final class NameBatch: @unchecked Sendable {
         self.isNote = isNote
     }
 
-    /// The bytes of name `i` (without its NUL).
-    func name(_ i: Int) -> ArraySlice<UInt8> {
-        names[starts[i]..<(i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1)]
+    /// What this batch adds to a survey, in its order: the records still current, the other files
+    /// the index lacks and the notes to read, as vault paths; a name that is not UTF-8 is no path
+    /// (a note's is named in `notUTF8`, as shown). The group and other bits every current or stale
+    /// note grants.
+    func outcome() -> BatchOutcome {
+        var outcome = BatchOutcome()
+        // Without a check (no index to check against), every note is stale, with no status.
+        let checked = checked.isEmpty ? isNote.map { $0 ? .stale(nil) : .newFile } : checked
+        names.withUnsafeBytes { names in
+            for (i, state) in checked.enumerated() {
+                switch state {
+                case .gone: continue
+                case .current(let number, let mode):
+                    outcome.sharedMode &= mode
+                    outcome.current.append(number)
+                case .file(let number): outcome.current.append(number)
+                case .newFile:
+                    // A name that is not UTF-8 cannot be a link's target.
+                    if let path = path(i, in: names) { outcome.newFiles.append(path) }
+                case .stale(let status):
+                    guard let path = path(i, in: names) else {
+                        let shown = String(decoding: nameBytes(i, in: names), as: UTF8.self)
+                        outcome.notUTF8.append(
+                            folder.relative.isEmpty ? shown : folder.relative + "/" + shown)
+                        continue
+                    }
+                    if let status { outcome.sharedMode &= status.mode }
+                    outcome.stale.append((path, status))
+                }
+            }
+        }
+        return outcome
+    }
+
+    /// The bytes of name `i` of `names` (this batch's), without its NUL.
+    private func nameBytes(_ i: Int, in names: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(
+            rebasing: names[starts[i]..<(i + 1 < starts.count ? starts[i + 1] - 1 : names.count - 1)])
+    }
+
+    /// The vault path of name `i` (the folder's prefix and the name, made in one string); nil when
+    /// the name is not UTF-8.
+    private func path(_ i: Int, in names: UnsafeRawBufferPointer) -> String? {
+        let name = nameBytes(i, in: names)
+        guard UTF8Bytes.isValid(name.assumingMemoryBound(to: UInt8.self)) else { return nil }
+        let prefix = folder.prefix
+        return String(unsafeUninitializedCapacity: prefix.count + name.count) { out in
+            let afterPrefix = out.initialize(fromContentsOf: prefix)
+            guard let target = out.baseAddress, let source = name.baseAddress else { return afterPrefix }
+            (target + afterPrefix).initialize(
+                from: source.assumingMemoryBound(to: UInt8.self), count: name.count)
+            return afterPrefix + name.count
+        }
     }
 
     /// Stats each note's name on the open folder and looks it up in `index`; without `statting`,
-    /// every note is stale, with no status. Other files are only looked up: their contents do not
-    /// matter, only that they are there.
+    /// leaves `checked` empty (every note is stale, with no status: `outcome` knows). Other files
+    /// are only looked up: their contents do not matter, only that they are there.
     func check(against index: IndexView?, statting: Bool) {
-        guard statting else {
-            checked = isNote.map { $0 ? .stale(nil) : .newFile }
-            return
-        }
+        guard statting else { return }
         let prefix = folder.prefix
         let fd = folder.fd
         // Every name is statted first, then every name looked up: each system call leaves the
