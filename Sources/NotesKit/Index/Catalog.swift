@@ -173,11 +173,81 @@ public struct Catalog: Sendable {
         return index.withID(at: Int(mapped[i]), body)
     }
 
-    /// The notes a query selects — every term in the searchable text, every tag among the note's
-    /// tags, kept by its filter, on all cores — sorted in its order (a conflict copy right after its original) and cut
-    /// to its limit. The one search path of list,
+    /// The notes a query selects (`selected(_:)`), in its order: the one search path of list,
     /// search and ID completion. Only the notes returned are made into `Note`s.
     public func run(_ query: NoteQuery) -> [Note] {
+        let positions = selected(query)
+        defer { Trace.mark("sort+notes") }
+        // The few notes a one-off command shows are read with `pread`: through the mapping, the
+        // kernel would map whole runs of the page cache around each (megabytes for 20 notes).
+        let viaPread = query.oneOff && positions.count <= 64
+        // Thousands of hits (a search) are made into notes on all cores.
+        if positions.count > 2048 {
+            return Parallel.map(count: positions.count, chunk: 512) { i in note(at: positions[i]) }
+        }
+        return positions.map { note(at: $0, viaPread: viaPread) }
+    }
+
+    /// Plain rows of `run(query)`'s notes, read from the index without making the notes: `render`
+    /// appends each note's row to a buffer, given its ID and title as UTF-8 bytes (those of
+    /// `Note.id` and `Note.title`) and its date in `order` (`SortOrder.date(of:)`); the rows come
+    /// back joined, in order. Thousands of rows (a search) are rendered on all cores, and no
+    /// string is made of them.
+    public func renderRows(
+        _ query: NoteQuery, order: SortOrder,
+        _ render:
+            @Sendable (
+                _ id: UnsafeRawBufferPointer, _ title: UnsafeRawBufferPointer, _ date: Double,
+                _ out: inout [UInt8]
+            ) -> Void
+    ) -> [UInt8] {
+        guard let index else { return [] }
+        let positions = selected(query)
+        defer { Trace.mark("sort+notes") }
+        // As `run` reads them.
+        let viaPread = query.oneOff && positions.count <= 64
+        @Sendable func rows(_ range: Range<Int>) -> [UInt8] {
+            var out: [UInt8] = []
+            out.reserveCapacity(range.count * 80)
+            for position in positions[range] {
+                let date = date(at: position, order: order)
+                index.withTitle(at: Int(mapped[position]), viaPread: viaPread) { title in
+                    // Repaired as `Note.title` is, where the stored bytes are not UTF-8 (damage).
+                    guard UTF8Bytes.isValid(title.assumingMemoryBound(to: UInt8.self)) else {
+                        var repaired = String(decoding: title, as: UTF8.self)
+                        return repaired.withUTF8 { repaired in
+                            withNoteID(at: position) {
+                                render($0, UnsafeRawBufferPointer(repaired), date, &out)
+                            }
+                        }
+                    }
+                    withNoteID(at: position) { render($0, title, date, &out) }
+                }
+            }
+            return out
+        }
+        guard positions.count > 2048 else { return rows(0..<positions.count) }
+        let chunk = 512
+        return Parallel.map(count: (positions.count + chunk - 1) / chunk, chunk: 1) { c in
+            rows((c * chunk)..<min(positions.count, (c + 1) * chunk))
+        }.flatMap { $0 }
+    }
+
+    /// Calls `body` with the bytes of the ID `Note.id(forPath:)` makes of the path of the note at
+    /// position `i`: the path without `.md`, cut by bytes unless a letter outside ASCII stands
+    /// before the dot (one that may take the dot into its Character, which `hasSuffix` then does
+    /// not see), where the string is made.
+    private func withNoteID<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let plain = withPath(at: i) { path in path.count >= 4 && path[path.count - 4] < 0x80 }
+        if plain { return withID(at: i, body) }
+        var id = Note.id(forPath: withPath(at: i) { String(decoding: $0, as: UTF8.self) })
+        return id.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The positions of the notes a query selects — every term in the searchable text, every tag
+    /// among the note's tags, kept by its filter, on all cores — sorted in its order (a conflict
+    /// copy right after its original) and cut to its limit: those `run` makes notes of.
+    func selected(_ query: NoteQuery) -> [Int] {
         // The positions of the hits; nil when every note is one (no search).
         var hits: [Int]?
         let tags = Catalog.foldedTags(query.tags)
@@ -236,16 +306,7 @@ public struct Catalog: Sendable {
                 if let limit = query.limit, positions.count > limit { positions.removeSubrange(limit...) }
             }
         }
-        defer { Trace.mark("sort+notes") }
-        // The few notes a one-off command shows are read with `pread`: through the mapping, the
-        // kernel would map whole runs of the page cache around each (megabytes for 20 notes).
-        let viaPread = query.oneOff && positions.count <= 64
-        // Thousands of hits (a search) are made into notes on all cores.
-        if positions.count > 2048 {
-            let numbers = positions.map(hit)
-            return Parallel.map(count: numbers.count, chunk: 512) { i in note(at: numbers[i]) }
-        }
-        return positions.map { note(at: hit($0), viaPread: viaPread) }
+        return hits.map { hits in positions.map { hits[$0] } } ?? positions
     }
 
     /// Whether the note at position `hits[a]` comes before the one at `hits[b]` in `order`

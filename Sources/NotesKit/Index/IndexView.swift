@@ -178,4 +178,9 @@ final class IndexView: @unchecked Sendable {
         let (file, n) = locate(number)
         return file.withID(at: n, body)
     }
+
+    func withTitle<R>(at number: Int, viaPread: Bool, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let (file, n) = locate(number)
+        return file.withTitle(at: n, viaPread: viaPread, body)
+    }
 }

@@ -447,6 +447,19 @@ final class MappedIndex: @unchecked Sendable {
             tags: tags)
     }
 
+    /// Calls `body` with the bytes of record `number`'s title as stored (checked, and read as
+    /// `note(at:viaPread:)` reads them; empty when they cannot be had), making no note.
+    func withTitle<R>(at number: Int, viaPread: Bool, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var result: R?
+        _ = withStrings(number, viaPread: viaPread) { strings -> Bool? in
+            var reader = ByteReader(bytes: strings)
+            guard let title = reader.range() else { return nil }
+            result = body(UnsafeRawBufferPointer(rebasing: strings[title]))
+            return true
+        }
+        return result ?? body(UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
     /// The date `order` sorts record `number` by.
     func date(at number: Int, order: SortOrder) -> Double {
         order == .created ? createdAt(number) : updatedAt(number) ?? createdAt(number)

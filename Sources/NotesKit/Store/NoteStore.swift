@@ -229,6 +229,19 @@ public final class NoteStore {
     /// The notes a query selects, in its order.
     public func query(_ query: NoteQuery) -> [Note] { catalog.run(query) }
 
+    /// Plain rows of `query(query)`'s notes, rendered without making the notes
+    /// (`Catalog.renderRows`).
+    public func renderRows(
+        _ query: NoteQuery, order: SortOrder,
+        _ render:
+            @Sendable (
+                _ id: UnsafeRawBufferPointer, _ title: UnsafeRawBufferPointer, _ date: Double,
+                _ out: inout [UInt8]
+            ) -> Void
+    ) -> [UInt8] {
+        catalog.renderRows(query, order: order, render)
+    }
+
     /// The note an argument names, read from its file: an exact ID or a path to a note
     /// file inside the vault reads only that file; a unique ID prefix or title looks in the catalog.
     /// Anything that leaves the vault — `..`, an absolute path elsewhere, a symlink — is refused.

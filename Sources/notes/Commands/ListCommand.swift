@@ -71,6 +71,13 @@ struct ListOptions {
         query.filter = try filters.filter(tags: tags, store: store, context: context)
         query.ranked = ranked
         query.oneOff = true
+        // Plain piped rows show each note's ID, date and title only: read straight from the index
+        // (a search of thousands of hits makes no note of them), the same lines `NoteRows.piped`
+        // makes of the listing.
+        if !json && !style.human && !marks && !git {
+            context.output.out(NoteRows.piped(store, query: query, order: order))
+            return
+        }
         let snippets: SnippetNeed =
             search.map(\.isEmpty) != false
             ? .none

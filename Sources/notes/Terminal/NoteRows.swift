@@ -54,6 +54,31 @@ enum NoteRows {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The piped rows (`ID<TAB>DATE<TAB>TITLE`, no marks) of the notes `query` selects, with the
+    /// dates of `order`: what `piped(_:marks:)` makes of their listing, from the index's bytes.
+    static func piped(_ store: NoteStore, query: NoteQuery, order: NotesKit.SortOrder) -> String {
+        let out = store.renderRows(query, order: order) { id, title, date, out in
+            appendPrintable(id, to: &out)
+            out.append(UInt8(ascii: "\t"))
+            PipedDates.append(date, to: &out)
+            out.append(UInt8(ascii: "\t"))
+            appendPrintable(title, to: &out)
+            out.append(UInt8(ascii: "\n"))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `appendPrintable(_:to:)` of a text's UTF-8 bytes.
+    private static func appendPrintable(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 {
+            guard byte == 0xC2, ANSI.isPrintable(bytes) else {
+                return appendPrintable(String(decoding: bytes, as: UTF8.self), to: &out)
+            }
+            break
+        }
+        out.append(contentsOf: bytes)
+    }
+
     /// Appends the bytes of `ANSI.printable(text)`: those of `text` itself when it has no control
     /// character, as almost every ID and title (a byte below a space, DEL, or the lead byte of
     /// the C1 block and every other `U+0080…U+00BF` sends it the long way).
