@@ -232,12 +232,7 @@ public final class NoteStore {
     /// Plain rows of `query(query)`'s notes, rendered without making the notes
     /// (`Catalog.renderRows`).
     public func renderRows(
-        _ query: NoteQuery, order: SortOrder,
-        _ render:
-            @Sendable (
-                _ id: UnsafeRawBufferPointer, _ title: UnsafeRawBufferPointer, _ date: Double,
-                _ out: inout [UInt8]
-            ) -> Void
+        _ query: NoteQuery, order: SortOrder, _ render: Catalog.RowRenderer
     ) -> [UInt8] {
         catalog.renderRows(query, order: order, render)
     }
