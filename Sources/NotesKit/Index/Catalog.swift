@@ -173,8 +173,9 @@ public struct Catalog: Sendable {
         return index.withID(at: Int(mapped[i]), body)
     }
 
-    /// The notes a query selects (`selected(_:)`), in its order: the one search path of list,
-    /// search and ID completion. Only the notes returned are made into `Note`s.
+    /// The notes a query selects (`selected(_:)`), in its order, made into `Note`s: the search
+    /// path of ID completion, and of `list` and `search` but for their plain piped rows (those
+    /// come from `renderRows`, which selects the same notes).
     public func run(_ query: NoteQuery) -> [Note] {
         let positions = selected(query)
         defer { Trace.mark("sort+notes") }
@@ -200,7 +201,7 @@ public struct Catalog: Sendable {
     /// appends each note's row to a buffer, given its ID and title as UTF-8 bytes (those of
     /// `Note.id` and `Note.title`) and its date in `order` (`SortOrder.date(of:)`); the rows come
     /// back joined, in order. Thousands of rows (a search) are rendered on all cores, and no
-    /// string is made of them.
+    /// string is made of them but where a title needs repair or an ID is not cut by bytes.
     public func renderRows(
         _ query: NoteQuery, order: SortOrder, _ render: RowRenderer
     ) -> [UInt8] {
@@ -237,9 +238,9 @@ public struct Catalog: Sendable {
     }
 
     /// Calls `body` with the bytes of the ID `Note.id(forPath:)` makes of the path of the note at
-    /// position `i`: the path without `.md`, cut by bytes unless a letter outside ASCII stands
-    /// before the dot (one that may take the dot into its Character, which `hasSuffix` then does
-    /// not see), where the string is made.
+    /// position `i`: the path without `.md`, cut by bytes unless a byte outside ASCII stands
+    /// before the dot (a letter that may take the dot into its Character, which `hasSuffix` then
+    /// does not see) or the path is shorter than `x.md`, where the string is made.
     private func withNoteID<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         let plain = withPath(at: i) { path in path.count >= 4 && path[path.count - 4] < 0x80 }
         if plain { return withID(at: i, body) }
@@ -277,7 +278,6 @@ public struct Catalog: Sendable {
         }
         Trace.mark("scan")
         let total = hits?.count ?? count
-        func hit(_ p: Int) -> Int { hits?[p] ?? p }
         // A few of many (`list --limit 20`) are selected in one pass rather than sorted.
         let selecting = query.limit.map { $0 < total / 8 } ?? false
         var positions: [Int]

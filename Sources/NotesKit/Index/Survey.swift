@@ -155,7 +155,7 @@ private final class NameBatch: @unchecked Sendable {
     /// note grants.
     func outcome() -> BatchOutcome {
         var outcome = BatchOutcome()
-        // Without a check (no index to check against), every note is stale, with no status.
+        // Not checked (a survey that does not stat: no index), every note is stale, with no status.
         let checked = checked.isEmpty ? isNote.map { $0 ? .stale(nil) : .newFile } : checked
         names.withUnsafeBytes { names in
             for (i, state) in checked.enumerated() {

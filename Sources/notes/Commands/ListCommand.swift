@@ -61,8 +61,9 @@ struct ListOptions {
     }
 
     /// Runs the listing through the store's query API — filter, order, limit, conflict copies,
-    /// git's marks, and snippets for the shown hits only — renders it, and writes the text.
-    /// `search` is nil for `list`.
+    /// git's marks, and snippets for the shown hits only — renders it, and writes the text; plain
+    /// piped rows are rendered from the index by the store (`NoteStore.renderRows`), the same
+    /// notes in the same order. `search` is nil for `list`.
     func show(_ store: NoteStore, context: Context, search: SearchQuery? = nil) throws {
         let style = context.style
         let order = sort ?? context.settings.order
