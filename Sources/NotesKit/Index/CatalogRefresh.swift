@@ -225,10 +225,14 @@ extension Vault {
                 }
                 var diagnostics: [Diagnostic] = []
                 var mode: mode_t = 0o666
+                // One scratch for the chunk: taken and given back per file (with the time zone
+                // asked for), it cost three locks a note.
+                let scratch = RecordScratch.taken()
+                defer { RecordScratch.workers.give(scratch) }
                 for file in files {
                     diagnostics += encode(
                         file.path, walked: file.status, relativeTo: relativeTo, into: &table,
-                        mode: &mode, folding: &folding)
+                        mode: &mode, folding: &folding, scratch: scratch)
                 }
                 return (table, diagnostics, mode)
             }
@@ -251,16 +255,18 @@ extension Vault {
 
     /// Reads one file and adds its record to `table`, its searchable text folded straight into
     /// the table's texts; returns its warnings. `fromBytes` tries `recordFromBytes` first (tests
-    /// compare the two ways). A file that cannot be read is remembered (with its
-    /// warning, and the status the walk saw) so that it is not read again until it changes.
+    /// compare the two ways), with `scratch` (else one of the workers'). A file that cannot be
+    /// read is remembered (with its warning, and the status the walk saw) so that it is not read
+    /// again until it changes.
     func encode(
         _ path: String, walked: FileStatus?, relativeTo root: Int32?, into table: inout IndexTable,
-        mode: inout mode_t, folding: inout TextFolder, fromBytes: Bool = true
+        mode: inout mode_t, folding: inout TextFolder, fromBytes: Bool = true,
+        scratch given: RecordScratch? = nil
     ) -> [Diagnostic] {
         if fromBytes {
             // Most notes: straight from their bytes, no string of the note made.
-            let scratch = RecordScratch.workers.take()
-            defer { RecordScratch.workers.give(scratch) }
+            let scratch = given ?? RecordScratch.taken()
+            defer { if given == nil { RecordScratch.workers.give(scratch) } }
             if recordFromBytes(
                 path, relativeTo: root, into: &table, mode: &mode, folding: &folding, scratch: scratch)
             {

@@ -9,9 +9,19 @@ final class RecordScratch {
     var entries: [FrontMatterBytes.Entry] = []
     /// The items of the entries' lists, in order.
     var items: [Range<Int>] = []
+    /// The time zone of dates without one: `TimeZone.current` (a lock and a look-up each time it
+    /// is asked for), as it was when the scratch was last taken (`taken()`).
+    var zone = TimeZone.current
 
     /// Scratch states of the workers reading notes, kept between uses.
     static let workers = WorkerStates { RecordScratch() }
+
+    /// A scratch of the workers', its time zone the current one.
+    static func taken() -> RecordScratch {
+        let scratch = workers.take()
+        scratch.zone = TimeZone.current
+        return scratch
+    }
 
     /// Files larger than this take the slow path: a buffer kept per worker stays small.
     static let sizeLimit = 1 << 20
@@ -341,7 +351,7 @@ private struct RecordHead {
         // Every date key's value must be a date (else it warns), each parsed once; the first
         // entry of a key counts, and the creation keys in their order.
         if !entries.isEmpty {
-            let zone = TimeZone.current
+            let zone = scratch.zone
             let updatedKey = NoteDocument.creationKeys.count
             var createdKey = Int.max
             for entry in entries {
