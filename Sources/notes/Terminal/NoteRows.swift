@@ -68,31 +68,23 @@ enum NoteRows {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `appendPrintable(_:to:)` of a text's UTF-8 bytes.
-    private static func appendPrintable(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 {
-            guard byte == 0xC2, ANSI.isPrintable(bytes) else {
-                return appendPrintable(String(decoding: bytes, as: UTF8.self), to: &out)
-            }
-            break
-        }
-        out.append(contentsOf: bytes)
-    }
-
     /// Appends the bytes of `ANSI.printable(text)`: those of `text` itself when it has no control
     /// character, as almost every ID and title (a byte below a space, DEL, or the lead byte of
     /// the C1 block and every other `U+0080…U+00BF` sends it the long way).
     static func appendPrintable(_ text: String, to out: inout [UInt8]) {
         var text = text
-        let clean = text.withUTF8 { bytes in
-            for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 {
-                guard byte == 0xC2, ANSI.isPrintable(bytes) else { return false }
-                break
+        text.withUTF8 { appendPrintable(UnsafeRawBufferPointer($0), to: &out) }
+    }
+
+    /// `appendPrintable(_:to:)` of a text's UTF-8 bytes (the rows `renderRows` hands over).
+    private static func appendPrintable(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 {
+            guard byte == 0xC2, ANSI.isPrintable(bytes) else {
+                return out.append(contentsOf: ANSI.printable(String(decoding: bytes, as: UTF8.self)).utf8)
             }
-            out.append(contentsOf: bytes)
-            return true
+            break
         }
-        if !clean { out.append(contentsOf: ANSI.printable(text).utf8) }
+        out.append(contentsOf: bytes)
     }
 
     /// One line per note, never wider than the terminal: the title, a dimmer local date and the
