@@ -194,6 +194,59 @@ import Testing
             }
         }
     }
+    /// Code found by jumping to the lines that hold a backtick or a tilde (and, in a fence, its
+    /// character) is the code found line by line: fences of backticks and tildes, indented and
+    /// quoted, closed and not, spans across lines of a paragraph, blank lines of blanks.
+    @Test func codeFoundByJumpsAsLineByLine() {
+        var rng = SplitMix(seed: 47)
+        let pieces = [
+            "`", "``", "```", "~~~", "~", "````", "\n", "\n\n", " \n", "\t", " ", "  ```", "> ```", ">",
+            "a", "é", "\\", "x`y`", "b\n",
+        ]
+        for _ in 0..<30000 {
+            let text = (0..<Int.random(in: 0...16, using: &rng)).map { _ in
+                pieces.randomElement(using: &rng) ?? ""
+            }.joined()
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { body in
+                #expect(MarkdownCode.ranges(in: body) == codeLineByLine(body), "\(text.debugDescription)")
+            }
+        }
+    }
+}
+
+/// The code of a body read line by line from the first, as `MarkdownCode.ranges(in:)` read it
+/// before it jumped between backticks and tildes: what `codeFoundByJumpsAsLineByLine` holds it to.
+private func codeLineByLine(_ body: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var paragraphStart: Int?
+    var fence: (start: Int, character: UInt8, length: Int)?
+    var lineStart = 0
+    let count = body.count
+    while lineStart < count {
+        var lineEnd = lineStart
+        while lineEnd < count && body[lineEnd] != 0x0A { lineEnd += 1 }
+        let line = lineStart..<lineEnd
+        if let open = fence {
+            if MarkdownCode.closesFence(body, line, character: open.character, length: open.length) {
+                ranges.append(open.start..<lineEnd)
+                fence = nil
+            }
+        } else if let opened = MarkdownCode.opensFence(body, line) {
+            if let start = paragraphStart { ranges += MarkdownCode.spans(body, start..<lineStart) }
+            paragraphStart = nil
+            fence = (lineStart, opened.character, opened.length)
+        } else if MarkdownCode.isBlank(body, line) {
+            if let start = paragraphStart { ranges += MarkdownCode.spans(body, start..<lineStart) }
+            paragraphStart = nil
+        } else if paragraphStart == nil {
+            paragraphStart = lineStart
+        }
+        lineStart = min(count, lineEnd + 1)
+    }
+    if let open = fence { ranges.append(open.start..<count) }
+    if let start = paragraphStart { ranges += MarkdownCode.spans(body, start..<count) }
+    return ranges.sorted { $0.lowerBound < $1.lowerBound }
 }
 
 /// The code spans of one paragraph, byte by byte from the left, as `MarkdownCode` found them

@@ -13,21 +13,49 @@ import Foundation
 /// CommonMark); a backtick after a backslash opens nothing, and an unmatched run is plain text.
 enum MarkdownCode {
     /// The byte ranges of `body` that are code, in order, not overlapping.
+    ///
+    /// Read line by line only where that can matter: a line without a backtick or a tilde opens no
+    /// fence and holds no span, so while no fence and no paragraph with one is open, reading jumps
+    /// to the line of the next backtick or tilde; and inside a fence, to the next line holding its
+    /// character (only such a line can close it). A paragraph is then searched for spans from
+    /// that line, not from where it began: there is no backtick between the two, and a run of
+    /// backslashes before a backtick never crosses a line feed, so the spans are the same.
     static func ranges(in body: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        guard let base = body.baseAddress else { return [] }
+        let count = body.count
+        func find(_ byte: UInt8, from: Int) -> Int {
+            guard from < count, let hit = memchr(base + from, Int32(byte), count - from) else { return count }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
+        // The next backtick and the next tilde at or after where reading stands (`count`: none).
+        var tick = find(UInt8(ascii: "`"), from: 0)
+        var tilde = find(UInt8(ascii: "~"), from: 0)
         // Many notes have no backtick or tilde at all: nothing to find.
-        guard let base = body.baseAddress,
-            memchr(base, Int32(UInt8(ascii: "`")), body.count) != nil
-                || memchr(base, Int32(UInt8(ascii: "~")), body.count) != nil
-        else { return [] }
+        guard tick < count || tilde < count else { return [] }
+        /// The start of the line holding `i`, not before `floor` (a line start).
+        func startOfLine(holding i: Int, from floor: Int) -> Int {
+            var start = i
+            while start > floor && body[start - 1] != 0x0A { start -= 1 }
+            return start
+        }
         var ranges: [Range<Int>] = []
         var paragraphStart: Int?
         var fence: (start: Int, character: UInt8, length: Int)?
         var lineStart = 0
-        let count = body.count
         while lineStart < count {
-            let lineEnd =
-                memchr(base + lineStart, 0x0A, count - lineStart)
-                .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
+            if let open = fence {
+                // Only a line holding the fence's character can close it.
+                let next = find(open.character, from: lineStart)
+                guard next < count else { break }
+                lineStart = startOfLine(holding: next, from: lineStart)
+            } else if paragraphStart == nil {
+                if tick < lineStart { tick = find(UInt8(ascii: "`"), from: lineStart) }
+                if tilde < lineStart { tilde = find(UInt8(ascii: "~"), from: lineStart) }
+                let next = min(tick, tilde)
+                guard next < count else { break }
+                lineStart = startOfLine(holding: next, from: lineStart)
+            }
+            let lineEnd = find(0x0A, from: lineStart)
             let next = min(count, lineEnd + 1)
             let line = lineStart..<lineEnd
             if let open = fence {
@@ -49,12 +77,13 @@ enum MarkdownCode {
         }
         if let open = fence { ranges.append(open.start..<count) }
         if let start = paragraphStart { spans(body, start..<count, into: &ranges) }
-        return ranges.sorted { $0.lowerBound < $1.lowerBound }
+        ranges.sort { $0.lowerBound < $1.lowerBound }
+        return ranges
     }
 
     /// The fence a line opens: optional blanks, then three or more backticks (whose info string
     /// holds no backtick) or tildes.
-    private static func opensFence(
+    static func opensFence(
         _ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>
     ) -> (character: UInt8, length: Int)? {
         var i = line.lowerBound
@@ -75,7 +104,7 @@ enum MarkdownCode {
     }
 
     /// Whether a line closes a fence of `length` `character`s: blanks, at least that many, blanks.
-    private static func closesFence(
+    static func closesFence(
         _ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, character: UInt8, length: Int
     ) -> Bool {
         var i = line.lowerBound
@@ -88,7 +117,7 @@ enum MarkdownCode {
         return body[j..<line.upperBound].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 
-    private static func isBlank(_ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
+    static func isBlank(_ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
         body[line].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 
