@@ -313,12 +313,15 @@ public enum NoteLinks {
         }
         skipBlanks()
         // An optional title: "…", '…' or (…).
-        if k < bytes.count,
-            let closing = [
-                UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "'"): UInt8(ascii: "'"),
-                UInt8(ascii: "("): UInt8(ascii: ")"),
-            ][bytes[k]], k > destination.upperBound
-        {
+        // (A switch, not a dictionary literal: that was made, hashed and freed on every call.)
+        func closing(_ opening: UInt8) -> UInt8? {
+            switch opening {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): return opening
+            case UInt8(ascii: "("): return UInt8(ascii: ")")
+            default: return nil
+            }
+        }
+        if k < bytes.count, let closing = closing(bytes[k]), k > destination.upperBound {
             k += 1
             while k < bytes.count, bytes[k] != closing {
                 if bytes[k] == 0x0A { return nil }
