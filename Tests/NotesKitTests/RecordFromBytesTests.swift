@@ -189,6 +189,22 @@ import Testing
         ("surrogate", [0x61, 0xED, 0xA0, 0x80], false),
         ("past-max", [0x61, 0xF4, 0x90, 0x80, 0x80], false),
         ("cut-short", [0x61, 0xE2, 0x82], false),
+        // Read before its bytes are checked: a front matter, and a body checked as it is folded,
+        // in a run of marks that recomposition joins too.
+        (
+            "invalid-front-matter", Array("---\ntitle: a".utf8) + [0xC3, 0x28] + Array("\n---\nbody\n".utf8),
+            false
+        ),
+        (
+            "invalid-after-front-matter",
+            Array("---\ntitle: a\naliases: [b]\n---\n# T\n[[L".utf8) + [0xFF] + Array("]] #t\n".utf8), false
+        ),
+        ("invalid-after-mark", [0x23, 0x20, 0x65, 0xCC, 0x81, 0x80, 0x0A], false),
+        ("cut-short-after-mark", [0x65, 0xCC, 0x81, 0xCC], false),
+        ("overlong-mark-after-mark", [0x65, 0xCC, 0x81, 0xE0, 0x8C, 0x81, 0x0A], false),
+        // 가 and a final consonant, which NFC joins, then an overlong U+0301: read in the run.
+        ("overlong-mark-in-joined-run", [0xEA, 0xB0, 0x80, 0xE1, 0x86, 0xA8, 0xE0, 0x8C, 0x81, 0x0A], false),
+        ("invalid-in-tag", Array("ok\n#tag".utf8) + [0xED, 0xA0, 0x80], false),
         ("too-large", Array(repeating: 0x61, count: RecordScratch.sizeLimit + 1), false),
     ]
 
@@ -224,13 +240,24 @@ import Testing
             [0xED], [0xED, 0x9F], [0xED, 0xA0], [0xEF], [0xF0], [0xF0, 0x90], [0xF0, 0x8F], [0xF4],
             [0xF4, 0x8F],
             [0xF4, 0x90], [0xF5], [0xFF], Array("é".utf8), Array("€".utf8), Array("𝄞".utf8),
-            Array("abcdefgh".utf8),
+            Array("abcdefgh".utf8), Array("e\u{0301}".utf8), [0xCC], [0xCC, 0x81], Array("가".utf8),
+            Array("\u{1161}".utf8), Array("\u{11A8}".utf8),
+            // U+0301 written in three bytes (overlong): read leniently, a mark that vanishes.
+            [0xE0, 0x8C, 0x81],
         ]
         for _ in 0..<20000 {
             var bytes: [UInt8] = []
             for _ in 0..<rng.within(0...9) { bytes += rng.pick(pieces) }
             let valid = bytes.withUnsafeBufferPointer(UTF8Bytes.isValid)
             #expect(valid == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+            // The fold that checks as it goes: the same answer, and when valid the plain fold,
+            // after what was in its buffer (left as it was when not).
+            var folder = TextFolder()
+            var out: [UInt8] = [0x78]
+            let folded = bytes.withUnsafeBufferPointer { folder.appendFolded(validating: $0, to: &out) }
+            #expect(folded == valid, "\(bytes)")
+            let plain = valid ? bytes.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) } : []
+            #expect(out == [0x78] + plain, "\(bytes)")
         }
     }
 

@@ -261,13 +261,32 @@ extension Vault {
         else { return false }
         let b = scratch.file.bytes
         if let base = b.baseAddress, memchr(base, 0x0D, b.count) != nil { return false }
+        // The front matter is read by bytes before they are known to be UTF-8 (byte by byte, with
+        // no string made), then checked; the body is checked as it is folded, below.
         guard !(b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF),
-            !ConflictMarkers.hasSevenOpenings(b), UTF8Bytes.isValid(b),
+            !ConflictMarkers.hasSevenOpenings(b),
             let (bodyStart, frontMatterLines) = FrontMatterBytes.parse(b, into: scratch),
+            UTF8Bytes.isValid(UnsafeBufferPointer(rebasing: b[..<bodyStart])),
             let head = RecordHead(
                 b, path: path, mtime: status.mtimeSeconds, titleFrom: titleSource, scratch: scratch)
         else { return false }
         let body = UnsafeBufferPointer(rebasing: b[bodyStart...])
+        // The searchable text: a title from outside the body, the aliases, then the body, whose
+        // fold checks that it is UTF-8 (a front matter ends with a line feed, so no sequence
+        // spans the two). Everything after reads the body knowing it is.
+        let textStart = table.texts.count
+        if let title = head.outsideTitle {
+            folding.appendFolded(title, to: &table.texts)
+            table.texts.append(0x0A)
+        }
+        for alias in head.aliases {
+            folding.appendFolded(alias, to: &table.texts)
+            table.texts.append(0x0A)
+        }
+        guard folding.appendFolded(validating: body, to: &table.texts) else {
+            table.texts.removeSubrange(textStart...)
+            return false
+        }
         let firstLine = bodyStart > 0 ? frontMatterLines + 3 : 1
         // The title and preview: the first lines of the body that are not blank.
         var bodyTitle: String?
@@ -308,12 +327,6 @@ extension Vault {
             createdAt: NoteDate.clamped(head.created ?? status.mtimeSeconds),
             updatedAt: head.updated.map(NoteDate.clamped), preview: preview ?? "", conflicted: false,
             tags: tags.map(\.spelling))
-        let textStart = table.texts.count
-        for line in (note.titleIsOutsideBody ? [note.title] : []) + head.aliases {
-            folding.appendFolded(line, to: &table.texts)
-            table.texts.append(0x0A)
-        }
-        folding.appendFolded(utf8: body, to: &table.texts)
         let refs = Vault.refs(
             body: body, firstLine: firstLine, code: &code, path: path, title: note.title, tags: tags,
             aliases: head.aliases, importedFrom: head.importedFrom, folding: &folding)
@@ -424,34 +437,42 @@ enum UTF8Bytes {
                 i &+= 8
             }
             guard i < n else { return true }
-            let c = b[i]
-            if c < 0x80 {
+            if b[i] < 0x80 {
                 i &+= 1
                 continue
             }
-            func continuation(_ k: Int) -> Bool { k < n && b[k] & 0xC0 == 0x80 }
-            switch c {
-            case 0xC2...0xDF:
-                guard continuation(i + 1) else { return false }
-                i &+= 2
-            case 0xE0...0xEF:
-                guard i + 2 < n, continuation(i + 2) else { return false }
-                let second = b[i + 1]
-                let low: UInt8 = c == 0xE0 ? 0xA0 : 0x80
-                let high: UInt8 = c == 0xED ? 0x9F : 0xBF
-                guard second >= low && second <= high else { return false }
-                i &+= 3
-            case 0xF0...0xF4:
-                guard i + 3 < n, continuation(i + 2), continuation(i + 3) else { return false }
-                let second = b[i + 1]
-                let low: UInt8 = c == 0xF0 ? 0x90 : 0x80
-                let high: UInt8 = c == 0xF4 ? 0x8F : 0xBF
-                guard second >= low && second <= high else { return false }
-                i &+= 4
-            default:
-                return false
-            }
+            let length = sequenceLength(b, at: i)
+            guard length > 0 else { return false }
+            i &+= length
         }
         return true
+    }
+
+    /// The length of the well-formed sequence that starts at `i` (whose byte is not ASCII), as
+    /// `isValid` reads it; 0 for none: a stray continuation byte, an overlong form, a surrogate,
+    /// something past U+10FFFF or a sequence cut short.
+    @inline(__always)
+    static func sequenceLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let n = b.count
+        let c = b[i]
+        func continuation(_ k: Int) -> Bool { k < n && b[k] & 0xC0 == 0x80 }
+        switch c {
+        case 0xC2...0xDF:
+            return continuation(i + 1) ? 2 : 0
+        case 0xE0...0xEF:
+            guard i + 2 < n, continuation(i + 2) else { return 0 }
+            let second = b[i + 1]
+            let low: UInt8 = c == 0xE0 ? 0xA0 : 0x80
+            let high: UInt8 = c == 0xED ? 0x9F : 0xBF
+            return second >= low && second <= high ? 3 : 0
+        case 0xF0...0xF4:
+            guard i + 3 < n, continuation(i + 2), continuation(i + 3) else { return 0 }
+            let second = b[i + 1]
+            let low: UInt8 = c == 0xF0 ? 0x90 : 0x80
+            let high: UInt8 = c == 0xF4 ? 0x8F : 0xBF
+            return second >= low && second <= high ? 4 : 0
+        default:
+            return 0
+        }
     }
 }

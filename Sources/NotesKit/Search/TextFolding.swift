@@ -71,10 +71,34 @@ public struct TextFolder: Sendable {
         out.removeLast(out.count - state.written)
     }
 
+    /// `appendFolded(utf8:to:)` of bytes not known to be UTF-8, checked as they are folded (each
+    /// sequence outside ASCII as `UTF8Bytes.isValid` reads it): false, with `out` as it was, when
+    /// they are not well-formed. One pass over a note's bytes, not a check and then a fold.
+    mutating func appendFolded(validating bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        let start = out.count
+        var state = FoldState(written: start)
+        state.validating = true
+        out.append(contentsOf: bytes)
+        while !out.withUnsafeMutableBufferPointer({ fold(bytes, into: $0, state: &state) }) {
+            out.append(contentsOf: repeatElement(0, count: bytes.count + 16))
+        }
+        guard !state.invalid else {
+            out.removeSubrange(start...)
+            return false
+        }
+        out.removeLast(out.count - state.written)
+        return true
+    }
+
     /// Where a fold stands: how far it has read and written, and what recomposition may still join.
     private struct FoldState {
         var read = 0
         var written: Int
+        /// Whether the bytes are checked to be UTF-8 as they are read, and whether they were not
+        /// (which stops the fold).
+        var validating = false
+        var invalid = false
         /// Where the text that NFC or canonical ordering may still join began, read and written.
         var segmentStart = 0
         var segmentOut: Int
@@ -142,6 +166,10 @@ public struct TextFolder: Sendable {
                 state.lastComposed = UInt32(output[o &- 1])
                 continue
             }
+            if state.validating && UTF8Bytes.sequenceLength(bytes, at: i) == 0 {
+                state.invalid = true
+                return true
+            }
             let (scalar, length) = Self.decode(bytes, at: i)
             let entry = self.entry(scalar)
             if entry.vanishes {
@@ -167,6 +195,10 @@ public struct TextFolder: Sendable {
             // nothing joins up to the next one.
             var end = i &+ length
             while end < n && input[end] >= 0x80 {
+                if state.validating && UTF8Bytes.sequenceLength(bytes, at: end) == 0 {
+                    state.invalid = true
+                    return true
+                }
                 let (next, nextLength) = Self.decode(bytes, at: end)
                 let e = self.entry(next)
                 if !e.vanishes && e.firstClass == 0 && !e.firstJoins { break }
