@@ -148,38 +148,12 @@ public struct Note: Equatable, Sendable {
         return stripHeadingByCharacters(line)
     }
 
-    /// `stripHeading` of a line's valid UTF-8 bytes: by bytes where that reads the same, without
-    /// a string of the whole line first.
-    static func stripHeading(utf8 line: UnsafeBufferPointer<UInt8>) -> String {
-        stripHeadingByBytes(line)
-            ?? stripHeadingByCharacters(Substring(String(decoding: line, as: UTF8.self)))
-    }
-
-    /// `stripHeading`, Character by Character: for the lines `stripHeadingByBytes` leaves.
-    static func stripHeadingByCharacters(_ line: Substring) -> String {
-        var s = line.trimmingWhitespace()
-        let hashes = s.utf8.prefix { $0 == UInt8(ascii: "#") }.count
-        guard (1...6).contains(hashes) else { return String(s) }
-        let afterMarks = s.dropFirst(hashes)
-        guard afterMarks.isEmpty || afterMarks.first == " " || afterMarks.first == "\t" else {
-            return String(s)
-        }
-        s = afterMarks.trimmingWhitespace()
-        // A closing sequence of #s counts only after a blank (or when it is all that is left).
-        var end = s.endIndex
-        while end > s.startIndex, s[s.index(before: end)] == "#" { end = s.index(before: end) }
-        if end == s.startIndex {
-            s = s[s.startIndex..<s.startIndex]
-        } else if end < s.endIndex, s[s.index(before: end)] == " " || s[s.index(before: end)] == "\t" {
-            s = s[s.startIndex..<end]
-        }
-        return String(s.trimmingWhitespace())
-    }
-
-    /// `stripHeading` of a line by bytes, where each byte is a Character (ASCII) or each letter
-    /// outside ASCII is one whatever stands beside it and no blank (`CharacterBytes.joinsNoNeighbour`: `é`,
-    /// `Ж`, `中`): the blanks and `#`s it looks at are then Characters too. Nil for any other line.
-    private static func stripHeadingByBytes(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+    /// `stripHeading` of a line's valid UTF-8 bytes by bytes, as the bytes of the line it keeps
+    /// (for a caller that stores them without a string): where each byte is a Character (ASCII)
+    /// or each letter outside ASCII is one whatever stands beside it and no blank
+    /// (`CharacterBytes.joinsNoNeighbour`: `é`, `Ж`, `中`), the blanks and `#`s it looks at are
+    /// then Characters too. Nil for any other line, which `stripHeadingByCharacters` reads.
+    static func strippedHeading(utf8 b: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         if let outside = b.firstIndex(where: { $0 >= 0x80 }),
             !CharacterBytes.joinsNoNeighbour(b, outside..<b.count)
         {
@@ -209,6 +183,32 @@ public struct Note: Equatable, Sendable {
                 s = trimmed(s.lowerBound..<end)
             }
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: b[s]), as: UTF8.self)
+        return s
+    }
+
+    /// `stripHeading`, Character by Character: for the lines `stripHeadingByBytes` leaves.
+    static func stripHeadingByCharacters(_ line: Substring) -> String {
+        var s = line.trimmingWhitespace()
+        let hashes = s.utf8.prefix { $0 == UInt8(ascii: "#") }.count
+        guard (1...6).contains(hashes) else { return String(s) }
+        let afterMarks = s.dropFirst(hashes)
+        guard afterMarks.isEmpty || afterMarks.first == " " || afterMarks.first == "\t" else {
+            return String(s)
+        }
+        s = afterMarks.trimmingWhitespace()
+        // A closing sequence of #s counts only after a blank (or when it is all that is left).
+        var end = s.endIndex
+        while end > s.startIndex, s[s.index(before: end)] == "#" { end = s.index(before: end) }
+        if end == s.startIndex {
+            s = s[s.startIndex..<s.startIndex]
+        } else if end < s.endIndex, s[s.index(before: end)] == " " || s[s.index(before: end)] == "\t" {
+            s = s[s.startIndex..<end]
+        }
+        return String(s.trimmingWhitespace())
+    }
+
+    /// `strippedHeading(utf8:)` as a string.
+    private static func stripHeadingByBytes(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        strippedHeading(utf8: b).map { String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self) }
     }
 }

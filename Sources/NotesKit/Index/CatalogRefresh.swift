@@ -320,22 +320,26 @@ extension Vault {
             let folded = folding.foldedBytes(spelling)
             if !folded.isEmpty { tags.append((spelling, folded)) }
         }
-        var body = loaded.document.body
+        var (body, title) = (loaded.document.body, loaded.note.title)
         return body.withUTF8 { bytes in
-            var code = CodeCursor(bytes)
-            return refs(
-                body: bytes, firstLine: NoteLinks.firstBodyLine(loaded.document), code: &code,
-                path: loaded.note.path, title: loaded.note.title, tags: tags,
-                aliases: loaded.document.aliases,
-                importedFrom: loaded.document.frontMatter?.scalar("importedFrom") ?? "", folding: &folding)
+            title.withUTF8 { title in
+                var code = CodeCursor(bytes)
+                return refs(
+                    body: bytes, firstLine: NoteLinks.firstBodyLine(loaded.document), code: &code,
+                    path: loaded.note.path, title: title, tags: tags, aliases: loaded.document.aliases,
+                    importedFrom: loaded.document.frontMatter?.scalar("importedFrom") ?? "", folding: &folding
+                )
+            }
         }
     }
 
     /// `refs(of:folding:)` of a note's parts: its body's bytes (whose first line is line
     /// `firstLine` of the file, its code found through `code`, a cursor over them at their start),
-    /// its vault path and title, its tags with their folded forms, its aliases and `importedFrom`.
+    /// its vault path and title (UTF-8), its tags with their folded forms, its aliases and
+    /// `importedFrom`.
     static func refs(
-        body: UnsafeBufferPointer<UInt8>, firstLine: Int, code: inout CodeCursor, path: String, title: String,
+        body: UnsafeBufferPointer<UInt8>, firstLine: Int, code: inout CodeCursor, path: String,
+        title: UnsafeBufferPointer<UInt8>,
         tags: [(spelling: String, folded: [UInt8])], aliases: [String], importedFrom: String,
         folding: inout TextFolder
     ) -> NoteRefs.Encoded {
@@ -345,7 +349,7 @@ extension Vault {
         let anchors = NoteAnchors.scan(body, firstLine: firstLine, code: &code)
         let keys = found.map { LinkKeys.make($0, from: path, folding: &folding) }
         return NoteRefs.encode(
-            foldedTitle: folding.foldedBytes(title), tags: tags, links: found, keys: keys,
+            foldedTitle: folding.foldedBytes(utf8: title), tags: tags, links: found, keys: keys,
             foldedAliases: aliases.map { folding.foldedBytes($0) }, anchors: anchors,
             importedFrom: importedFrom)
     }

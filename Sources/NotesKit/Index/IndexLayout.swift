@@ -174,9 +174,12 @@ enum NoteIndexFile {
         var string = string
         // Through the string's contiguous bytes: one copy, where the UTF-8 view is appended
         // element by element.
-        string.withUTF8 { bytes in
-            append(UInt32(bytes.count), to: &out)
-            out.append(contentsOf: bytes)
-        }
+        string.withUTF8 { append(utf8: $0, to: &out) }
+    }
+
+    /// Appends a string's UTF-8 `bytes` as `append(_:to:)` writes a string: its length, then them.
+    static func append(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        append(UInt32(bytes.count), to: &out)
+        out.append(contentsOf: bytes)
     }
 }

@@ -112,16 +112,36 @@ struct IndexTable {
         path: String, size: Int64, mtime: Int64, inode: UInt64, note: Note?, warnings: [ParseWarning],
         refs: NoteRefs.Encoded, textFrom textStart: Int
     ) {
-        var path = path
-        guard path.utf8.count <= Int(UInt16.max) else {
-            texts.removeSubrange(textStart...)
-            return
-        }
         let flags: UInt8 =
             note.map { note in
                 IndexLayout.isNote | (note.titleIsOutsideBody ? IndexLayout.titleIsOutsideBody : 0)
                     | (note.conflicted ? IndexLayout.conflicted : 0)
             } ?? 0
+        var (title, preview) = (note?.title ?? "", note?.preview ?? "")
+        title.withUTF8 { title in
+            preview.withUTF8 { preview in
+                add(
+                    path: path, size: size, mtime: mtime, inode: inode, flags: flags,
+                    createdAt: note?.createdAt ?? 0, updatedAt: note?.updatedAt, title: title,
+                    preview: preview,
+                    warnings: warnings, refs: refs, textFrom: textStart)
+            }
+        }
+    }
+
+    /// `add(path:size:mtime:inode:note:warnings:refs:textFrom:)` of a note's parts, for a caller
+    /// that has them without a `Note` (`recordFromBytes`): `flags` as that one makes them, the
+    /// title and preview as UTF-8.
+    mutating func add(
+        path: String, size: Int64, mtime: Int64, inode: UInt64, flags: UInt8, createdAt: Double,
+        updatedAt: Double?, title: UnsafeBufferPointer<UInt8>, preview: UnsafeBufferPointer<UInt8>,
+        warnings: [ParseWarning], refs: NoteRefs.Encoded, textFrom textStart: Int
+    ) {
+        var path = path
+        guard path.utf8.count <= Int(UInt16.max) else {
+            texts.removeSubrange(textStart...)
+            return
+        }
         path.withUTF8 { path in
             refs.tags.withUnsafeBytes { tagsChunk in
                 refs.links.withUnsafeBytes { linksChunk in
@@ -130,12 +150,12 @@ struct IndexTable {
                     }
                     add(
                         path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,
-                        createdAt: note?.createdAt ?? 0, updatedAt: note?.updatedAt, flags: flags,
+                        createdAt: createdAt, updatedAt: updatedAt, flags: flags,
                         textLength: texts.count - textStart, textCheck: textCheck, tags: tagsChunk,
                         links: linksChunk
                     ) { strings in
-                        NoteIndexFile.append(note?.title ?? "", to: &strings)
-                        NoteIndexFile.append(note?.preview ?? "", to: &strings)
+                        NoteIndexFile.append(utf8: title, to: &strings)
+                        NoteIndexFile.append(utf8: preview, to: &strings)
                         NoteIndexFile.append(UInt32(warnings.count), to: &strings)
                         for w in warnings {
                             NoteIndexFile.append(UInt32(max(0, w.line)), to: &strings)

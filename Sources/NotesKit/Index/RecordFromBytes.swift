@@ -289,8 +289,8 @@ extension Vault {
         }
         let firstLine = bodyStart > 0 ? frontMatterLines + 3 : 1
         // The title and preview: the first lines of the body that are not blank.
-        var bodyTitle: String?
-        var preview: String?
+        var bodyTitle: BodyLine?
+        var preview: BodyLine?
         var tookTitle = head.outsideTitle != nil
         var start = 0
         while start < body.count, let base = body.baseAddress {
@@ -299,7 +299,7 @@ extension Vault {
                     base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
                 } ?? body.count
             if body[start..<end].contains(where: { $0 != 0x20 && $0 != 0x09 }) {
-                let stripped = Note.stripHeading(utf8: UnsafeBufferPointer(rebasing: body[start..<end]))
+                let stripped = BodyLine(body, start..<end)
                 if tookTitle {
                     preview = stripped
                     break
@@ -320,21 +320,62 @@ extension Vault {
                 let folded = folding.foldedBytes(spelling)
                 return folded.isEmpty ? nil : (spelling, folded)
             }
-        let note = Note(
-            id: Note.id(forPath: path), path: path,
-            title: head.outsideTitle ?? bodyTitle.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled",
-            titleIsOutsideBody: head.outsideTitle != nil,
-            createdAt: NoteDate.clamped(head.created ?? status.mtimeSeconds),
-            updatedAt: head.updated.map(NoteDate.clamped), preview: preview ?? "", conflicted: false,
-            tags: tags.map(\.spelling))
-        let refs = Vault.refs(
-            body: body, firstLine: firstLine, code: &code, path: path, title: note.title, tags: tags,
-            aliases: head.aliases, importedFrom: head.importedFrom, folding: &folding)
+        // What `Note` would hold, as `load(path:relativeTo:)` makes it; no `Note` is made (its ID
+        // and tags are not part of the record), and the title and preview stay bytes of the body
+        // where they can.
+        let title =
+            head.outsideTitle.map(BodyLine.string) ?? bodyTitle.flatMap { $0.isEmpty ? nil : $0 }
+            ?? .string("Untitled")
         mode &= status.mode
-        table.add(
-            path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: note, warnings: [],
-            refs: refs, textFrom: textStart)
+        title.withUTF8(of: body) { title in
+            (preview ?? .string("")).withUTF8(of: body) { preview in
+                let refs = Vault.refs(
+                    body: body, firstLine: firstLine, code: &code, path: path, title: title, tags: tags,
+                    aliases: head.aliases, importedFrom: head.importedFrom, folding: &folding)
+                table.add(
+                    path: path, size: status.size, mtime: status.mtime, inode: status.inode,
+                    flags: IndexLayout.isNote
+                        | (head.outsideTitle != nil ? IndexLayout.titleIsOutsideBody : 0),
+                    createdAt: NoteDate.clamped(head.created ?? status.mtimeSeconds),
+                    updatedAt: head.updated.map(NoteDate.clamped), title: title, preview: preview,
+                    warnings: [],
+                    refs: refs, textFrom: textStart)
+            }
+        }
         return true
+    }
+}
+
+/// A title or preview of a note as a record stores it: the bytes of the body that
+/// `Note.stripHeading` keeps of a line, where they read by bytes as by Characters, else the
+/// string it makes of it; or a string from elsewhere (a front-matter title, "Untitled").
+private enum BodyLine {
+    case bytes(Range<Int>)
+    case string(String)
+
+    /// The line `line` of `body`, its heading marks stripped.
+    init(_ body: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) {
+        let bytes = UnsafeBufferPointer(rebasing: body[line])
+        if let kept = Note.strippedHeading(utf8: bytes) {
+            self = .bytes((line.lowerBound + kept.lowerBound)..<(line.lowerBound + kept.upperBound))
+        } else {
+            self = .string(Note.stripHeadingByCharacters(Substring(String(decoding: bytes, as: UTF8.self))))
+        }
+    }
+
+    var isEmpty: Bool {
+        switch self {
+        case .bytes(let range): range.isEmpty
+        case .string(let string): string.isEmpty
+        }
+    }
+
+    /// Calls `body` with the UTF-8 of the line (its bytes in `text`, the body it was read from).
+    func withUTF8<R>(of text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch self {
+        case .bytes(let range): return body(UnsafeBufferPointer(rebasing: text[range]))
+        case .string(var string): return string.withUTF8(body)
+        }
     }
 }
 
@@ -355,7 +396,9 @@ private struct RecordHead {
     ) {
         let entries = scratch.entries
         func key(_ entry: FrontMatterBytes.Entry, is name: String) -> Bool {
-            b[entry.key].elementsEqual(name.utf8)
+            // The lengths first (a native string knows its own): most keys differ in length.
+            let utf8 = name.utf8
+            return entry.key.count == utf8.count && b[entry.key].elementsEqual(utf8)
         }
         func first(_ name: String) -> FrontMatterBytes.Entry? { entries.first { key($0, is: name) } }
         func string(_ range: Range<Int>) -> String {
