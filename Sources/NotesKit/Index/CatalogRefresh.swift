@@ -343,15 +343,29 @@ extension Vault {
         tags: [(spelling: String, folded: [UInt8])], aliases: [String], importedFrom: String,
         folding: inout TextFolder
     ) -> NoteRefs.Encoded {
+        var encoded = NoteRefs.Encoded()
+        refs(
+            body: body, firstLine: firstLine, code: &code, path: path, title: title, tags: tags,
+            aliases: aliases, importedFrom: importedFrom, folding: &folding, into: &encoded)
+        return encoded
+    }
+
+    /// `refs(body:…)` encoded into `encoded` (`NoteRefs.encode(…into:)`: its memory used again).
+    static func refs(
+        body: UnsafeBufferPointer<UInt8>, firstLine: Int, code: inout CodeCursor, path: String,
+        title: UnsafeBufferPointer<UInt8>,
+        tags: [(spelling: String, folded: [UInt8])], aliases: [String], importedFrom: String,
+        folding: inout TextFolder, into encoded: inout NoteRefs.Encoded
+    ) {
         // Links and anchors (as `NoteLinks.all` and `NoteAnchors.of` find them) from one look for
         // the body's code, which neither counts in.
         let found = NoteLinks.scan(body, firstLine: firstLine, everything: true, code: &code)
         let anchors = NoteAnchors.scan(body, firstLine: firstLine, code: &code)
         let keys = found.map { LinkKeys.make($0, from: path, folding: &folding) }
-        return NoteRefs.encode(
+        NoteRefs.encode(
             foldedTitle: folding.foldedBytes(utf8: title), tags: tags, links: found, keys: keys,
             foldedAliases: aliases.map { folding.foldedBytes($0) }, anchors: anchors,
-            importedFrom: importedFrom)
+            importedFrom: importedFrom, into: &encoded)
     }
 }
 

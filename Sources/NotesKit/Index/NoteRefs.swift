@@ -132,6 +132,20 @@ enum NoteRefs {
         links: [NoteLink], keys: [LinkKeys], foldedAliases: [[UInt8]] = [],
         anchors: NoteAnchors = NoteAnchors(), importedFrom: String = ""
     ) -> Encoded {
+        var encoded = Encoded()
+        encode(
+            foldedTitle: foldedTitle, tags: tags, links: links, keys: keys, foldedAliases: foldedAliases,
+            anchors: anchors, importedFrom: importedFrom, into: &encoded)
+        return encoded
+    }
+
+    /// `encode` into the arrays of `encoded`, emptied first and their memory kept: a reader that
+    /// encodes note after note into the same one allocates nothing for them after the first.
+    static func encode(
+        foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
+        links: [NoteLink], keys: [LinkKeys], foldedAliases: [[UInt8]] = [],
+        anchors: NoteAnchors = NoteAnchors(), importedFrom: String = "", into encoded: inout Encoded
+    ) {
         // What fits the layout, counted first (each count comes before its items), then written
         // in one pass each: no filtered copies of the tags and links.
         // The links and their keys apart, by index: a tuple of the two taken whole is copied
@@ -162,9 +176,10 @@ enum NoteRefs {
         }
         tagsSize += 2 + foldedAliases.reduce(0) { $0 + 2 + $1.count }
         shownSize += ShownRefs.size(of: anchors) + 4 + importedFrom.utf8.count
-        var encoded = Encoded()
-        // Each part in one allocation: its size is known before it is written.
+        // Each part in one allocation (or none): its size is known before it is written.
+        encoded.tags.removeAll(keepingCapacity: true)
         encoded.tags.reserveCapacity(tagsSize)
+        encoded.links.removeAll(keepingCapacity: true)
         encoded.links.reserveCapacity(linksSize)
         func u16(_ value: Int, _ out: inout [UInt8]) {
             NoteIndexFile.append(UInt16(truncatingIfNeeded: value), to: &out)
@@ -174,6 +189,8 @@ enum NoteRefs {
             out.append(contentsOf: bytes)
         }
         var shown: [UInt8] = []
+        swap(&shown, &encoded.shown)
+        shown.removeAll(keepingCapacity: true)
         shown.reserveCapacity(shownSize)
         // The tags, folded in the tags part and as spelled in the shown part, in one pass.
         u16(tagCount, &encoded.tags)
@@ -208,7 +225,6 @@ enum NoteRefs {
         ShownRefs.append(anchors, to: &shown)
         NoteIndexFile.append(importedFrom, to: &shown)
         encoded.shown = shown
-        return encoded
     }
 }
 

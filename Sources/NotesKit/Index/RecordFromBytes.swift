@@ -9,6 +9,8 @@ final class RecordScratch {
     var entries: [FrontMatterBytes.Entry] = []
     /// The items of the entries' lists, in order.
     var items: [Range<Int>] = []
+    /// The last note's tags and links as the index encodes them, its memory used for the next.
+    var refs = NoteRefs.Encoded()
     /// The time zone of dates without one: `TimeZone.current` (a lock and a look-up each time it
     /// is asked for), as it was when the scratch was last taken (`taken()`).
     var zone = TimeZone.current
@@ -329,9 +331,10 @@ extension Vault {
         mode &= status.mode
         title.withUTF8(of: body) { title in
             (preview ?? .string("")).withUTF8(of: body) { preview in
-                let refs = Vault.refs(
+                Vault.refs(
                     body: body, firstLine: firstLine, code: &code, path: path, title: title, tags: tags,
-                    aliases: head.aliases, importedFrom: head.importedFrom, folding: &folding)
+                    aliases: head.aliases, importedFrom: head.importedFrom, folding: &folding,
+                    into: &scratch.refs)
                 table.add(
                     path: path, size: status.size, mtime: status.mtime, inode: status.inode,
                     flags: IndexLayout.isNote
@@ -339,7 +342,7 @@ extension Vault {
                     createdAt: NoteDate.clamped(head.created ?? status.mtimeSeconds),
                     updatedAt: head.updated.map(NoteDate.clamped), title: title, preview: preview,
                     warnings: [],
-                    refs: refs, textFrom: textStart)
+                    refs: scratch.refs, textFrom: textStart)
             }
         }
         return true
