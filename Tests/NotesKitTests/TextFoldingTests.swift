@@ -181,6 +181,47 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
         #expect(appended == Array("prefix:".utf8) + folded)
     }
 
+    /// Every two-byte scalar (U+0080–U+07FF, where `fold` takes a shortcut for a letter that
+    /// stands alone) folds as the definition does: alone, after letters and marks it might join,
+    /// and before marks that might join it or be put before it (canonical order), bytes and
+    /// strings alike. The shortcut's conditions (no vanishing, a starter, at most four bytes)
+    /// each fail some of these.
+    @Test func twoByteScalarsFoldAsTheDefinitionSays() {
+        var folder = TextFolder()
+        let before = ["", "e", "\u{05D0}", "\u{0627}", "\u{0301}"]
+        // Marks of class 220 and 230 that stay (Syriac, Cyrillic): canonical order swaps them.
+        let after = [
+            "", "b", "\u{0301}", "\u{0327}", "\u{0654}", "\u{05B0}", "\u{0591}", "é", "\u{0731}", "\u{0483}",
+        ]
+        var checked = 0
+        for value in UInt32(0x80)...0x7FF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let letter = String(String.UnicodeScalarView([scalar]))
+            for p in before {
+                for q in after {
+                    let text = p + letter + q
+                    let bytes = Array(text.utf8)
+                    let folded = bytes.withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }
+                    if folded != TextFolder.fold(text).bytes {
+                        Issue.record(
+                            "U+\(String(value, radix: 16)) in \(text.unicodeScalars.map { $0.value })")
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 1920 * 50)
+        // None of them joins the scalar before it or may be joined by a later mark: the
+        // shortcut's two conditions on that cannot fail here (they keep it exact whatever the
+        // Unicode data says), so no context above can tell them apart.
+        var store: [UInt8] = []
+        let joining = (UInt32(0x80)...0x7FF).compactMap(Unicode.Scalar.init).filter {
+            let entry = TextFolder.Entry($0, store: &store)
+            return entry.firstJoins || entry.laterJoins
+        }
+        #expect(joining.isEmpty)
+    }
+
     @Test func invalidBytesDoNotCrash() {
         var folder = TextFolder()
         let folded = [UInt8]([0x61, 0xFF, 0x62]).withUnsafeBufferPointer { folder.foldedBytes(utf8: $0) }

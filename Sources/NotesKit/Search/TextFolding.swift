@@ -22,6 +22,10 @@ public struct TextFolder: Sendable {
     private var recent: [UInt64] = []
     private var segments: [[UInt8]: [UInt8]] = [:]
     private var pairs: [UInt64: Bool] = [:]
+    /// The two-byte scalars (U+0080–U+07FF: accented Latin, Greek, Cyrillic, Hebrew, Arabic) by
+    /// value: whether each folds on its own whatever stands around it, and to what (`TwoByte`).
+    /// Made on the first such scalar, filled as they come.
+    private var twoByte: [TwoByte] = []
 
     /// The most runs of joined text kept in the cache; past it the cache starts again.
     private static let segmentCacheLimit = 1 << 14
@@ -165,6 +169,31 @@ public struct TextFolder: Sendable {
                 state.lastClass = 0
                 state.lastComposed = UInt32(output[o &- 1])
                 continue
+            }
+            // A letter of two bytes that nothing joins, and that joins nothing (most accented
+            // letters, Greek, Cyrillic): its folded bytes from `twoByte`, as the general way
+            // below would write them from its entry. A lead byte C2–DF and a continuation byte
+            // are a well-formed sequence, so there is nothing more to check.
+            let lead = input[i]
+            if lead &- 0xC2 < 0x1E && i &+ 1 < n && input[i &+ 1] & 0xC0 == 0x80 && o &+ 4 <= capacity {
+                let value = UInt32(lead & 0x1F) << 6 | UInt32(input[i &+ 1] & 0x3F)
+                if twoByte.isEmpty { twoByte = Array(repeating: TwoByte(), count: 0x780) }
+                var known = twoByte[Int(value &- 0x80)]
+                if known.kind == TwoByte.unknown {
+                    known = TwoByte(entry(value), store: store)
+                    twoByte[Int(value &- 0x80)] = known
+                }
+                if known.kind == TwoByte.alone {
+                    UnsafeMutableRawPointer(output + o).storeBytes(
+                        of: known.bytes.littleEndian, as: UInt32.self)
+                    state.segmentStart = i
+                    state.segmentOut = o
+                    o &+= Int(known.length)
+                    state.lastClass = known.lastClass
+                    state.lastComposed = known.composedLast
+                    i &+= 2
+                    continue
+                }
             }
             if state.validating && UTF8Bytes.sequenceLength(bytes, at: i) == 0 {
                 state.invalid = true
@@ -315,6 +344,39 @@ public struct TextFolder: Sendable {
             )
         }
         return (0xFFFD, 1)
+    }
+
+    /// What `fold` knows of a two-byte scalar: not yet looked at, folded the general way, or
+    /// standing alone — not vanishing, a starter (class 0) that joins nothing before it and that
+    /// no later mark may join, folded to at most four bytes — with those bytes (little-endian,
+    /// the first in the low byte), how many, and the class of its last scalar and that scalar
+    /// after recomposition: all the general way takes from its entry (`standsAlone` holds for
+    /// it whatever came before).
+    private struct TwoByte: Sendable {
+        static let unknown: UInt8 = 0, general: UInt8 = 1, alone: UInt8 = 2
+        var kind = TwoByte.unknown
+        var length: UInt8 = 0
+        var lastClass: UInt8 = 0
+        var bytes: UInt32 = 0
+        var composedLast: UInt32 = 0
+
+        init() {}
+
+        init(_ entry: Entry, store: [UInt8]) {
+            guard !entry.vanishes, !entry.laterJoins, !entry.firstJoins, entry.firstClass == 0,
+                entry.length <= 4
+            else {
+                kind = TwoByte.general
+                return
+            }
+            kind = TwoByte.alone
+            length = UInt8(entry.length)
+            for k in 0..<Int(entry.length) {
+                bytes |= UInt32(store[Int(entry.offset) + k]) << (8 * k)
+            }
+            lastClass = entry.lastClass
+            composedLast = entry.composedLast
+        }
     }
 
     /// How one scalar folds on its own, and what decides whether that form holds beside others.
