@@ -321,36 +321,25 @@ extension Vault {
             if !folded.isEmpty { tags.append((spelling, folded)) }
         }
         var (body, title) = (loaded.document.body, loaded.note.title)
-        return body.withUTF8 { bytes in
+        var encoded = NoteRefs.Encoded()
+        body.withUTF8 { bytes in
             title.withUTF8 { title in
                 var code = CodeCursor(bytes)
-                return refs(
+                refs(
                     body: bytes, firstLine: NoteLinks.firstBodyLine(loaded.document), code: &code,
                     path: loaded.note.path, title: title, tags: tags, aliases: loaded.document.aliases,
-                    importedFrom: loaded.document.frontMatter?.scalar("importedFrom") ?? "", folding: &folding
-                )
+                    importedFrom: loaded.document.frontMatter?.scalar("importedFrom") ?? "",
+                    folding: &folding,
+                    into: &encoded)
             }
         }
-    }
-
-    /// `refs(of:folding:)` of a note's parts: its body's bytes (whose first line is line
-    /// `firstLine` of the file, its code found through `code`, a cursor over them at their start),
-    /// its vault path and title (UTF-8), its tags with their folded forms, its aliases and
-    /// `importedFrom`.
-    static func refs(
-        body: UnsafeBufferPointer<UInt8>, firstLine: Int, code: inout CodeCursor, path: String,
-        title: UnsafeBufferPointer<UInt8>,
-        tags: [(spelling: String, folded: [UInt8])], aliases: [String], importedFrom: String,
-        folding: inout TextFolder
-    ) -> NoteRefs.Encoded {
-        var encoded = NoteRefs.Encoded()
-        refs(
-            body: body, firstLine: firstLine, code: &code, path: path, title: title, tags: tags,
-            aliases: aliases, importedFrom: importedFrom, folding: &folding, into: &encoded)
         return encoded
     }
 
-    /// `refs(body:…)` encoded into `encoded` (`NoteRefs.encode(…into:)`: its memory used again).
+    /// `refs(of:folding:)` of a note's parts, encoded into `encoded` (`NoteRefs.encode`: its
+    /// memory used again): its body's bytes (whose first line is line `firstLine` of the file, its
+    /// code found through `code`, a cursor over them at their start), its vault path and title
+    /// (UTF-8), its tags with their folded forms, its aliases and `importedFrom`.
     static func refs(
         body: UnsafeBufferPointer<UInt8>, firstLine: Int, code: inout CodeCursor, path: String,
         title: UnsafeBufferPointer<UInt8>,

@@ -127,19 +127,8 @@ enum NoteRefs {
     /// The parts of a note: its folded title, its tags (as spelled and folded, each once), its
     /// links with their keys, its folded aliases, its headings and block ids. A tag, link, alias,
     /// heading or block id too long for the layout (hundreds of bytes, thousands) is left out.
-    static func encode(
-        foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
-        links: [NoteLink], keys: [LinkKeys], foldedAliases: [[UInt8]] = [],
-        anchors: NoteAnchors = NoteAnchors(), importedFrom: String = ""
-    ) -> Encoded {
-        var encoded = Encoded()
-        encode(
-            foldedTitle: foldedTitle, tags: tags, links: links, keys: keys, foldedAliases: foldedAliases,
-            anchors: anchors, importedFrom: importedFrom, into: &encoded)
-        return encoded
-    }
-
-    /// `encode` into the arrays of `encoded`, emptied first and their memory kept: a reader that
+    ///
+    /// Written into the arrays of `encoded`, emptied first and their memory kept: a reader that
     /// encodes note after note into the same one allocates nothing for them after the first.
     static func encode(
         foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],

@@ -66,23 +66,24 @@ public struct TextFolder: Sendable {
     /// cut to what was written: no append per byte or per run. Text that folds longer than the room
     /// (`¼`, `㍿`, `ﷺ`) stops the pass where it is, and it resumes with more room.
     public mutating func appendFolded(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        var state = FoldState(written: out.count)
-        out.append(contentsOf: bytes)
-        while !out.withUnsafeMutableBufferPointer({ fold(bytes, into: $0, state: &state) }) {
-            out.append(contentsOf: repeatElement(0, count: bytes.count + 16))
-        }
-        out.removeLast(out.count - state.written)
+        _ = appendFolded(bytes, to: &out, validating: false)
     }
 
     /// `appendFolded(utf8:to:)` of bytes not known to be UTF-8, checked as they are folded (each
     /// sequence outside ASCII as `UTF8Bytes.isValid` reads it): false, with `out` as it was, when
     /// they are not well-formed. One pass over a note's bytes, not a check and then a fold.
     mutating func appendFolded(validating bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
+        appendFolded(bytes, to: &out, validating: true)
+    }
+
+    /// Both of the above: false only when `validating` and the bytes are not UTF-8.
+    private mutating func appendFolded(
+        _ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], validating: Bool
+    ) -> Bool {
         guard !bytes.isEmpty else { return true }
         let start = out.count
         var state = FoldState(written: start)
-        state.validating = true
+        state.validating = validating
         out.append(contentsOf: bytes)
         while !out.withUnsafeMutableBufferPointer({ fold(bytes, into: $0, state: &state) }) {
             out.append(contentsOf: repeatElement(0, count: bytes.count + 16))
@@ -179,11 +180,11 @@ public struct TextFolder: Sendable {
                 let value = UInt32(lead & 0x1F) << 6 | UInt32(input[i &+ 1] & 0x3F)
                 if twoByte.isEmpty { twoByte = Array(repeating: TwoByte(), count: 0x780) }
                 var known = twoByte[Int(value &- 0x80)]
-                if known.kind == TwoByte.unknown {
+                if known.kind == .unknown {
                     known = TwoByte(entry(value), store: store)
                     twoByte[Int(value &- 0x80)] = known
                 }
-                if known.kind == TwoByte.alone {
+                if known.kind == .alone {
                     UnsafeMutableRawPointer(output + o).storeBytes(
                         of: known.bytes.littleEndian, as: UInt32.self)
                     state.segmentStart = i
@@ -353,8 +354,8 @@ public struct TextFolder: Sendable {
     /// after recomposition: all the general way takes from its entry (`standsAlone` holds for
     /// it whatever came before).
     private struct TwoByte: Sendable {
-        static let unknown: UInt8 = 0, general: UInt8 = 1, alone: UInt8 = 2
-        var kind = TwoByte.unknown
+        enum Kind { case unknown, general, alone }
+        var kind = Kind.unknown
         var length: UInt8 = 0
         var lastClass: UInt8 = 0
         var bytes: UInt32 = 0
@@ -366,10 +367,10 @@ public struct TextFolder: Sendable {
             guard !entry.vanishes, !entry.laterJoins, !entry.firstJoins, entry.firstClass == 0,
                 entry.length <= 4
             else {
-                kind = TwoByte.general
+                kind = .general
                 return
             }
-            kind = TwoByte.alone
+            kind = .alone
             length = UInt8(entry.length)
             for k in 0..<Int(entry.length) {
                 bytes |= UInt32(store[Int(entry.offset) + k]) << (8 * k)
