@@ -136,18 +136,35 @@ import Testing
         [],
         // Around the size from which pieces are written as they are, between gathered ones.
         [5, 65_535, 65_536, 7, 100_000, 1, 65_537, 200_000, 12],
+        // Thousands of small pieces (an index's chunks' strings), a few large ones among them.
+        (0..<3000).map { $0 % 500 == 0 ? 70_000 : ($0 * 37) % 900 },
     ])
     func piecesOfAnySizeLandInOrder(_ sizes: [Int]) throws {
+        for allCores in [false, true] {
+            try piecesLandInOrder(sizes, allCores: allCores)
+        }
+    }
+
+    /// The pieces appended one by one, or (`allCores`) after a few appended one by one, all at
+    /// once with `appendOnAllCores` (as the index writer writes its tables), then a few more.
+    private func piecesLandInOrder(_ sizes: [Int], allCores: Bool) throws {
         var rng = SplitMix(seed: 11)
         var expected: [UInt8] = Array(repeating: 0, count: 8)
         try Sandbox(tree: []).test { root in
             let file = try PendingFile(beside: root + "/out")
             expected.withUnsafeBytes(file.append)
-            for size in sizes {
-                let piece = (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) }
-                piece.withUnsafeBytes(file.append)
-                expected += piece
+            let pieces = sizes.map { size in (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+            // Appended alone: the first two and the last (so that what `appendOnAllCores` writes
+            // lands between gathered bytes on both sides).
+            let head = allCores ? min(2, pieces.count) : pieces.count
+            let tail = allCores ? max(head, pieces.count - 1) : pieces.count
+            for piece in pieces[..<head] { piece.withUnsafeBytes(file.append) }
+            let middle = Array(pieces[head..<tail])
+            if allCores {
+                file.appendOnAllCores { emit in for piece in middle { piece.withUnsafeBytes(emit) } }
             }
+            for piece in pieces[tail...] { piece.withUnsafeBytes(file.append) }
+            for piece in pieces { expected += piece }
             let header: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
             header.withUnsafeBytes { file.write($0, at: 0) }
             expected.replaceSubrange(0..<8, with: header)

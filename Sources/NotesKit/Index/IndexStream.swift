@@ -72,7 +72,11 @@ final class IndexStream: @unchecked Sendable {
         waitForWrites()
         table.addRemoved(removed)
         let slots = table.slots()
-        table.emitTables(slots: slots, file.append)
+        do {
+            // Thousands of pieces (each chunk's strings, tags and links), written on all cores.
+            let written = table
+            file.appendOnAllCores { written.emitTables(slots: slots, $0) }
+        }
         NoteIndexFile.header(
             of: table, slots: slots, titleSource: titleSource, kind: kind, generation: generation
         )
