@@ -28,6 +28,8 @@ public struct Catalog: Sendable {
     /// The index file the catalog was read from, beside which it keeps what it works out once for
     /// the index as it is (`LinkedNotes`); nil for an index in memory.
     var indexPath: String?
+    /// Which records' texts match a search, found as the notes were read (`Vault.catalog`).
+    var textHits: TextHits?
 
     /// The number of notes.
     public var count: Int { mapped.count }
@@ -110,11 +112,14 @@ public struct Catalog: Sendable {
 
     /// `matches(_:tags:at:)` of record `number` of `index`: for a loop over many notes, which
     /// takes the index once rather than a copy of it per note.
-    static func matches(_ search: SearchQuery, tags: [[UInt8]], record number: Int, of index: IndexView)
-        -> Bool
-    {
+    /// `textHit`: whether the record's text matches `search` (a plain one), where that is known.
+    static func matches(
+        _ search: SearchQuery, tags: [[UInt8]], record number: Int, of index: IndexView, textHit: Bool? = nil
+    ) -> Bool {
         if search.isPlain {
-            if !search.textTerms.isEmpty && !search.matches(folded: index.textBytes(number)) { return false }
+            if !search.textTerms.isEmpty && !(textHit ?? search.matches(folded: index.textBytes(number))) {
+                return false
+            }
             if search.tagTerms.isEmpty && tags.isEmpty { return true }
             let chunk = index.tagsChunk(number)
             return chunk.hasTags(search.tagTerms) && chunk.hasTags(tags)
@@ -262,14 +267,18 @@ public struct Catalog: Sendable {
             // the calls of chunks of 1,024, 3 to 6 % off a search), small enough to share the work
             // out; a core keeps a chunk's texts mapped (about 7 MB) until it lets go of them.
             let chunk = 4096
-            let readsText = query.search.readsText
+            // Known already when every note was just read (no index yet) for this very search.
+            let known = textHits.flatMap { $0.search == query.search ? $0.byRecord : nil }
+            let readsText = query.search.readsText && known == nil
             let (index, mapped) = (self.index, self.mapped)
             let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c -> [Int] in
                 guard let index else { return [] }
                 let positions = (c * chunk)..<min(count, (c + 1) * chunk)
                 let found = positions.filter { i in
                     selection?.keeps(i, record: Int(mapped[i]), of: index) != false
-                        && Catalog.matches(query.search, tags: tags, record: Int(mapped[i]), of: index)
+                        && Catalog.matches(
+                            query.search, tags: tags, record: Int(mapped[i]), of: index,
+                            textHit: known.map { $0[Int(mapped[i])] })
                 }
                 if query.oneOff && readsText { index.releaseText(of: mapped[positions]) }
                 return found
@@ -413,4 +422,12 @@ public struct Catalog: Sendable {
         }
         return x.count < y.count
     }
+}
+
+/// Whether the text of each record of a new index matches a search, found as the notes were read
+/// (`Vault.catalog(search:)`): the search then reads no text again.
+struct TextHits: Sendable {
+    let search: SearchQuery
+    /// By record number.
+    let byRecord: [Bool]
 }

@@ -6,9 +6,13 @@ extension Vault {
     /// index is rewritten (atomically, holding the lock at `lockPath`) when anything changed; when
     /// another process holds the lock, this one leaves the writing to it. `rebuild` ignores the
     /// old index. `progress` is called on the calling thread with (files read, files to read).
+    ///
+    /// `search`: the search the caller will run on the catalog. When every note is read (no
+    /// index yet), each is matched as it is read, its folded text still at hand, and the catalog
+    /// keeps what matched (`TextHits`), so that the search does not read every text again.
     func catalog(
         indexPath: String, lockPath: String, rebuild: Bool = false, waitForLock: Bool = false,
-        progress: ((Int, Int) -> Void)? = nil
+        search: SearchQuery? = nil, progress: ((Int, Int) -> Void)? = nil
     ) -> Catalog {
         let stateFolder = String(indexPath[..<(indexPath.lastIndex(of: "/") ?? indexPath.startIndex)])
         let deltaPath = indexPath + ".delta"
@@ -28,9 +32,45 @@ extension Vault {
             // lock): loaded now, on the core the walk of a folder leaves idle.
             DispatchQueue.global().async { _ = TimeZone.current }
         }
-        // Without an index every file is read, and reading stats it: the walk need not.
-        let survey = survey(against: index, statting: index != nil)
-        Trace.mark("survey")
+        // Without an index every file is read, and reading stats it: the walk need not. Nor
+        // need the reading wait for the walk: the walk goes on beside it, handing out what it has
+        // found (`SurveyStream`), unless progress is reported (that needs the total first).
+        let walk = index == nil && progress == nil ? SurveyStream(vault: self) : nil
+        var survey = walk == nil ? survey(against: index, statting: index != nil) : Survey()
+        if walk == nil { Trace.mark("survey") }
+        // A walk beside the reading writes a new base: everything is read, nothing kept.
+        var plan = walk == nil ? nil : planWrite(kept: [], of: nil, reading: [])
+        // Only a cache: a vault we cannot write to still works, just without it. When another
+        // process holds the lock, this one leaves the writing to it — unless told to wait for it
+        // (`notes index`, whose whole job the writing is).
+        var lock: VaultLock?
+        var stream: IndexStream?
+        var indexError: VaultError?
+        func openStream(_ plan: IndexWritePlan, capacity: Int) {
+            do {
+                lock = try VaultLock(path: lockPath, wait: waitForLock)
+                if lock != nil {
+                    stream = try IndexStream(
+                        path: plan.kind == .base ? indexPath : deltaPath, kept: plan.kept, of: index,
+                        capacity: capacity)
+                }
+            } catch {
+                indexError = .indexNotWritten(path: indexPath, reason: error.brief)
+            }
+        }
+        var read: [IndexTable] = []
+        var readDiagnostics: [Diagnostic] = []
+        var readMode: mode_t = 0o666
+        // Matched as read: plain searches (every term in the text), whose text part needs nothing else.
+        let matching = search.flatMap { $0.isPlain && !$0.textTerms.isEmpty ? $0 : nil }
+        var textHits: [Bool] = []
+        if let walk, let plan {
+            openStream(plan, capacity: 0)
+            (read, readDiagnostics, readMode) = readRecords(
+                next: walk.next(atLeast:), total: nil, into: stream, matching: matching, hits: &textHits)
+            survey = walk.finish()
+            Trace.mark("survey+read")
+        }
         // The index holds the text of every note, so nobody may read it who could not read the
         // vault folder and every note: it gets what a new file gets under the umask, within the
         // group and other bits that the vault folder and all notes grant; the owner keeps read
@@ -50,6 +90,8 @@ extension Vault {
             !survey.stale.isEmpty || !survey.newFiles.isEmpty || kept.count != (index?.liveCount ?? 0)
             || rebuild
         guard changed else {
+            // (A walk beside the reading found nothing: its file, never written to, goes.)
+            lock?.release()
             let (notes, files) = index.map { Catalog.notesAndFiles(kept, of: $0) } ?? ([], [])
             return Catalog(
                 index: index, mapped: notes, files: files,
@@ -57,34 +99,25 @@ extension Vault {
                 linkRules: linkRules, symlinkedFolders: survey.symlinkedFolders,
                 indexPath: indexPath)
         }
-        let plan = planWrite(kept: kept, of: index, reading: survey.stale.map(\.path) + survey.newFiles)
         // The vault's other files that are new: a path each, nothing to read.
         var newFiles = IndexTable(capacity: survey.newFiles.count)
         newFiles.addFiles(survey.newFiles)
+        if walk == nil {
+            let written = planWrite(
+                kept: kept, of: index, reading: survey.stale.map(\.path) + survey.newFiles)
+            plan = written
+            openStream(written, capacity: kept.count + survey.stale.count)
+            (read, readDiagnostics, readMode) = readRecords(survey.stale, into: stream, progress: progress)
+        }
+        guard let plan else { preconditionFailure("a plan is made before reading") }
         let path = plan.kind == .base ? indexPath : deltaPath
         var view: IndexView?
-        var indexError: VaultError?
-        // Only a cache: a vault we cannot write to still works, just without it. When another
-        // process holds the lock, this one leaves the writing to it — unless told to wait for it
-        // (`notes index`, whose whole job the writing is).
-        var lock: VaultLock?
-        var stream: IndexStream?
-        do {
-            lock = try VaultLock(path: lockPath, wait: waitForLock)
-            if lock != nil {
-                stream = try IndexStream(
-                    path: path, kept: plan.kept, of: index, capacity: kept.count + survey.stale.count)
-            }
-        } catch {
-            indexError = .indexNotWritten(path: indexPath, reason: error.brief)
-        }
-        var (read, readDiagnostics, readMode) = readRecords(survey.stale, into: stream, progress: progress)
         var others = [newFiles]
         stream?.add(&others)
         read.append(newFiles)
         // The modes of files the walk did not stat, as reading found them.
         indexMode &= readMode
-        Trace.mark("read")
+        if walk == nil { Trace.mark("read") }
         if let stream {
             do {
                 try stream.commit(
@@ -115,11 +148,20 @@ extension Vault {
         }
         Trace.mark("write")
         let (notes, files) = view.map { Catalog.notesAndFiles(plan.live(in: $0), of: $0) } ?? ([], [])
-        return Catalog(
+        var catalog = Catalog(
             index: view, mapped: notes, files: files, diagnostics: survey.diagnostics + readDiagnostics,
             filesRead: survey.stale.count, indexWritten: written, indexError: indexError,
             linkRules: linkRules, symlinkedFolders: survey.symlinkedFolders,
             indexPath: written ? indexPath : nil)
+        // A new base (written or in memory) numbers its records in the order they were read, as
+        // `textHits` has them; the other files' records, after them, hold no text.
+        if let matching, walk != nil, let view, view.delta == nil,
+            view.base.count == textHits.count + newFiles.count
+        {
+            catalog.textHits = TextHits(
+                search: matching, byRecord: textHits + [Bool](repeating: false, count: newFiles.count))
+        }
+        return catalog
     }
 
     /// The index file at `path`, mapped; nil when there is none or it is not usable. A record of
@@ -197,6 +239,23 @@ extension Vault {
         _ files: [(path: String, status: FileStatus?)], into stream: IndexStream?,
         progress: ((Int, Int) -> Void)?
     ) -> ([IndexTable], [Diagnostic], mode_t) {
+        var start = 0
+        var hits: [Bool] = []
+        return readRecords(
+            next: { count in
+                guard start < files.count else { return nil }
+                defer { start = min(files.count, start + count) }
+                return Array(files[start..<min(files.count, start + count)])
+            }, total: files.count, into: stream, matching: nil, hits: &hits, progress: progress)
+    }
+
+    /// `readRecords` of the files `next(count)` hands out, `count` or more at a time (nil when
+    /// there are none left), `total` in all where known (for `progress`). With `matching`, each
+    /// record read gets whether its folded text matches that search, in `hits`, in order.
+    private func readRecords(
+        next: (Int) -> [(path: String, status: FileStatus?)]?, total: Int?, into stream: IndexStream?,
+        matching: SearchQuery?, hits: inout [Bool], progress: ((Int, Int) -> Void)? = nil
+    ) -> ([IndexTable], [Diagnostic], mode_t) {
         var tables: [IndexTable] = []
         var diagnostics: [Diagnostic] = []
         var mode: mode_t = 0o666
@@ -206,13 +265,12 @@ extension Vault {
         let rootFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if rootFD >= 0 { close(rootFD) } }
         let relativeTo = rootFD >= 0 ? rootFD : nil
-        var start = 0
-        while start < files.count {
-            let (first, end) = (start, min(files.count, start + batch))
+        var done = 0
+        while let files = next(batch) {
             var chunks = Parallel.map(
-                count: (end - start + chunk - 1) / chunk, chunk: 1, states: TextFolder.workers
+                count: (files.count + chunk - 1) / chunk, chunk: 1, states: TextFolder.workers
             ) { c, folding in
-                let files = files[(first + c * chunk)..<min(end, first + (c + 1) * chunk)]
+                let files = files[(c * chunk)..<min(files.count, (c + 1) * chunk)]
                 var table = IndexTable(capacity: files.count)
                 table.reserve(notes: files.count)
                 // Folded text is about as long as the file: one buffer for the chunk, no regrowth
@@ -229,12 +287,21 @@ extension Vault {
                 // asked for), it cost three locks a note.
                 let scratch = RecordScratch.taken()
                 defer { RecordScratch.workers.give(scratch) }
+                var hits: [Bool] = []
                 for file in files {
+                    let (count, textStart) = (table.count, table.texts.count)
                     diagnostics += encode(
                         file.path, walked: file.status, relativeTo: relativeTo, into: &table,
                         mode: &mode, folding: &folding, scratch: scratch)
+                    // Matched while its text is still in the cache.
+                    if let matching, table.count > count {
+                        hits.append(
+                            table.texts.withUnsafeBytes {
+                                matching.matches(folded: UnsafeRawBufferPointer(rebasing: $0[textStart...]))
+                            })
+                    }
                 }
-                return (table, diagnostics, mode)
+                return (table, diagnostics, mode, hits)
             }
             // The tables moved out of `chunks`, so that each text buffer has one owner: the stream
             // empties it in place once written, keeping its memory for a later chunk.
@@ -245,10 +312,11 @@ extension Vault {
                 swap(&read[i], &chunks[i].0)
                 diagnostics += chunks[i].1
                 mode &= chunks[i].2
+                hits += chunks[i].3
             }
             if let stream { stream.add(&read) } else { tables += read }
-            start = end
-            progress?(start, files.count)
+            done += files.count
+            progress?(done, total ?? done)
         }
         return (tables, diagnostics, 0o600 | mode)
     }

@@ -43,18 +43,18 @@ extension Vault {
         let work = SurveyWork(root: root, index: index, statting: statting)
         let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in work.run() }
+        let batches = work.batches.sorted(by: NameBatch.precedes)
+        // Each batch's outcome (paths made for the files to read) on all cores, then joined in order.
+        return survey(
+            of: work, outcomes: Parallel.map(count: batches.count, chunk: 1) { batches[$0].outcome() })
+    }
 
+    /// The survey that `work`, walked through, makes, given its batches' outcomes in their order.
+    fileprivate func survey(of work: SurveyWork, outcomes: [BatchOutcome]) -> Survey {
         var survey = Survey()
         survey.sharedMode = (FileSystem.status(canonicalRoot)?.mode ?? 0) & 0o066
         survey.diagnostics = work.diagnostics.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         survey.symlinkedFolders = work.symlinkedFolders.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let batches = work.batches.sorted { a, b in
-            a.folder.relative == b.folder.relative
-                ? a.sequence < b.sequence
-                : a.folder.relative.utf8.lexicographicallyPrecedes(b.folder.relative.utf8)
-        }
-        // Each batch's outcome (paths made for the files to read) on all cores, then joined in order.
-        let outcomes = Parallel.map(count: batches.count, chunk: 1) { batches[$0].outcome() }
         survey.current.reserveCapacity(outcomes.reduce(0) { $0 + $1.current.count })
         survey.stale.reserveCapacity(outcomes.reduce(0) { $0 + $1.stale.count })
         for outcome in outcomes {
@@ -82,6 +82,45 @@ extension Vault {
                 base + name.count - suffix.utf8CodeUnitCount, suffix.utf8Start, suffix.utf8CodeUnitCount) == 0
         }
         return hasSuffix(".md") || hasSuffix(".markdown")
+    }
+}
+
+/// A survey without an index (`survey(against: nil, statting: false)`: every note will be read),
+/// walked on a thread of its own while the caller reads the notes it has found so far. The
+/// notes come in the order that survey lists them: a batch of names is handed out once no
+/// folder that sorts before its own is still being read (a folder found later sorts after the
+/// one it is in, which is still being read). So a first index starts reading at the first
+/// batch of names, rather than after the walk of a large folder, and is the same file.
+final class SurveyStream: @unchecked Sendable {
+    private let vault: Vault
+    private let work: SurveyWork
+    /// The outcomes of the batches handed out, in order (touched by the caller only).
+    private var outcomes: [BatchOutcome] = []
+
+    init(vault: Vault) {
+        self.vault = vault
+        let work = SurveyWork(root: vault.root, index: nil, statting: false, streaming: true)
+        self.work = work
+        Thread.detachNewThread { work.run() }
+    }
+
+    /// The next notes to read, in order: at least `count` of them, unless the walk has found no
+    /// more; nil once every note was handed out.
+    func next(atLeast count: Int) -> [(path: String, status: FileStatus?)]? {
+        var files: [(path: String, status: FileStatus?)] = []
+        while files.count < count, let batch = work.nextInOrder() {
+            let outcome = batch.outcome()
+            files += outcome.stale
+            outcomes.append(outcome)
+        }
+        return files.isEmpty ? nil : files
+    }
+
+    /// The whole survey, once the walk is done (waiting for it; notes not handed out yet are
+    /// listed as stale all the same).
+    func finish() -> Survey {
+        while let batch = work.nextInOrder() { outcomes.append(batch.outcome()) }
+        return vault.survey(of: work, outcomes: outcomes)
     }
 }
 
@@ -140,6 +179,14 @@ private final class NameBatch: @unchecked Sendable {
     /// Whether each name is a note's (else it is one of the vault's other files).
     var isNote: [Bool] = []
     var checked: [EntryFreshness] = []
+
+    /// Whether `a` comes before `b` in a survey: folders in byte order of their paths, a
+    /// folder's batches in the order it listed their names.
+    static func precedes(_ a: NameBatch, _ b: NameBatch) -> Bool {
+        a.folder.relative.utf8.elementsEqual(b.folder.relative.utf8)
+            ? a.sequence < b.sequence
+            : a.folder.relative.utf8.lexicographicallyPrecedes(b.folder.relative.utf8)
+    }
 
     init(folder: OpenFolder, sequence: Int, names: [UInt8], starts: [Int], isNote: [Bool]) {
         self.folder = folder
@@ -301,20 +348,50 @@ private final class SurveyWork: @unchecked Sendable {
     let root: String
     let index: IndexView?
     let statting: Bool
+    /// Whether a reader takes the batches as they are made (`nextInOrder`).
+    let streaming: Bool
     private let condition = NSCondition()
     private var pending: [Item] = [.folder("", .none)]
     private var busy = 0
     /// Every batch made (under `condition`).
     private(set) var batches: [NameBatch] = []
+    /// Streaming: the batches made and not yet handed out, and the folders found and not yet
+    /// read through (under `condition`).
+    private var waiting: [NameBatch] = []
+    private var unfinished: [String] = [""]
     /// Folders that could not be read (under `condition`).
     private(set) var diagnostics: [Diagnostic] = []
     /// Symlinks to folders, not followed (under `condition`).
     private(set) var symlinkedFolders: [String] = []
 
-    init(root: String, index: IndexView?, statting: Bool) {
+    init(root: String, index: IndexView?, statting: Bool, streaming: Bool = false) {
         self.root = root
         self.index = index
         self.statting = statting
+        self.streaming = streaming
+    }
+
+    /// Streaming: the next batch in the survey's order (`NameBatch.precedes`), once no folder
+    /// still being read can hold one before it (waiting for that); nil when the walk is done and
+    /// every batch was handed out.
+    func nextInOrder() -> NameBatch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let first = waiting.indices.min(by: { NameBatch.precedes(waiting[$0], waiting[$1]) }) {
+                // A folder being read, or one yet to be found below it (whose path sorts after
+                // it), may still hold names that come first.
+                let folder = waiting[first].folder.relative.utf8
+                if unfinished.allSatisfy({
+                    $0.utf8.elementsEqual(folder) || folder.lexicographicallyPrecedes($0.utf8)
+                }) {
+                    return waiting.remove(at: first)
+                }
+            } else if pending.isEmpty && busy == 0 {
+                return nil
+            }
+            condition.wait()
+        }
     }
 
     /// Takes and does work until there is none left anywhere.
@@ -346,13 +423,32 @@ private final class SurveyWork: @unchecked Sendable {
         condition.lock()
         pending.append(item)
         if let batch { batches.append(batch) }
-        condition.signal()
+        if streaming {
+            if let batch { waiting.append(batch) }
+            if case .folder(let relative, _) = item { unfinished.append(relative) }
+            // The reader waits on the same condition as the workers.
+            condition.broadcast()
+        } else {
+            condition.signal()
+        }
+        condition.unlock()
+    }
+
+    /// Streaming: the folder `relative` has been read through (all its batches made).
+    private func finished(_ relative: String) {
+        guard streaming else { return }
+        condition.lock()
+        if let i = unfinished.firstIndex(where: { $0.utf8.elementsEqual(relative.utf8) }) {
+            unfinished.remove(at: i)
+        }
+        condition.broadcast()
         condition.unlock()
     }
 
     /// Reads one folder: its subfolders become work, and its files go out in batches; what its
     /// ignore files and those above (`rules`) ignore is left out.
     private func read(_ relative: String, rules above: IgnoreRules) {
+        defer { finished(relative) }
         let full = relative.isEmpty ? root : root + "/" + relative
         let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         // The batches hold a descriptor of their own: `closedir` closes the one it reads through.

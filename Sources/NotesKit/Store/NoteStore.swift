@@ -175,6 +175,10 @@ public final class NoteStore {
     /// The catalog, brought up to date with the files the first time it is asked for.
     public var catalog: Catalog { current ?? refresh() }
 
+    /// The search the caller is about to run, if any: a catalog made with no index yet matches
+    /// each note as it reads it (`Vault.catalog(search:)`).
+    public var search: SearchQuery?
+
     /// Brings the catalog up to date with the files now (after a change, or to rebuild the index).
     /// The index is rewritten when it must be, unless another process holds the lock: then this one
     /// leaves the writing to it, as a reader should — or, with `waitForLock` (`notes index`, whose
@@ -187,7 +191,7 @@ public final class NoteStore {
         let catalog = vault.catalog(
             indexPath: indexPath, lockPath: indexFolder == stateFolder ? lockPath : indexFolder + "/lock",
             rebuild: rebuild,
-            waitForLock: waitForLock, progress: progress)
+            waitForLock: waitForLock, search: search, progress: progress)
         current = catalog
         unreported += catalog.diagnostics
         unreported += symlinkWarnings.warnings(for: catalog.symlinkedFolders, in: vault)

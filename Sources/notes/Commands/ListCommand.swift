@@ -67,6 +67,7 @@ struct ListOptions {
     func show(_ store: NoteStore, context: Context, search: SearchQuery? = nil) throws {
         let style = context.style
         let order = sort ?? context.settings.order
+        store.search = search
         _ = context.catalog(store)
         var query = NoteQuery(search: search ?? SearchQuery(""), order: order, reverse: reverse, limit: limit)
         query.filter = try filters.filter(tags: tags, store: store, context: context)
