@@ -15,7 +15,7 @@ extension NoteLinks {
     /// with a leading `/`; no scheme. Its target is the path as written, without `#fragment` or
     /// `?query`; the fragment is its heading.
     static func attachmentLink(_ bytes: UnsafeBufferPointer<UInt8>, opening: Int, _ parts: MarkdownParts)
-        -> NoteLink?
+        -> LinkSpan?
     {
         let destination = parts.destination
         guard !destination.isEmpty else { return nil }
@@ -58,18 +58,9 @@ extension NoteLinks {
         let path = String(decoding: UnsafeBufferPointer(rebasing: slice), as: UTF8.self)
         let decoded = percentDecoded(path)
         guard !decoded.hasSuffix(".md"), !decoded.hasSuffix(".markdown") else { return nil }
-        var heading: String?
-        if pathEnd < destination.upperBound, bytes[pathEnd] == UInt8(ascii: "#") {
-            let fragment = percentDecoded(
-                String(
-                    decoding: UnsafeBufferPointer(rebasing: bytes[(pathEnd + 1)..<destination.upperBound]),
-                    as: UTF8.self))
-            heading = fragment.isEmpty ? nil : fragment
-        }
-        let range = opening..<parts.end
-        return NoteLink(
+        return LinkSpan(
             style: .markdown, kind: .attachment, isEmbed: bytes[opening] == UInt8(ascii: "!"), line: 0,
-            text: String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), target: path,
-            heading: heading, range: range, targetRange: pathRange)
+            range: opening..<parts.end, targetRange: pathRange,
+            heading: fragment(bytes, after: pathEnd, in: destination))
     }
 }

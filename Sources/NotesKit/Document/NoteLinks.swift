@@ -47,6 +47,35 @@ public struct NoteLink: Equatable, Sendable {
     public var decodedTarget: String { style == .markdown ? NoteLinks.percentDecoded(target) : target }
 }
 
+extension NoteLink {
+    /// The link `span` marks in `bytes`, its strings made.
+    init(_ span: LinkSpan, in bytes: UnsafeBufferPointer<UInt8>) {
+        let heading = span.heading.map { NoteLinks.string(bytes, $0) }
+        self.init(
+            style: span.style, kind: span.kind, isEmbed: span.isEmbed, line: span.line,
+            text: NoteLinks.string(bytes, span.range), target: NoteLinks.string(bytes, span.targetRange),
+            heading: span.style == .markdown ? heading.map(NoteLinks.percentDecoded) : heading,
+            range: span.range, targetRange: span.targetRange)
+    }
+}
+
+/// A link of a body as places in its bytes, no string made: what `NoteLink` makes its strings of,
+/// and what the index reads a note's links as.
+struct LinkSpan {
+    var style: NoteLink.Style
+    var kind: NoteLink.Kind
+    var isEmbed: Bool
+    /// The 1-based line of the file it is on.
+    var line: Int
+    /// `NoteLink.text`'s bytes.
+    var range: Range<Int>
+    /// `NoteLink.target`'s bytes.
+    var targetRange: Range<Int>
+    /// The heading's bytes, if the link has one: as `NoteLink.heading` has it in a wiki link,
+    /// percent-encoded in a Markdown link (where `NoteLink.heading` is decoded).
+    var heading: Range<Int>?
+}
+
 /// Finds the links of a note's body. Links in inline code and fenced code blocks do not
 /// count (code inside a wiki link's brackets, `[[Note#`code`]]`, is part of it), nor escaped
 /// brackets (`\[[x]]`); images (`![alt](x.png)`), URLs (`[x](https://…)`,
@@ -96,8 +125,17 @@ public enum NoteLinks {
     static func scan(
         _ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, everything: Bool, code: inout CodeCursor
     ) -> [NoteLink] {
-        guard let base = bytes.baseAddress else { return [] }
-        var links: [NoteLink] = []
+        var spans: [LinkSpan] = []
+        scan(bytes, firstLine: firstLine, everything: everything, code: &code, into: &spans)
+        return spans.map { NoteLink($0, in: bytes) }
+    }
+
+    /// `scan(_:firstLine:everything:code:)`, the links appended to `links` as spans.
+    static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, everything: Bool, code: inout CodeCursor,
+        into links: inout [LinkSpan]
+    ) {
+        guard let base = bytes.baseAddress else { return }
         var line = firstLine
         var counted = 0
         func lineNumber(at position: Int) -> Int {
@@ -171,7 +209,6 @@ public enum NoteLinks {
                 i += 1
             }
         }
-        return links
     }
 
     // MARK: Wiki links
@@ -179,7 +216,7 @@ public enum NoteLinks {
     /// The wiki link whose `[[` is at `i`, if it is one: `]]` closes it on the same line. Its kind
     /// says whether it goes to a note, an attachment (`[[photo.png]]`) or into this note
     /// (`[[#Heading]]`).
-    static func wikiLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> NoteLink? {
+    static func wikiLink(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> LinkSpan? {
         let innerStart = i + 2
         var j = innerStart
         var close: Int?
@@ -204,16 +241,17 @@ public enum NoteLinks {
             targetEnd = hash
         }
         let target = trimmed(bytes, innerStart..<targetEnd)
-        let heading = headingRange.map { string(bytes, trimmed(bytes, $0)) }
+        let heading = headingRange.map { trimmed(bytes, $0) }
         guard !target.isEmpty || heading?.isEmpty == false else { return nil }
-        let name = string(bytes, target)
-        let kind: NoteLink.Kind = target.isEmpty ? .sameNote : isAttachment(name) ? .attachment : .note
+        let kind: NoteLink.Kind =
+            target.isEmpty
+            ? .sameNote : isAttachment(UnsafeBufferPointer(rebasing: bytes[target])) ? .attachment : .note
         let embed =
             i > 0 && bytes[i - 1] == UInt8(ascii: "!") && !MarkdownCode.isEscaped(bytes, i - 1, from: 0)
         let range = (embed ? i - 1 : i)..<(close + 2)
-        return NoteLink(
-            style: .wiki, kind: kind, isEmbed: embed, line: 0, text: string(bytes, range), target: name,
-            heading: heading?.isEmpty == false ? heading : nil, range: range, targetRange: target)
+        return LinkSpan(
+            style: .wiki, kind: kind, isEmbed: embed, line: 0, range: range, targetRange: target,
+            heading: heading?.isEmpty == false ? heading : nil)
     }
 
     /// File extensions of attachments (Obsidian's images, audio, video, PDF, canvas): a wiki link
@@ -223,14 +261,13 @@ public enum NoteLinks {
         "3gp", "mkv", "mov", "mp4", "ogv", "pdf", "canvas", "base",
     ]
 
-    /// Whether a wiki link's target names an attachment rather than a note.
-    static func isAttachment(_ target: String) -> Bool {
+    /// Whether a wiki link's target (its UTF-8 bytes) names an attachment rather than a note.
+    static func isAttachment(_ target: UnsafeBufferPointer<UInt8>) -> Bool {
         // Most targets have no dot: compared as bytes before any string is made.
-        let utf8 = target.utf8
-        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")), !utf8[dot...].contains(UInt8(ascii: "/"))
+        guard let dot = target.lastIndex(of: UInt8(ascii: ".")), !target[dot...].contains(UInt8(ascii: "/"))
         else { return false }
         return attachmentExtensions.contains(
-            String(decoding: utf8[utf8.index(after: dot)...], as: UTF8.self).lowercased())
+            String(decoding: UnsafeBufferPointer(rebasing: target[(dot + 1)...]), as: UTF8.self).lowercased())
     }
 
     // MARK: Markdown links
@@ -338,7 +375,7 @@ public enum NoteLinks {
     /// The link a Markdown link is when its destination is a relative path to a note file.
     private static func noteLink(
         _ bytes: UnsafeBufferPointer<UInt8>, opening i: Int, _ parts: MarkdownParts
-    ) -> NoteLink? {
+    ) -> LinkSpan? {
         let destination = parts.destination
         guard !destination.isEmpty else { return nil }
         var pathEnd = destination.upperBound
@@ -359,16 +396,19 @@ public enum NoteLinks {
         guard !hasScheme(path) else { return nil }
         let decoded = percentDecoded(path)
         guard decoded.hasSuffix(".md") || decoded.hasSuffix(".markdown") else { return nil }
-        var heading: String?
-        if pathEnd < destination.upperBound, bytes[pathEnd] == UInt8(ascii: "#") {
-            let fragment = percentDecoded(string(bytes, (pathEnd + 1)..<destination.upperBound))
-            heading = fragment.isEmpty ? nil : fragment
-        }
         let range = i..<parts.end
-        return NoteLink(
-            style: .markdown, isEmbed: false, line: 0, text: string(bytes, range), target: path,
-            heading: heading,
-            range: range, targetRange: pathRange)
+        return LinkSpan(
+            style: .markdown, kind: .note, isEmbed: false, line: 0, range: range, targetRange: pathRange,
+            heading: fragment(bytes, after: pathEnd, in: destination))
+    }
+
+    /// Where the fragment after the `#` at `pathEnd` of a Markdown link's `destination` is, unless
+    /// there is none or it is empty.
+    static func fragment(_ bytes: UnsafeBufferPointer<UInt8>, after pathEnd: Int, in destination: Range<Int>)
+        -> Range<Int>?
+    {
+        guard pathEnd + 1 < destination.upperBound, bytes[pathEnd] == UInt8(ascii: "#") else { return nil }
+        return (pathEnd + 1)..<destination.upperBound
     }
 
     /// Whether a destination starts with a URL scheme (`https:`, `mailto:`, `obsidian:`…).
@@ -447,7 +487,7 @@ public enum NoteLinks {
         return low..<high
     }
 
-    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }

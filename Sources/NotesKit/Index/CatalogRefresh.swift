@@ -390,6 +390,7 @@ extension Vault {
         }
         var (body, title) = (loaded.document.body, loaded.note.title)
         var encoded = NoteRefs.Encoded()
+        var scratch = NoteRefs.LinkScratch()
         body.withUTF8 { bytes in
             title.withUTF8 { title in
                 var code = CodeCursor(bytes)
@@ -397,32 +398,32 @@ extension Vault {
                     body: bytes, firstLine: NoteLinks.firstBodyLine(loaded.document), code: &code,
                     path: loaded.note.path, title: title, tags: tags, aliases: loaded.document.aliases,
                     importedFrom: loaded.document.frontMatter?.scalar("importedFrom") ?? "",
-                    folding: &folding,
-                    into: &encoded)
+                    folding: &folding, scratch: &scratch, into: &encoded)
             }
         }
         return encoded
     }
 
     /// `refs(of:folding:)` of a note's parts, encoded into `encoded` (`NoteRefs.encode`: its
-    /// memory used again): its body's bytes (whose first line is line `firstLine` of the file, its
-    /// code found through `code`, a cursor over them at their start), its vault path and title
-    /// (UTF-8), its tags with their folded forms, its aliases and `importedFrom`.
+    /// memory used again, as is `scratch`'s): its body's bytes (whose first line is line
+    /// `firstLine` of the file, its code found through `code`, a cursor over them at their
+    /// start), its vault path and title (UTF-8), its tags with their folded forms, its aliases
+    /// and `importedFrom`.
     static func refs(
         body: UnsafeBufferPointer<UInt8>, firstLine: Int, code: inout CodeCursor, path: String,
         title: UnsafeBufferPointer<UInt8>,
         tags: [(spelling: String, folded: [UInt8])], aliases: [String], importedFrom: String,
-        folding: inout TextFolder, into encoded: inout NoteRefs.Encoded
+        folding: inout TextFolder, scratch: inout NoteRefs.LinkScratch, into encoded: inout NoteRefs.Encoded
     ) {
         // Links and anchors (as `NoteLinks.all` and `NoteAnchors.of` find them) from one look for
-        // the body's code, which neither counts in.
-        let found = NoteLinks.scan(body, firstLine: firstLine, everything: true, code: &code)
+        // the body's code, which neither counts in; the links as spans of the body, no string made.
+        scratch.spans.removeAll(keepingCapacity: true)
+        NoteLinks.scan(body, firstLine: firstLine, everything: true, code: &code, into: &scratch.spans)
         let anchors = NoteAnchors.scan(body, firstLine: firstLine, code: &code)
-        let keys = found.map { LinkKeys.make($0, from: path, folding: &folding) }
         NoteRefs.encode(
-            foldedTitle: folding.foldedBytes(utf8: title), tags: tags, links: found, keys: keys,
+            foldedTitle: folding.foldedBytes(utf8: title), tags: tags, body: body, source: path,
             foldedAliases: aliases.map { folding.foldedBytes($0) }, anchors: anchors,
-            importedFrom: importedFrom, into: &encoded)
+            importedFrom: importedFrom, folding: &folding, scratch: &scratch, into: &encoded)
     }
 }
 

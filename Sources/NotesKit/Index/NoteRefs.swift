@@ -125,27 +125,29 @@ enum NoteRefs {
     }
 
     /// The parts of a note: its folded title, its tags (as spelled and folded, each once), its
-    /// links with their keys, its folded aliases, its headings and block ids. A tag, link, alias,
+    /// links with their keys (`scratch.spans`, spans of `body`, the body of the note at the vault
+    /// path `source`), its folded aliases, its headings and block ids. A tag, link, alias,
     /// heading or block id too long for the layout (hundreds of bytes, thousands) is left out.
     ///
     /// Written into the arrays of `encoded`, emptied first and their memory kept: a reader that
     /// encodes note after note into the same one allocates nothing for them after the first.
     static func encode(
         foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
-        links: [NoteLink], keys: [LinkKeys], foldedAliases: [[UInt8]] = [],
-        anchors: NoteAnchors = NoteAnchors(), importedFrom: String = "", into encoded: inout Encoded
+        body: UnsafeBufferPointer<UInt8>, source: String, foldedAliases: [[UInt8]] = [],
+        anchors: NoteAnchors = NoteAnchors(), importedFrom: String = "", folding: inout TextFolder,
+        scratch: inout LinkScratch, into encoded: inout Encoded
     ) {
+        scratch.keys(in: body, from: source, folding: &folding)
         // What fits the layout, counted first (each count comes before its items), then written
         // in one pass each: no filtered copies of the tags and links.
-        // The links and their keys apart, by index: a tuple of the two taken whole is copied
-        // through the runtime's generic tuple copy, each of its strings and arrays retained.
         func fits(_ tag: (spelling: String, folded: [UInt8])) -> Bool {
             tag.folded.count <= 255 && tag.spelling.utf8.count <= 255
         }
+        let (spans, parts) = (scratch.spans, scratch.parts)
         func linkFits(_ k: Int) -> Bool {
-            links[k].text.utf8.count <= Int(UInt16.max) && keys[k].key.count <= Int(UInt16.max)
-                && keys[k].alternative.count <= Int(UInt16.max)
-                && (links[k].heading?.utf8.count ?? 0) <= Int(UInt16.max)
+            spans[k].range.count <= Int(UInt16.max) && parts[k].key.count <= Int(UInt16.max)
+                && parts[k].alternative.count <= Int(UInt16.max)
+                && (parts[k].heading?.count ?? 0) <= Int(UInt16.max)
         }
         var tagCount = 0
         var tagsSize = 4 + foldedTitle.count
@@ -157,11 +159,11 @@ enum NoteRefs {
         }
         var linkCount = 0
         var linksSize = 2
-        for k in links.indices where linkCount < Int(UInt16.max) && linkFits(k) {
+        for k in spans.indices where linkCount < Int(UInt16.max) && linkFits(k) {
             linkCount += 1
-            let heading = links[k].heading?.utf8.count ?? 0
-            linksSize += 7 + keys[k].key.count + keys[k].alternative.count + heading
-            shownSize += 17 + links[k].text.utf8.count + heading
+            let heading = parts[k].heading?.count ?? 0
+            linksSize += 7 + parts[k].key.count + parts[k].alternative.count + heading
+            shownSize += 17 + spans[k].range.count + heading
         }
         tagsSize += 2 + foldedAliases.reduce(0) { $0 + 2 + $1.count }
         shownSize += ShownRefs.size(of: anchors) + 4 + importedFrom.utf8.count
@@ -196,24 +198,113 @@ enum NoteRefs {
         u16(linkCount, &encoded.links)
         NoteIndexFile.append(UInt32(linkCount), to: &shown)
         written = 0
-        for k in links.indices where written < linkCount && linkFits(k) {
-            let link = links[k]
-            let flags = flags(of: link)
+        for k in spans.indices where written < linkCount && linkFits(k) {
+            let (span, part) = (spans[k], parts[k])
+            let flags = flags(of: span)
             encoded.links.append(flags & ~embed)
-            bytes16(keys[k].key, &encoded.links)
-            bytes16(keys[k].alternative, &encoded.links)
-            if let heading = link.heading { bytes16(heading.utf8, &encoded.links) }
-            NoteIndexFile.append(UInt32(clamping: link.line), to: &shown)
+            bytes16(scratch.bytes[part.key], &encoded.links)
+            bytes16(scratch.bytes[part.alternative], &encoded.links)
+            if let heading = part.heading { bytes16(scratch.bytes[heading], &encoded.links) }
+            NoteIndexFile.append(UInt32(clamping: span.line), to: &shown)
             shown.append(flags)
-            NoteIndexFile.append(link.text, to: &shown)
-            u16(link.targetRange.lowerBound - link.range.lowerBound, &shown)
-            u16(link.targetRange.upperBound - link.range.lowerBound, &shown)
-            NoteIndexFile.append(link.heading ?? "", to: &shown)
+            NoteIndexFile.append(utf8: UnsafeBufferPointer(rebasing: body[span.range]), to: &shown)
+            u16(span.targetRange.lowerBound - span.range.lowerBound, &shown)
+            u16(span.targetRange.upperBound - span.range.lowerBound, &shown)
+            scratch.bytes.withUnsafeBufferPointer { bytes in
+                NoteIndexFile.append(
+                    utf8: UnsafeBufferPointer(rebasing: bytes[part.heading ?? 0..<0]), to: &shown)
+            }
             written += 1
         }
         ShownRefs.append(anchors, to: &shown)
         NoteIndexFile.append(importedFrom, to: &shown)
         encoded.shown = shown
+    }
+
+    /// The flags of `span`, as `flags(of:)` has them for its link.
+    static func flags(of span: LinkSpan) -> UInt8 {
+        var flags: UInt8 = span.style == .markdown ? markdown : 0
+        if span.isEmbed { flags |= embed }
+        if span.heading != nil { flags |= hasHeading }
+        if span.kind == .attachment { flags |= attachment }
+        if span.kind == .sameNote { flags |= sameNote }
+        return flags
+    }
+
+    /// A note's links as spans of its body, and their keys and headings (as `LinkKeys.make` and
+    /// `NoteLink.heading` make them) in one buffer: memory a reader uses again for every note.
+    struct LinkScratch {
+        var spans: [LinkSpan] = []
+        /// Every link's key, alternative and heading, one after the other.
+        var bytes: [UInt8] = []
+        /// Where each link's are in `bytes`.
+        var parts: [(key: Range<Int>, alternative: Range<Int>, heading: Range<Int>?)] = []
+
+        /// Fills `bytes` and `parts` for `spans`, links of `body` in the note at vault path `source`.
+        mutating func keys(
+            in body: UnsafeBufferPointer<UInt8>, from source: String, folding: inout TextFolder
+        ) {
+            bytes.removeAll(keepingCapacity: true)
+            parts.removeAll(keepingCapacity: true)
+            func append(_ string: String) {
+                var string = string
+                string.withUTF8 { bytes.append(contentsOf: $0) }
+            }
+            /// Appends `range` of the body, percent-decoded as `NoteLinks.percentDecoded` does.
+            func appendDecoded(_ range: Range<Int>) {
+                let written = UnsafeBufferPointer(rebasing: body[range])
+                if written.contains(UInt8(ascii: "%")) {
+                    append(NoteLinks.percentDecoded(NoteLinks.string(body, range)))
+                } else {
+                    bytes.append(contentsOf: written)
+                }
+            }
+            for span in spans {
+                let start = bytes.count
+                var key = start..<start
+                var alternative = start..<start
+                switch span.kind {
+                case .sameNote: break
+                case .attachment:
+                    // The target as a path (`NoteLink.decodedTarget`).
+                    if span.style == .markdown {
+                        appendDecoded(span.targetRange)
+                    } else {
+                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: body[span.targetRange]))
+                    }
+                    key = start..<bytes.count
+                    alternative = bytes.count..<bytes.count
+                case .note where span.style == .wiki:
+                    let target = UnsafeBufferPointer(rebasing: body[span.targetRange])
+                    bytes.append(contentsOf: target)
+                    let end = bytes.count
+                    key =
+                        start..<(end - start > 3 && target.suffix(3).elementsEqual(".md".utf8)
+                        ? end - 3 : end)
+                    folding.appendFolded(utf8: target, to: &bytes)
+                    alternative = end..<bytes.count
+                case .note:
+                    let keys = LinkKeys.make(
+                        style: .markdown, target: NoteLinks.string(body, span.targetRange), from: source,
+                        folding: &folding)
+                    bytes.append(contentsOf: keys.key)
+                    key = start..<bytes.count
+                    bytes.append(contentsOf: keys.alternative)
+                    alternative = key.upperBound..<bytes.count
+                }
+                var heading: Range<Int>?
+                if let written = span.heading {
+                    let headingStart = bytes.count
+                    if span.style == .markdown {
+                        appendDecoded(written)
+                    } else {
+                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: body[written]))
+                    }
+                    heading = headingStart..<bytes.count
+                }
+                parts.append((key, alternative, heading))
+            }
+        }
     }
 }
 

@@ -11,6 +11,8 @@ final class RecordScratch {
     var items: [Range<Int>] = []
     /// The last note's tags and links as the index encodes them, its memory used for the next.
     var refs = NoteRefs.Encoded()
+    /// The last note's links, their keys and headings, the memory used for the next.
+    var links = NoteRefs.LinkScratch()
     /// The time zone of dates without one: `TimeZone.current` (a lock and a look-up each time it
     /// is asked for), as it was when the scratch was last taken (`taken()`).
     var zone = TimeZone.current
@@ -334,7 +336,7 @@ extension Vault {
                 Vault.refs(
                     body: body, firstLine: firstLine, code: &code, path: path, title: title, tags: tags,
                     aliases: head.aliases, importedFrom: head.importedFrom, folding: &folding,
-                    into: &scratch.refs)
+                    scratch: &scratch.links, into: &scratch.refs)
                 table.add(
                     path: path, size: status.size, mtime: status.mtime, inode: status.inode,
                     flags: IndexLayout.isNote
