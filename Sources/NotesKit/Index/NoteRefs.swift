@@ -116,11 +116,18 @@ enum NoteRefs {
 
     /// The flags of `link`.
     static func flags(of link: NoteLink) -> UInt8 {
-        var flags: UInt8 = link.style == .markdown ? markdown : 0
-        if link.isEmbed { flags |= embed }
-        if link.heading != nil { flags |= hasHeading }
-        if link.kind == .attachment { flags |= attachment }
-        if link.kind == .sameNote { flags |= sameNote }
+        flags(link.style, link.kind, isEmbed: link.isEmbed, hasHeading: link.heading != nil)
+    }
+
+    /// The flags of a link of `style` and `kind`.
+    static func flags(_ style: NoteLink.Style, _ kind: NoteLink.Kind, isEmbed: Bool, hasHeading: Bool)
+        -> UInt8
+    {
+        var flags: UInt8 = style == .markdown ? markdown : 0
+        if isEmbed { flags |= embed }
+        if hasHeading { flags |= NoteRefs.hasHeading }
+        if kind == .attachment { flags |= attachment }
+        if kind == .sameNote { flags |= sameNote }
         return flags
     }
 
@@ -223,12 +230,7 @@ enum NoteRefs {
 
     /// The flags of `span`, as `flags(of:)` has them for its link.
     static func flags(of span: LinkSpan) -> UInt8 {
-        var flags: UInt8 = span.style == .markdown ? markdown : 0
-        if span.isEmbed { flags |= embed }
-        if span.heading != nil { flags |= hasHeading }
-        if span.kind == .attachment { flags |= attachment }
-        if span.kind == .sameNote { flags |= sameNote }
-        return flags
+        flags(span.style, span.kind, isEmbed: span.isEmbed, hasHeading: span.heading != nil)
     }
 
     /// A note's links as spans of its body, and their keys and headings (as `LinkKeys.make` and
