@@ -101,7 +101,11 @@ final class SurveyStream: @unchecked Sendable {
         self.vault = vault
         let work = SurveyWork(root: vault.root, index: nil, statting: false, streaming: true)
         self.work = work
-        Thread.detachNewThread { work.run() }
+        // As many walkers as `survey` has: a vault of thousands of small folders is walked on
+        // all cores (each takes the first folder left), a large folder by one.
+        for _ in 0..<max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) {
+            Thread.detachNewThread { work.run() }
+        }
     }
 
     /// The next notes to read, in order: at least `count` of them, unless the walk has found no
@@ -355,8 +359,8 @@ private final class SurveyWork: @unchecked Sendable {
     private var busy = 0
     /// Every batch made (under `condition`).
     private(set) var batches: [NameBatch] = []
-    /// Streaming: the batches made and not yet handed out, and the folders found and not yet
-    /// read through (under `condition`).
+    /// Streaming: the batches made and not yet handed out, in the survey's order, and the
+    /// folders found and not yet read through, in byte order (under `condition`).
     private var waiting: [NameBatch] = []
     private var unfinished: [String] = [""]
     /// Folders that could not be read (under `condition`).
@@ -378,15 +382,16 @@ private final class SurveyWork: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let first = waiting.indices.min(by: { NameBatch.precedes(waiting[$0], waiting[$1]) }) {
+            if let first = waiting.first {
                 // A folder being read, or one yet to be found below it (whose path sorts after
-                // it), may still hold names that come first.
-                let folder = waiting[first].folder.relative.utf8
-                if unfinished.allSatisfy({
-                    $0.utf8.elementsEqual(folder) || folder.lexicographicallyPrecedes($0.utf8)
-                }) {
-                    return waiting.remove(at: first)
+                // it), may still hold names that come first: none may sort before this one's.
+                if let earliest = unfinished.first,
+                    earliest.utf8.lexicographicallyPrecedes(first.folder.relative.utf8)
+                {
+                    condition.wait()
+                    continue
                 }
+                return waiting.removeFirst()
             } else if pending.isEmpty && busy == 0 {
                 return nil
             }
@@ -421,14 +426,25 @@ private final class SurveyWork: @unchecked Sendable {
 
     private func give(_ item: Item, batch: NameBatch? = nil) {
         condition.lock()
-        pending.append(item)
         if let batch { batches.append(batch) }
         if streaming {
-            if let batch { waiting.append(batch) }
-            if case .folder(let relative, _) = item { unfinished.append(relative) }
+            // Folders are read in byte order of their paths (`pending` kept from last to first,
+            // so the next taken is the first), so that a folder's batches can go out as they are
+            // made; a batch needs no check (no index, no stat) and is only handed out.
+            func bytesPrecede(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+            switch item {
+            case .folder(let relative, _):
+                insertSorted(item, into: &pending) { a, b in
+                    guard case .folder(let a, _) = a, case .folder(let b, _) = b else { return false }
+                    return bytesPrecede(b, a)
+                }
+                insertSorted(relative, into: &unfinished, by: bytesPrecede)
+            case .batch(let batch): insertSorted(batch, into: &waiting, by: NameBatch.precedes)
+            }
             // The reader waits on the same condition as the workers.
             condition.broadcast()
         } else {
+            pending.append(item)
             condition.signal()
         }
         condition.unlock()
@@ -438,8 +454,18 @@ private final class SurveyWork: @unchecked Sendable {
     private func finished(_ relative: String) {
         guard streaming else { return }
         condition.lock()
-        if let i = unfinished.firstIndex(where: { $0.utf8.elementsEqual(relative.utf8) }) {
-            unfinished.remove(at: i)
+        // Found where it sorts (the first of those equal to it by bytes).
+        var (low, high) = (0, unfinished.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if unfinished[middle].utf8.lexicographicallyPrecedes(relative.utf8) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        if low < unfinished.count, unfinished[low].utf8.elementsEqual(relative.utf8) {
+            unfinished.remove(at: low)
         }
         condition.broadcast()
         condition.unlock()
@@ -549,4 +575,14 @@ private final class SurveyWork: @unchecked Sendable {
         symlinkedFolders.append(relative.isEmpty ? name : relative + "/" + name)
         condition.unlock()
     }
+}
+
+/// Inserts `element` into `array`, sorted by `precedes`, after the elements equal to it.
+private func insertSorted<T>(_ element: T, into array: inout [T], by precedes: (T, T) -> Bool) {
+    var (low, high) = (0, array.count)
+    while low < high {
+        let middle = (low + high) / 2
+        if precedes(element, array[middle]) { high = middle } else { low = middle + 1 }
+    }
+    array.insert(element, at: low)
 }
