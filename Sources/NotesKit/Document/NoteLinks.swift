@@ -468,6 +468,13 @@ public enum NoteLinks {
         return String(validating: out, as: UTF8.self) ?? text
     }
 
+    /// Appends `written` (UTF-8) to `out` as `percentDecoded` decodes it; without a `%`, as it is.
+    static func appendPercentDecoded(_ written: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        guard written.contains(UInt8(ascii: "%")) else { return out.append(contentsOf: written) }
+        var decoded = percentDecoded(String(decoding: written, as: UTF8.self))
+        decoded.withUTF8 { out.append(contentsOf: $0) }
+    }
+
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")

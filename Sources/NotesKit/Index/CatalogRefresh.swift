@@ -66,8 +66,8 @@ extension Vault {
         var textHits: [Bool] = []
         if let walk, let plan {
             openStream(plan, capacity: 0)
-            (read, readDiagnostics, readMode) = readRecords(
-                next: walk.next(atLeast:), total: nil, into: stream, matching: matching, hits: &textHits)
+            (read, readDiagnostics, readMode, textHits) = readRecords(
+                next: walk.next(atLeast:), total: nil, into: stream, matching: matching)
             survey = walk.finish()
             Trace.mark("survey+read")
         }
@@ -240,22 +240,23 @@ extension Vault {
         progress: ((Int, Int) -> Void)?
     ) -> ([IndexTable], [Diagnostic], mode_t) {
         var start = 0
-        var hits: [Bool] = []
-        return readRecords(
+        let (tables, diagnostics, mode, _) = readRecords(
             next: { count in
                 guard start < files.count else { return nil }
                 defer { start = min(files.count, start + count) }
                 return Array(files[start..<min(files.count, start + count)])
-            }, total: files.count, into: stream, matching: nil, hits: &hits, progress: progress)
+            }, total: files.count, into: stream, matching: nil, progress: progress)
+        return (tables, diagnostics, mode)
     }
 
     /// `readRecords` of the files `next(count)` hands out, `count` or more at a time (nil when
-    /// there are none left), `total` in all where known (for `progress`). With `matching`, each
-    /// record read gets whether its folded text matches that search, in `hits`, in order.
+    /// there are none left), `total` in all where known (for `progress`). With `matching`, also
+    /// whether each record read has folded text that matches that search, in order.
     private func readRecords(
         next: (Int) -> [(path: String, status: FileStatus?)]?, total: Int?, into stream: IndexStream?,
-        matching: SearchQuery?, hits: inout [Bool], progress: ((Int, Int) -> Void)? = nil
-    ) -> ([IndexTable], [Diagnostic], mode_t) {
+        matching: SearchQuery?, progress: ((Int, Int) -> Void)? = nil
+    ) -> (tables: [IndexTable], diagnostics: [Diagnostic], mode: mode_t, hits: [Bool]) {
+        var hits: [Bool] = []
         var tables: [IndexTable] = []
         var diagnostics: [Diagnostic] = []
         var mode: mode_t = 0o666
@@ -318,7 +319,7 @@ extension Vault {
             done += files.count
             progress?(done, total ?? done)
         }
-        return (tables, diagnostics, 0o600 | mode)
+        return (tables, diagnostics, 0o600 | mode, hits)
     }
 
     /// Reads one file and adds its record to `table`, its searchable text folded straight into

@@ -16,18 +16,8 @@ extension NoteRefs {
         ) {
             bytes.removeAll(keepingCapacity: true)
             parts.removeAll(keepingCapacity: true)
-            func append(_ string: String) {
-                var string = string
-                string.withUTF8 { bytes.append(contentsOf: $0) }
-            }
-            /// Appends `range` of the body, percent-decoded as `NoteLinks.percentDecoded` does.
             func appendDecoded(_ range: Range<Int>) {
-                let written = UnsafeBufferPointer(rebasing: body[range])
-                if written.contains(UInt8(ascii: "%")) {
-                    append(NoteLinks.percentDecoded(NoteLinks.string(body, range)))
-                } else {
-                    bytes.append(contentsOf: written)
-                }
+                NoteLinks.appendPercentDecoded(UnsafeBufferPointer(rebasing: body[range]), to: &bytes)
             }
             for span in spans {
                 let start = bytes.count
@@ -45,14 +35,9 @@ extension NoteRefs {
                     key = start..<bytes.count
                     alternative = bytes.count..<bytes.count
                 case .note where span.style == .wiki:
-                    let target = UnsafeBufferPointer(rebasing: body[span.targetRange])
-                    bytes.append(contentsOf: target)
-                    let end = bytes.count
-                    key =
-                        start..<(end - start > 3 && target.suffix(3).elementsEqual(".md".utf8)
-                        ? end - 3 : end)
-                    folding.appendFolded(utf8: target, to: &bytes)
-                    alternative = end..<bytes.count
+                    (key, alternative) = LinkKeys.appendWiki(
+                        target: UnsafeBufferPointer(rebasing: body[span.targetRange]), to: &bytes,
+                        folding: &folding)
                 case .note:
                     let keys = LinkKeys.make(
                         style: .markdown, target: NoteLinks.string(body, span.targetRange), from: source,

@@ -28,15 +28,28 @@ struct LinkKeys: Equatable {
     {
         switch style {
         case .wiki:
-            var key = Array(target.utf8)
-            if key.count > 3 && key.suffix(3).elementsEqual(".md".utf8) { key.removeLast(3) }
-            return LinkKeys(key: key, alternative: folding.foldedBytes(target))
+            var (target, bytes) = (target, [UInt8]())
+            let (key, alternative) = target.withUTF8 { appendWiki(target: $0, to: &bytes, folding: &folding) }
+            return LinkKeys(key: Array(bytes[key]), alternative: Array(bytes[alternative]))
         case .markdown:
             let path = NoteLinks.percentDecoded(target)
             let relative = LinkKeys.join(LinkKeys.folder(of: source), path)
             let fromTop = path.hasPrefix("./") || path.hasPrefix("../") ? nil : LinkKeys.join("", path)
             return LinkKeys(key: Array((relative ?? "").utf8), alternative: Array((fromTop ?? "").utf8))
         }
+    }
+
+    /// A wiki link's keys made of its target's bytes, appended to `out`: the target without a
+    /// `.md` ending (the key) and the folded target (the alternative); where each is in `out`.
+    static func appendWiki(
+        target: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], folding: inout TextFolder
+    ) -> (key: Range<Int>, alternative: Range<Int>) {
+        let start = out.count
+        out.append(contentsOf: target)
+        let end = out.count
+        let key = start..<(target.count > 3 && target.suffix(3).elementsEqual(".md".utf8) ? end - 3 : end)
+        folding.appendFolded(utf8: target, to: &out)
+        return (key, end..<out.count)
     }
 
     /// Whether a path may hold a `.`, `..` or empty component (a `/` followed by `.` or `/`, or a

@@ -41,8 +41,7 @@ extension Vault {
     /// `sharedMode`, which the reader must narrow.
     func survey(against index: IndexView?, statting: Bool = true) -> Survey {
         let work = SurveyWork(root: root, index: index, statting: statting)
-        let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in work.run() }
+        DispatchQueue.concurrentPerform(iterations: SurveyWork.workers) { _ in work.run() }
         let batches = work.batches.sorted(by: NameBatch.precedes)
         // Each batch's outcome (paths made for the files to read) on all cores, then joined in order.
         return survey(
@@ -103,7 +102,7 @@ final class SurveyStream: @unchecked Sendable {
         self.work = work
         // As many walkers as `survey` has: a vault of thousands of small folders is walked on
         // all cores (each takes the first folder left), a large folder by one.
-        for _ in 0..<max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) {
+        for _ in 0..<SurveyWork.workers {
             Thread.detachNewThread { work.run() }
         }
     }
@@ -349,6 +348,9 @@ private final class SurveyWork: @unchecked Sendable {
         case batch(NameBatch)
     }
 
+    /// How many threads walk a vault: one per core, up to eight.
+    static let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+
     let root: String
     let index: IndexView?
     let statting: Bool
@@ -357,7 +359,7 @@ private final class SurveyWork: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Item] = [.folder("", .none)]
     private var busy = 0
-    /// Every batch made (under `condition`).
+    /// Every batch made, unless streaming (under `condition`).
     private(set) var batches: [NameBatch] = []
     /// Streaming: the batches made and not yet handed out, in the survey's order, and the
     /// folders found and not yet read through, in byte order (under `condition`).
@@ -426,7 +428,6 @@ private final class SurveyWork: @unchecked Sendable {
 
     private func give(_ item: Item, batch: NameBatch? = nil) {
         condition.lock()
-        if let batch { batches.append(batch) }
         if streaming {
             // Folders are read in byte order of their paths (`pending` kept from last to first,
             // so the next taken is the first), so that a folder's batches can go out as they are
@@ -445,6 +446,7 @@ private final class SurveyWork: @unchecked Sendable {
             condition.broadcast()
         } else {
             pending.append(item)
+            if let batch { batches.append(batch) }
             condition.signal()
         }
         condition.unlock()
@@ -454,18 +456,10 @@ private final class SurveyWork: @unchecked Sendable {
     private func finished(_ relative: String) {
         guard streaming else { return }
         condition.lock()
-        // Found where it sorts (the first of those equal to it by bytes).
-        var (low, high) = (0, unfinished.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if unfinished[middle].utf8.lexicographicallyPrecedes(relative.utf8) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        if low < unfinished.count, unfinished[low].utf8.elementsEqual(relative.utf8) {
-            unfinished.remove(at: low)
+        // Where it sorts: the last of those equal to it by bytes comes just before.
+        let after = sortedPlace(of: relative, in: unfinished) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        if after > 0, unfinished[after - 1].utf8.elementsEqual(relative.utf8) {
+            unfinished.remove(at: after - 1)
         }
         condition.broadcast()
         condition.unlock()
@@ -577,12 +571,17 @@ private final class SurveyWork: @unchecked Sendable {
     }
 }
 
-/// Inserts `element` into `array`, sorted by `precedes`, after the elements equal to it.
-private func insertSorted<T>(_ element: T, into array: inout [T], by precedes: (T, T) -> Bool) {
+/// Where `element` goes in `array`, sorted by `precedes`: after the elements equal to it.
+private func sortedPlace<T>(of element: T, in array: [T], by precedes: (T, T) -> Bool) -> Int {
     var (low, high) = (0, array.count)
     while low < high {
         let middle = (low + high) / 2
         if precedes(element, array[middle]) { high = middle } else { low = middle + 1 }
     }
-    array.insert(element, at: low)
+    return low
+}
+
+/// Inserts `element` into `array`, sorted by `precedes`, after the elements equal to it.
+private func insertSorted<T>(_ element: T, into array: inout [T], by precedes: (T, T) -> Bool) {
+    array.insert(element, at: sortedPlace(of: element, in: array, by: precedes))
 }

@@ -17,14 +17,10 @@ final class PendingFile: @unchecked Sendable {
     private let fd: Int32
     private var failure: Int32 = 0
     private var closed = false
-    /// Small pieces (one note's folded text) are gathered into writes of about a megabyte.
-    private var buffer: [UInt8] = []
-    private static let bufferSize = 1 << 20
-    /// Pieces this long or longer (a chunk of notes' folded texts, a table) are written as they
-    /// are: copying them into the buffer would cost more than the system calls it saves.
-    private static let directSize = 1 << 14
+    /// What `append` has gathered, and where the file ends.
+    private var gathering = Gathering(end: 0)
     /// How many bytes were appended.
-    private(set) var length = 0
+    var length: Int { gathering.end }
     /// Whether the file must reach the disk before it is put in place (fsync of the file, and of
     /// the folder after the rename). Not for a cache that tells its own damage from its bytes (the
     /// index, with its checksums): the rename alone keeps a reader from ever seeing a torn file,
@@ -60,14 +56,7 @@ final class PendingFile: @unchecked Sendable {
 
     /// Appends `chunk`.
     func append(_ chunk: UnsafeRawBufferPointer) {
-        if buffer.count + chunk.count > Self.bufferSize || chunk.count >= Self.directSize { flush() }
-        length += chunk.count
-        if chunk.count >= Self.directSize {
-            writeAll(chunk, at: length - chunk.count)
-        } else {
-            if buffer.capacity == 0 { buffer.reserveCapacity(Self.bufferSize) }
-            buffer.append(contentsOf: chunk)
-        }
+        gathering.append(chunk, write: writeAll)
     }
 
     /// Appends the pieces `pieces` hands its argument, in order, written on all cores: each
@@ -80,7 +69,7 @@ final class PendingFile: @unchecked Sendable {
         pieces { sizes.append($0.count) }
         let total = sizes.reduce(0, +)
         let start = length
-        length += total
+        gathering.end += total
         guard failure == 0, total > 0 else { return }
         // Runs of about equal bytes, cut between pieces: run `w` is pieces cuts[w]..<cuts[w + 1].
         let workers = max(1, min(sizes.count, ProcessInfo.processInfo.activeProcessorCount))
@@ -93,33 +82,17 @@ final class PendingFile: @unchecked Sendable {
         while cuts.count <= workers { cuts.append(sizes.count) }
         let (fd, runs, sized) = (fd, cuts, sizes)
         let failures = Parallel.map(count: workers, chunk: 1) { w -> Int32 in
-            var offset = start + sized[..<runs[w]].reduce(0, +)
-            var gathered: [UInt8] = []
             var failure: Int32 = 0
             func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
-                if failure == 0 && bytes.count > 0 {
-                    failure = PendingFile.writeAll(bytes, to: fd, at: offset)
-                }
+                if failure == 0 { failure = PendingFile.writeAll(bytes, to: fd, at: offset) }
             }
-            func flushGathered() {
-                gathered.withUnsafeBytes { write($0, at: offset - gathered.count) }
-                gathered.removeAll(keepingCapacity: true)
-            }
+            var run = Gathering(end: start + sized[..<runs[w]].reduce(0, +))
             var number = 0
             pieces { piece in
                 defer { number += 1 }
-                guard number >= runs[w] && number < runs[w + 1] else { return }
-                if gathered.count + piece.count > Self.bufferSize || piece.count >= Self.directSize {
-                    flushGathered()
-                }
-                offset += piece.count
-                if piece.count >= Self.directSize {
-                    write(piece, at: offset - piece.count)
-                } else {
-                    gathered.append(contentsOf: piece)
-                }
+                if number >= runs[w] && number < runs[w + 1] { run.append(piece, write: write) }
             }
-            flushGathered()
+            run.flush(write: write)
             return failure
         }
         failure = failures.first { $0 != 0 } ?? 0
@@ -127,9 +100,7 @@ final class PendingFile: @unchecked Sendable {
 
     /// Writes out what `append` gathered.
     private func flush() {
-        let start = length - buffer.count
-        buffer.withUnsafeBytes { writeAll($0, at: start) }
-        buffer.removeAll(keepingCapacity: true)
+        gathering.flush(write: writeAll)
     }
 
     /// Writes `chunk` at `offset` (a placeholder filled in at the end, say), after what `append`
@@ -209,5 +180,39 @@ final class PendingFile: @unchecked Sendable {
         }
         FileSystem.forget(temp)
         if durable { FileSystem.syncDirectory(of: path) }
+    }
+}
+
+/// Pieces appended at the end of a file: small ones (one note's folded text) gathered into writes
+/// of about a megabyte, long ones (a chunk of notes' folded texts, a table) written as they are,
+/// where copying them would cost more than the system calls it saves.
+private struct Gathering {
+    static let bufferSize = 1 << 20
+    static let directSize = 1 << 14
+    /// Where the file ends, with what is gathered.
+    var end: Int
+    private var buffer: [UInt8] = []
+
+    init(end: Int) { self.end = end }
+
+    /// Appends `piece`, calling `write` (bytes, offset) for what goes out now.
+    mutating func append(_ piece: UnsafeRawBufferPointer, write: (UnsafeRawBufferPointer, Int) -> Void) {
+        if buffer.count + piece.count > Self.bufferSize || piece.count >= Self.directSize {
+            flush(write: write)
+        }
+        end += piece.count
+        if piece.count >= Self.directSize {
+            write(piece, end - piece.count)
+        } else {
+            if buffer.capacity == 0 { buffer.reserveCapacity(Self.bufferSize) }
+            buffer.append(contentsOf: piece)
+        }
+    }
+
+    /// Writes out what was gathered.
+    mutating func flush(write: (UnsafeRawBufferPointer, Int) -> Void) {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { write($0, end - buffer.count) }
+        buffer.removeAll(keepingCapacity: true)
     }
 }
