@@ -21,7 +21,15 @@ enum MarkdownCode {
     /// that line, not from where it began: there is no backtick between the two, and a run of
     /// backslashes before a backtick never crosses a line feed, so the spans are the same.
     static func ranges(in body: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        guard let base = body.baseAddress else { return [] }
+        var ranges: [Range<Int>] = []
+        self.ranges(in: body, into: &ranges)
+        return ranges
+    }
+
+    /// `ranges(in:)` written into `ranges` (emptied first, its memory kept).
+    static func ranges(in body: UnsafeBufferPointer<UInt8>, into ranges: inout [Range<Int>]) {
+        ranges.removeAll(keepingCapacity: true)
+        guard let base = body.baseAddress else { return }
         let count = body.count
         func find(_ byte: UInt8, from: Int) -> Int {
             guard from < count, let hit = memchr(base + from, Int32(byte), count - from) else { return count }
@@ -31,14 +39,13 @@ enum MarkdownCode {
         var tick = find(UInt8(ascii: "`"), from: 0)
         var tilde = find(UInt8(ascii: "~"), from: 0)
         // Many notes have no backtick or tilde at all: nothing to find.
-        guard tick < count || tilde < count else { return [] }
+        guard tick < count || tilde < count else { return }
         /// The start of the line holding `i`, not before `floor` (a line start).
         func startOfLine(holding i: Int, from floor: Int) -> Int {
             var start = i
             while start > floor && body[start - 1] != 0x0A { start -= 1 }
             return start
         }
-        var ranges: [Range<Int>] = []
         var paragraphStart: Int?
         var fence: (start: Int, character: UInt8, length: Int)?
         var lineStart = 0
@@ -78,7 +85,6 @@ enum MarkdownCode {
         if let open = fence { ranges.append(open.start..<count) }
         if let start = paragraphStart { spans(body, start..<count, into: &ranges) }
         ranges.sort { $0.lowerBound < $1.lowerBound }
-        return ranges
     }
 
     /// The fence a line opens: optional blanks, then three or more backticks (whose info string
@@ -196,22 +202,37 @@ enum MarkdownCode {
 /// note with nothing that looks like a tag or a link is never searched for code.
 struct CodeCursor {
     private let body: UnsafeBufferPointer<UInt8>
-    private var found: [Range<Int>]?
+    /// The code ranges, once found; before that, memory to find them in.
+    private var found: [Range<Int>]
+    private var isFound = false
     private var next = 0
 
-    /// A cursor over `body`, which must outlive it.
-    init(_ body: UnsafeBufferPointer<UInt8>) { self.body = body }
+    /// A cursor over `body`, which must outlive it; with `storage`, the ranges are found in its
+    /// memory (a reader that moves from note to note hands on the last cursor's, `storage()`).
+    init(_ body: UnsafeBufferPointer<UInt8>, storage: [Range<Int>] = []) {
+        self.body = body
+        found = storage
+    }
 
     /// Back to the start of the body, keeping the code ranges found: a second scan of the same
     /// body (anchors after links, block ids after headings) does not look for them again.
     mutating func rewind() { next = 0 }
 
+    /// The memory of the ranges, for the next cursor's `storage` (this one is done with).
+    mutating func storage() -> [Range<Int>] {
+        var taken: [Range<Int>] = []
+        swap(&taken, &found)
+        isFound = false
+        return taken
+    }
+
     private var ranges: [Range<Int>] {
         mutating get {
-            if let found { return found }
-            let made = MarkdownCode.ranges(in: body)
-            found = made
-            return made
+            if !isFound {
+                MarkdownCode.ranges(in: body, into: &found)
+                isFound = true
+            }
+            return found
         }
     }
 

@@ -56,9 +56,38 @@ public struct NoteAnchors: Equatable, Sendable {
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, code: inout CodeCursor)
         -> NoteAnchors
     {
-        var anchors = NoteAnchors()
+        var spans = Spans()
+        scan(bytes, firstLine: firstLine, code: &code, into: &spans)
+        func string(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        return NoteAnchors(
+            headings: spans.headings.map {
+                NoteHeading(level: $0.level, text: string($0.text), line: $0.line)
+            },
+            blocks: spans.blocks.map { NoteBlock(id: string($0.id), line: $0.line) })
+    }
+
+    /// A note's headings and block ids as spans of its body, as `scan` finds them: no string made,
+    /// and memory a reader uses again for every note (`removeAll` keeps it).
+    struct Spans {
+        /// Each heading's level, its text's bytes (as `NoteHeading.text` has them) and its line.
+        var headings: [(level: Int, text: Range<Int>, line: Int)] = []
+        /// Each block id's bytes (without the `^`) and its line.
+        var blocks: [(id: Range<Int>, line: Int)] = []
+
+        mutating func removeAll() {
+            headings.removeAll(keepingCapacity: true)
+            blocks.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// `scan(_:firstLine:code:)`, the anchors appended to `spans` as spans of `bytes`.
+    static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, code: inout CodeCursor, into spans: inout Spans
+    ) {
         let count = bytes.count
-        guard let base = bytes.baseAddress else { return anchors }
+        guard let base = bytes.baseAddress else { return }
         func find(_ byte: UInt8, from i: Int) -> Int? {
             guard i < count, let hit = memchr(base + i, Int32(byte), count - i) else { return nil }
             return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -73,7 +102,10 @@ public struct NoteAnchors: Equatable, Sendable {
             }
             return (end, last)
         }
-        for byte in [UInt8(ascii: "#"), UInt8(ascii: "^")] {
+        // Headings (lines a `#` starts), then block ids (lines with a `^`).
+        for pass in 0..<2 {
+            let isHeadingPass = pass == 0
+            let byte = isHeadingPass ? UInt8(ascii: "#") : UInt8(ascii: "^")
             code.rewind()
             var line = firstLine
             var counted = 0
@@ -88,7 +120,7 @@ public struct NoteAnchors: Equatable, Sendable {
             var i = 0
             while let hit = find(byte, from: i) {
                 var start = hit
-                if byte == UInt8(ascii: "#") {
+                if isHeadingPass {
                     var blanks = 0
                     while start > 0 && bytes[start - 1] == 0x20 && blanks < 3 {
                         start -= 1
@@ -102,26 +134,22 @@ public struct NoteAnchors: Equatable, Sendable {
                     while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
                 }
                 let (end, last) = lineEnd(hit)
-                if byte == UInt8(ascii: "#") {
-                    if let heading = heading(bytes, start..<last, line: lineNumber(at: start)),
-                        code.codeEnd(at: start) == nil
-                    {
-                        anchors.headings.append(heading)
+                if isHeadingPass {
+                    if let heading = heading(bytes, start..<last), code.codeEnd(at: start) == nil {
+                        spans.headings.append((heading.level, heading.text, lineNumber(at: start)))
                     }
-                } else if let block = block(bytes, start..<last, line: lineNumber(at: start)),
-                    code.codeEnd(at: last - block.id.utf8.count - 1) == nil
-                {
-                    anchors.blocks.append(block)
+                } else if let id = block(bytes, start..<last), code.codeEnd(at: id.lowerBound - 1) == nil {
+                    spans.blocks.append((id, lineNumber(at: start)))
                 }
                 i = end + 1
             }
         }
-        return anchors
     }
 
     /// The ATX heading a line is: up to three blanks, one to six `#`, then a blank or the end.
-    private static func heading(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, line number: Int)
-        -> NoteHeading?
+    /// Its level and its text's bytes, without the marks and closing `#`s, trimmed.
+    private static func heading(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>)
+        -> (level: Int, text: Range<Int>)?
     {
         var i = line.lowerBound
         while i < line.upperBound && i - line.lowerBound < 3 && bytes[i] == 0x20 { i += 1 }
@@ -143,28 +171,24 @@ public struct NoteAnchors: Equatable, Sendable {
         while i < end && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
         while end > i && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
         guard end > i else { return nil }
-        return NoteHeading(
-            level: level,
-            text: String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self),
-            line: number)
+        return (level, i..<end)
     }
 
     /// The block id ending a line (trailing blanks taken off): `^` after a blank, at the line's
     /// start or right after a link or embed (`![[a.png]]^id`), then letters, digits and `-`.
-    private static func block(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, line number: Int)
-        -> NoteBlock?
-    {
+    /// Its bytes, without the `^`.
+    private static func block(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Range<Int>? {
         var i = line.upperBound
         while i > line.lowerBound, isBlockIDByte(bytes[i - 1]) { i -= 1 }
         guard i < line.upperBound, i > line.lowerBound, bytes[i - 1] == UInt8(ascii: "^") else { return nil }
         let caret = i - 1
-        guard
-            caret == line.lowerBound
-                || [0x20, 0x09, UInt8(ascii: "]"), UInt8(ascii: ")")].contains(bytes[caret - 1])
-        else { return nil }
-        return NoteBlock(
-            id: String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<line.upperBound]), as: UTF8.self),
-            line: number)
+        if caret > line.lowerBound {
+            switch bytes[caret - 1] {
+            case 0x20, 0x09, UInt8(ascii: "]"), UInt8(ascii: ")"): break
+            default: return nil
+            }
+        }
+        return i..<line.upperBound
     }
 
     private static func isBlockIDByte(_ byte: UInt8) -> Bool {

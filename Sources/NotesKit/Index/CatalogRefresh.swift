@@ -417,13 +417,15 @@ extension Vault {
         folding: inout TextFolder, scratch: inout NoteRefs.LinkScratch, into encoded: inout NoteRefs.Encoded
     ) {
         // Links and anchors (as `NoteLinks.all` and `NoteAnchors.of` find them) from one look for
-        // the body's code, which neither counts in; the links as spans of the body, no string made.
+        // the body's code, which neither counts in; as spans of the body, no string made.
         scratch.spans.removeAll(keepingCapacity: true)
         NoteLinks.scan(body, firstLine: firstLine, everything: true, code: &code, into: &scratch.spans)
-        let anchors = NoteAnchors.scan(body, firstLine: firstLine, code: &code)
+        scratch.anchors.removeAll()
+        NoteAnchors.scan(body, firstLine: firstLine, code: &code, into: &scratch.anchors)
+        scratch.foldedTitle.removeAll(keepingCapacity: true)
+        folding.appendFolded(utf8: title, to: &scratch.foldedTitle)
         NoteRefs.encode(
-            foldedTitle: folding.foldedBytes(utf8: title), tags: tags, body: body, source: path,
-            foldedAliases: aliases.map { folding.foldedBytes($0) }, anchors: anchors,
+            tags: tags, body: body, source: path, foldedAliases: aliases.map { folding.foldedBytes($0) },
             importedFrom: importedFrom, folding: &folding, scratch: &scratch, into: &encoded)
     }
 }

@@ -2,9 +2,12 @@ import Foundation
 
 extension NoteRefs {
     /// A note's links as spans of its body, and their keys and headings (as `LinkKeys.make` and
-    /// `NoteLink.heading` make them) in one buffer: memory a reader uses again for every note.
+    /// `NoteLink.heading` make them) in one buffer; its headings and block ids as spans of its
+    /// body; its folded title: memory a reader uses again for every note.
     struct LinkScratch {
         var spans: [LinkSpan] = []
+        var anchors = NoteAnchors.Spans()
+        var foldedTitle: [UInt8] = []
         /// Every link's key, alternative and heading, one after the other.
         var bytes: [UInt8] = []
         /// Where each link's are in `bytes`.

@@ -144,17 +144,17 @@ enum NoteRefs {
         return flags
     }
 
-    /// The parts of a note: its folded title, its tags (as spelled and folded, each once), its
-    /// links with their keys (`scratch.spans`, spans of `body`, the body of the note at the vault
-    /// path `source`), its folded aliases, its headings and block ids. A tag, link, alias,
-    /// heading or block id too long for the layout (hundreds of bytes, thousands) is left out.
+    /// The parts of a note: its folded title (`scratch.foldedTitle`), its tags (as spelled and
+    /// folded, each once), its links with their keys (`scratch.spans`, spans of `body`, the body of
+    /// the note at the vault path `source`), its folded aliases, its headings and block ids
+    /// (`scratch.anchors`, spans of `body` too). A tag, link, alias, heading or block id too long
+    /// for the layout (hundreds of bytes, thousands) is left out.
     ///
     /// Written into the arrays of `encoded`, emptied first and their memory kept: a reader that
     /// encodes note after note into the same one allocates nothing for them after the first.
     static func encode(
-        foldedTitle: [UInt8], tags: [(spelling: String, folded: [UInt8])],
-        body: UnsafeBufferPointer<UInt8>, source: String, foldedAliases: [[UInt8]] = [],
-        anchors: NoteAnchors = NoteAnchors(), importedFrom: String = "", folding: inout TextFolder,
+        tags: [(spelling: String, folded: [UInt8])], body: UnsafeBufferPointer<UInt8>, source: String,
+        foldedAliases: [[UInt8]] = [], importedFrom: String = "", folding: inout TextFolder,
         scratch: inout LinkScratch, into encoded: inout Encoded
     ) {
         scratch.keys(in: body, from: source, folding: &folding)
@@ -163,7 +163,7 @@ enum NoteRefs {
         func fits(_ tag: (spelling: String, folded: [UInt8])) -> Bool {
             tag.folded.count <= 255 && tag.spelling.utf8.count <= 255
         }
-        let (spans, parts) = (scratch.spans, scratch.parts)
+        let (spans, parts, foldedTitle) = (scratch.spans, scratch.parts, scratch.foldedTitle)
         func linkFits(_ k: Int) -> Bool {
             spans[k].range.count <= Int(UInt16.max) && parts[k].key.count <= Int(UInt16.max)
                 && parts[k].alternative.count <= Int(UInt16.max)
@@ -186,7 +186,7 @@ enum NoteRefs {
             shownSize += 17 + spans[k].range.count + heading
         }
         tagsSize += 2 + foldedAliases.reduce(0) { $0 + 2 + $1.count }
-        shownSize += ShownRefs.size(of: anchors) + 4 + importedFrom.utf8.count
+        shownSize += ShownRefs.size(of: scratch.anchors) + 4 + importedFrom.utf8.count
         // Each part in one allocation (or none): its size is known before it is written.
         encoded.tags.removeAll(keepingCapacity: true)
         encoded.tags.reserveCapacity(tagsSize)
@@ -236,7 +236,7 @@ enum NoteRefs {
             }
             written += 1
         }
-        ShownRefs.append(anchors, to: &shown)
+        ShownRefs.append(scratch.anchors, of: body, to: &shown)
         NoteIndexFile.append(importedFrom, to: &shown)
         encoded.shown = shown
     }
@@ -396,28 +396,33 @@ enum ShownRefs {
     /// No tags, no links, no headings, no block ids, no `importedFrom`.
     static let none = [UInt8](repeating: 0, count: 20)
 
-    /// The bytes `append(_:to:)` writes for `anchors` (at most: counted with those left out).
-    static func size(of anchors: NoteAnchors) -> Int {
-        8 + anchors.headings.reduce(0) { $0 + 9 + $1.text.utf8.count }
-            + anchors.blocks.reduce(0) { $0 + 8 + $1.id.utf8.count }
+    /// The bytes `append(_:of:to:)` writes for `anchors` (at most: counted with those left out).
+    static func size(of anchors: NoteAnchors.Spans) -> Int {
+        8 + anchors.headings.reduce(0) { $0 + 9 + $1.text.count }
+            + anchors.blocks.reduce(0) { $0 + 8 + $1.id.count }
     }
 
-    /// Appends the headings and block ids.
-    static func append(_ anchors: NoteAnchors, to out: inout [UInt8]) {
+    /// Appends the headings and block ids, spans of `body`.
+    static func append(
+        _ anchors: NoteAnchors.Spans, of body: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]
+    ) {
         // Those too long for the layout are left out, counted first: no filtered copies.
         let limit = Int(UInt16.max)
-        NoteIndexFile.append(
-            UInt32(anchors.headings.reduce(0) { $0 + ($1.text.utf8.count <= limit ? 1 : 0) }), to: &out)
-        for heading in anchors.headings where heading.text.utf8.count <= limit {
-            out.append(UInt8(clamping: heading.level))
-            NoteIndexFile.append(UInt32(clamping: heading.line), to: &out)
-            NoteIndexFile.append(heading.text, to: &out)
+        func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: body[range])
         }
         NoteIndexFile.append(
-            UInt32(anchors.blocks.reduce(0) { $0 + ($1.id.utf8.count <= limit ? 1 : 0) }), to: &out)
-        for block in anchors.blocks where block.id.utf8.count <= limit {
+            UInt32(anchors.headings.reduce(0) { $0 + ($1.text.count <= limit ? 1 : 0) }), to: &out)
+        for heading in anchors.headings where heading.text.count <= limit {
+            out.append(UInt8(clamping: heading.level))
+            NoteIndexFile.append(UInt32(clamping: heading.line), to: &out)
+            NoteIndexFile.append(utf8: bytes(heading.text), to: &out)
+        }
+        NoteIndexFile.append(
+            UInt32(anchors.blocks.reduce(0) { $0 + ($1.id.count <= limit ? 1 : 0) }), to: &out)
+        for block in anchors.blocks where block.id.count <= limit {
             NoteIndexFile.append(UInt32(clamping: block.line), to: &out)
-            NoteIndexFile.append(block.id, to: &out)
+            NoteIndexFile.append(utf8: bytes(block.id), to: &out)
         }
     }
 

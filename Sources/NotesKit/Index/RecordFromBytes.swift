@@ -13,6 +13,15 @@ final class RecordScratch {
     var refs = NoteRefs.Encoded()
     /// The last note's links, their keys and headings, the memory used for the next.
     var links = NoteRefs.LinkScratch()
+    /// The last note's code ranges (`CodeCursor`), the memory used for the next.
+    var codeRanges: [Range<Int>] = []
+
+    /// `codeRanges`, leaving it empty.
+    func takeCodeRanges() -> [Range<Int>] {
+        var taken: [Range<Int>] = []
+        swap(&taken, &codeRanges)
+        return taken
+    }
     /// The time zone of dates without one: `TimeZone.current` (a lock and a look-up each time it
     /// is asked for), as it was when the scratch was last taken (`taken()`).
     var zone = TimeZone.current
@@ -313,7 +322,9 @@ extension Vault {
             }
             start = end + 1
         }
-        var code = CodeCursor(body)
+        // Its memory moved into the cursor and back: held twice, it would be copied on writing.
+        var code = CodeCursor(body, storage: scratch.takeCodeRanges())
+        defer { scratch.codeRanges = code.storage() }
         let spellings = head.frontMatterTags + NoteTags.body(body, code: &code)
         code.rewind()
         // As `NoteTags.of` makes them unique and `refs(of:folding:)` folds them.

@@ -73,7 +73,8 @@ extension FileSystem {
         _ path: String, relativeTo directory: Int32?, flags: Int32, keepingAccessTime: Bool
     ) -> Int32 {
         func attempt(_ flags: Int32) -> Int32 {
-            directory.map { openat($0, path, flags) } ?? open(path, flags)
+            // Through `withCString`: the implicit conversion copies the path into a new array.
+            path.withCString { path in directory.map { openat($0, path, flags) } ?? open(path, flags) }
         }
         if keepingAccessTime && LibC.noAccessTime != 0 {
             let fd = attempt(flags | LibC.noAccessTime)
