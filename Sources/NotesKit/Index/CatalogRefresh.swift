@@ -261,7 +261,7 @@ extension Vault {
         var diagnostics: [Diagnostic] = []
         var mode: mode_t = 0o666
         let batch = 2048
-        let chunk = 32
+        let chunk = FileBatch.size
         // Files are opened relative to the vault folder, open, sparing the kernel the walk above it.
         let rootFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if rootFD >= 0 { close(rootFD) } }
@@ -289,11 +289,21 @@ extension Vault {
                 let scratch = RecordScratch.taken()
                 defer { RecordScratch.workers.give(scratch) }
                 var hits: [Bool] = []
-                for file in files {
+                scratch.batch.read(files.lazy.map(\.path), relativeTo: readsInBatches ? relativeTo : nil)
+                for (i, file) in zip(0..., files) {
                     let (count, textStart) = (table.count, table.texts.count)
-                    diagnostics += encode(
-                        file.path, walked: file.status, relativeTo: relativeTo, into: &table,
-                        mode: &mode, folding: &folding, scratch: scratch)
+                    let read = scratch.batch.file(i)
+                    if let read,
+                        recordFromBytes(
+                            read.bytes, status: read.status, path: file.path, into: &table, mode: &mode,
+                            folding: &folding, scratch: scratch)
+                    {
+                    } else {
+                        // A file read whole but not for the fast path goes straight to the slow one.
+                        diagnostics += encode(
+                            file.path, walked: file.status, relativeTo: relativeTo, into: &table,
+                            mode: &mode, folding: &folding, fromBytes: read == nil, scratch: scratch)
+                    }
                     // Matched while its text is still in the cache.
                     if let matching, table.count > count {
                         hits.append(

@@ -15,6 +15,8 @@ final class RecordScratch {
     var links = NoteRefs.LinkScratch()
     /// The last note's code ranges (`CodeCursor`), the memory used for the next.
     var codeRanges: [Range<Int>] = []
+    /// The files of a chunk, read ahead in one batch where the system allows it.
+    let batch = FileBatch()
 
     /// `codeRanges`, leaving it empty.
     func takeCodeRanges() -> [Range<Int>] {
@@ -272,7 +274,16 @@ extension Vault {
                 root == nil ? fullPath(path) : path, relativeTo: root, into: scratch.file,
                 limit: RecordScratch.sizeLimit)
         else { return false }
-        let b = scratch.file.bytes
+        return recordFromBytes(
+            scratch.file.bytes, status: status, path: path, into: &table, mode: &mode, folding: &folding,
+            scratch: scratch)
+    }
+
+    /// `recordFromBytes` of a file already read: its bytes `b`, and its status.
+    func recordFromBytes(
+        _ b: UnsafeBufferPointer<UInt8>, status: FileStatus, path: String, into table: inout IndexTable,
+        mode: inout mode_t, folding: inout TextFolder, scratch: RecordScratch
+    ) -> Bool {
         if let base = b.baseAddress, memchr(base, 0x0D, b.count) != nil { return false }
         // The front matter is read by bytes before they are known to be UTF-8 (byte by byte, with
         // no string made), then checked; the body is checked as it is folded, below.

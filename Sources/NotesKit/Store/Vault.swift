@@ -11,6 +11,9 @@ public struct Vault: Sendable {
     public var titleSource: TitleSource = .content
     /// How new notes' files are named (the `fileNames` setting).
     public var fileNaming: FileNaming = .slug
+    /// Whether an index reads notes in batches (`FileBatch`) where the system allows it; tests turn
+    /// it off to compare with reading them one by one.
+    var readsInBatches = FileRing.allowed
 
     /// Opens an existing vault folder; throws `vaultMissing` when there is no such folder.
     public init(root: String) throws(VaultError) {
