@@ -63,7 +63,7 @@ import Testing
         try Sandbox(tree: [.file("a.md", "a"), .file("b.md", "bb"), .directory("c.md", [])]).test { root in
             try Self.withFolder(root) { folder in
                 let names = (["a.md", "b.md", "c.md", "gone.md"] as [String]).map { strdup($0) }
-                defer { names.forEach { free($0) } }
+                defer { for name in names { free(name) } }
                 let opened = try #require(
                     ring.open(
                         names.map { UnsafePointer($0.unsafelyUnwrapped) }, relativeTo: folder, flags: O_RDONLY
