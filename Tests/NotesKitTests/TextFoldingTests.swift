@@ -434,6 +434,49 @@ extension SubstringSearchTests {
     }
 }
 
+extension SubstringSearchTests {
+    /// A search's scan checks each note's text and looks for the first term in one pass
+    /// (`IndexChecksum.of(_:finding:)`): the checksum is the one `IndexChecksum.of` gives, byte for
+    /// byte, and the needle is found where the search alone finds it — at every length of text
+    /// around the 32-byte steps of both, with the needle at every place, the very end included;
+    /// and a search that starts further on (`Probes.firstIndex(in:from:)`) finds the first match
+    /// from there.
+    @Test func checkingAndSearchingInOnePassIsBoth() {
+        var rng = SplitMix(seed: 26)
+        let alphabet = Array("eeacrmz \n".utf8)
+        for _ in 0..<4000 {
+            let text = (0..<Int.random(in: 0...200, using: &rng)).map { _ in
+                alphabet.randomElement(using: &rng) ?? 0
+            }
+            let length = Int.random(in: 2...(Bool.random(using: &rng) ? 5 : 40), using: &rng)
+            let needle: [UInt8]
+            if text.count >= length && Bool.random(using: &rng) {
+                let start = Int.random(in: 0...(text.count - length), using: &rng)
+                needle = Array(text[start..<(start + length)])
+            } else {
+                needle = (0..<length).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
+            }
+            let from = Int.random(in: 0...max(0, text.count), using: &rng)
+            let naiveFrom =
+                text.count - needle.count < from
+                ? nil
+                : (from...(text.count - needle.count)).first {
+                    Array(text[$0..<($0 + needle.count)]) == needle
+                }
+            needle.withUnsafeBytes { needleBytes in
+                guard let base = needleBytes.baseAddress else { return }
+                let probes = TextFolding.Probes(base, count: needle.count)
+                text.withUnsafeBytes { text in
+                    let (sum, found) = IndexChecksum.of(text, finding: probes)
+                    #expect(sum == IndexChecksum.of(text))
+                    #expect(found == (TextFolding.firstIndex(of: needle, in: text) != nil))
+                    #expect(probes.firstIndex(in: text, from: from) == naiveFrom)
+                }
+            }
+        }
+    }
+}
+
 @Suite struct TrimmingTests {
     /// Trimming skips its grapheme loop when neither end is a space or tab byte; that must never
     /// change the result, here on seeded strings of spaces, tabs, letters, a combining accent

@@ -113,11 +113,16 @@ public struct Catalog: Sendable {
     /// `matches(_:tags:at:)` of record `number` of `index`: for a loop over many notes, which
     /// takes the index once rather than a copy of it per note.
     /// `textHit`: whether the record's text matches `search` (a plain one), where that is known.
+    /// `firstTerm`: the probes of a plain search's first text term (`withFirstTermProbes`), for the
+    /// text to be checked and searched for it in one pass.
     static func matches(
-        _ search: SearchQuery, tags: [[UInt8]], record number: Int, of index: IndexView, textHit: Bool? = nil
+        _ search: SearchQuery, tags: [[UInt8]], record number: Int, of index: IndexView, textHit: Bool? = nil,
+        firstTerm: TextFolding.Probes? = nil
     ) -> Bool {
         if search.isPlain {
-            if !search.textTerms.isEmpty && !(textHit ?? search.matches(folded: index.textBytes(number))) {
+            if !search.textTerms.isEmpty
+                && !(textHit ?? textMatches(search, record: number, of: index, firstTerm))
+            {
                 return false
             }
             if search.tagTerms.isEmpty && tags.isEmpty { return true }
@@ -128,6 +133,17 @@ public struct Catalog: Sendable {
         guard chunk.hasTags(search.tagTerms) && chunk.hasTags(tags) else { return false }
         let text = search.readsText ? index.textBytes(number) : UnsafeRawBufferPointer(start: nil, count: 0)
         return search.matches(folded: text, hasTag: { chunk.hasTags([$0]) })
+    }
+
+    /// Whether the text of record `number` holds every text term of the plain `search`, the first
+    /// found through `firstTerm` where given.
+    private static func textMatches(
+        _ search: SearchQuery, record number: Int, of index: IndexView, _ firstTerm: TextFolding.Probes?
+    ) -> Bool {
+        guard let firstTerm else { return search.matches(folded: index.textBytes(number)) }
+        let (text, found) = index.textBytes(number, finding: firstTerm)
+        return found
+            && search.textTerms.dropFirst().allSatisfy { TextFolding.firstIndex(of: $0, in: text) != nil }
     }
 
     /// How the title of the note at position `i` answers `search` (see `SearchQuery.titleRank`).
@@ -274,11 +290,13 @@ public struct Catalog: Sendable {
             let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c -> [Int] in
                 guard let index else { return [] }
                 let positions = (c * chunk)..<min(count, (c + 1) * chunk)
-                let found = positions.filter { i in
-                    selection?.keeps(i, record: Int(mapped[i]), of: index) != false
-                        && Catalog.matches(
-                            query.search, tags: tags, record: Int(mapped[i]), of: index,
-                            textHit: known.map { $0[Int(mapped[i])] })
+                let found = query.search.withFirstTermProbes { firstTerm in
+                    positions.filter { i in
+                        selection?.keeps(i, record: Int(mapped[i]), of: index) != false
+                            && Catalog.matches(
+                                query.search, tags: tags, record: Int(mapped[i]), of: index,
+                                textHit: known.map { $0[Int(mapped[i])] }, firstTerm: firstTerm)
+                    }
                 }
                 if query.oneOff && readsText { index.releaseText(of: mapped[positions]) }
                 return found

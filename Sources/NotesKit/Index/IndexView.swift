@@ -150,6 +150,12 @@ final class IndexView: @unchecked Sendable {
         let (file, n) = locate(number)
         return file.textBytes(n)
     }
+    func textBytes(_ number: Int, finding probes: TextFolding.Probes) -> (
+        text: UnsafeRawBufferPointer, found: Bool
+    ) {
+        let (file, n) = locate(number)
+        return file.textBytes(n, finding: probes)
+    }
     func tagsChunk(_ number: Int) -> TagsChunk {
         let (file, n) = locate(number)
         return file.tagsChunk(n)

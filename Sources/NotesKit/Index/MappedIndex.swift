@@ -179,6 +179,19 @@ final class MappedIndex: @unchecked Sendable {
         return holds(text, number, IndexLayout.Column.textCheck) ? text : repairedText(number)
     }
 
+    /// `textBytes(number)`, and whether the needle of `probes` is in them: checked and searched
+    /// in one pass (`IndexChecksum.of(_:finding:)`).
+    func textBytes(_ number: Int, finding probes: TextFolding.Probes) -> (
+        text: UnsafeRawBufferPointer, found: Bool
+    ) {
+        let text = rawText(number)
+        guard verifying else { return (text, probes.firstIndex(in: text, from: 0) != nil) }
+        let (sum, found) = IndexChecksum.of(text, finding: probes)
+        if UInt32(truncatingIfNeeded: sum) == textCheck(number) { return (text, found) }
+        let repaired = repairedText(number)
+        return (repaired, probes.firstIndex(in: repaired, from: 0) != nil)
+    }
+
     @inline(never) private func repairedText(_ number: Int) -> UnsafeRawBufferPointer {
         repaired(number)?.textBytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)
     }

@@ -181,6 +181,16 @@ public struct SearchQuery: Equatable, Sendable {
             && satisfies(otherClauses, holds: { TextFolding.contains(haystack, $0) }, hasTag: nil)
     }
 
+    /// Calls `body` with the probes of a plain query's first text term (of two bytes or more), for
+    /// a scan of many notes' texts (`Catalog.matches`): made once, not once a note; else with nil.
+    func withFirstTermProbes<R>(_ body: (TextFolding.Probes?) -> R) -> R {
+        guard isPlain, let term = textTerms.first, term.count >= 2 else { return body(nil) }
+        return term.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return body(nil) }
+            return body(TextFolding.Probes(base, count: term.count))
+        }
+    }
+
     /// Whether folded text in memory the index maps satisfies the query, its tag terms aside.
     public func matches(folded haystack: UnsafeRawBufferPointer) -> Bool {
         matches(folded: haystack, hasTag: nil)

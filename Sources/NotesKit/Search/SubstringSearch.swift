@@ -17,37 +17,7 @@ extension TextFolding {
                     hBase.distance(to: UnsafeRawPointer($0))
                 }
             }
-            // The last start of 16 starts whose loads stay inside the haystack.
-            let lastBlock = h.count - n - 15
-            guard lastBlock >= 0 else {
-                for i in 0...(h.count - n) where memcmp(hBase + i, nBase, n) == 0 { return i }
-                return nil
-            }
-            let probes = Probes(nBase, count: n)
-            var i = 0
-            while i &+ 16 <= lastBlock {
-                let x = probes.candidates(in: hBase, at: i)
-                let y = probes.candidates(in: hBase, at: i &+ 16)
-                let either = unsafeBitCast(x .| y, to: SIMD2<UInt64>.self)
-                if either[0] | either[1] != 0,
-                    let found = probes.first(in: hBase, at: i, x) ?? probes.first(in: hBase, at: i &+ 16, y)
-                {
-                    return found
-                }
-                i &+= 32
-            }
-            // At most two blocks of 16 more, the last ending with the last start (the starts it
-            // shares with the one before hold no match).
-            while true {
-                let start = min(i, lastBlock)
-                let x = probes.candidates(in: hBase, at: start)
-                let words = unsafeBitCast(x, to: SIMD2<UInt64>.self)
-                if words[0] | words[1] != 0, let found = probes.first(in: hBase, at: start, x) {
-                    return found
-                }
-                if start == lastBlock { return nil }
-                i &+= 16
-            }
+            return Probes(nBase, count: n).firstIndex(in: h, from: 0)
         }
     }
 
@@ -63,8 +33,8 @@ extension TextFolding {
         return ranks
     }()
 
-    /// The two bytes of a needle a scan looks for, at two offsets: its rarest two. It points into
-    /// the needle's bytes, so it lives only while they are at hand.
+    /// The two bytes of a needle (of two bytes or more) a scan looks for, at two offsets: its
+    /// rarest two. It points into the needle's bytes, so it lives only while they are at hand.
     struct Probes {
         let needle: UnsafeRawPointer
         let count: Int
@@ -84,6 +54,42 @@ extension TextFolding {
             secondOffset = max(rarest, next)
             first = SIMD16(repeating: needle.load(fromByteOffset: firstOffset, as: UInt8.self))
             second = SIMD16(repeating: needle.load(fromByteOffset: secondOffset, as: UInt8.self))
+        }
+
+        /// The first start at or after `start` in `h` where the needle (of two bytes or more) is.
+        func firstIndex(in h: UnsafeRawBufferPointer, from start: Int) -> Int? {
+            guard let hBase = h.baseAddress, count <= h.count - start else { return nil }
+            // The last start of 16 starts whose loads stay inside the haystack.
+            let lastBlock = h.count - count - 15
+            guard lastBlock >= start else {
+                for i in start...(h.count - count) where memcmp(hBase + i, needle, count) == 0 { return i }
+                return nil
+            }
+            var i = start
+            while i &+ 16 <= lastBlock {
+                if let found = first32(in: hBase, at: i) { return found }
+                i &+= 32
+            }
+            // At most two blocks of 16 more, the last ending with the last start (the starts it
+            // shares with the one before hold no match).
+            while true {
+                let start = min(i, lastBlock)
+                let x = candidates(in: hBase, at: start)
+                let words = unsafeBitCast(x, to: SIMD2<UInt64>.self)
+                if words[0] | words[1] != 0, let found = first(in: hBase, at: start, x) { return found }
+                if start == lastBlock { return nil }
+                i &+= 16
+            }
+        }
+
+        /// The first of the 32 starts from `i` in `h` where the needle is (all of them starting no
+        /// later than `h.count - count - 31`, so that every load stays inside).
+        @inline(__always) func first32(in h: UnsafeRawPointer, at i: Int) -> Int? {
+            let x = candidates(in: h, at: i)
+            let y = candidates(in: h, at: i &+ 16)
+            let either = unsafeBitCast(x .| y, to: SIMD2<UInt64>.self)
+            guard either[0] | either[1] != 0 else { return nil }
+            return first(in: h, at: i, x) ?? first(in: h, at: i &+ 16, y)
         }
 
         /// Which of the 16 starts from `i` in `h` have both bytes in place.
