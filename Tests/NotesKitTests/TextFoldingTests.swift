@@ -407,70 +407,57 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
 }
 
 extension SubstringSearchTests {
+    /// A seeded text of up to `longest` bytes and a needle of two bytes or more, often cut from the
+    /// text itself (so that it is found at every offset, the very end included).
+    static func textAndNeedle(longest: Int, using rng: inout SplitMix) -> (text: [UInt8], needle: [UInt8]) {
+        let alphabet = Array("eeacrmz \n".utf8)
+        let text = (0..<Int.random(in: 0...longest, using: &rng)).map { _ in
+            alphabet.randomElement(using: &rng) ?? 0
+        }
+        let length = Int.random(in: 2...(Bool.random(using: &rng) ? 5 : 40), using: &rng)
+        guard text.count >= length && Bool.random(using: &rng) else {
+            return (text, (0..<length).map { _ in alphabet.randomElement(using: &rng) ?? 0 })
+        }
+        let start = Int.random(in: 0...(text.count - length), using: &rng)
+        return (text, Array(text[start..<(start + length)]))
+    }
+
+    /// The first place at or after `from` where `needle` is in `text`, found the obvious way.
+    static func naiveIndex(of needle: [UInt8], in text: [UInt8], from: Int = 0) -> Int? {
+        guard text.count - needle.count >= from else { return nil }
+        return (from...(text.count - needle.count)).first { Array(text[$0..<($0 + needle.count)]) == needle }
+    }
+
     /// Texts long enough for the scan's 32-byte steps, its last 16-byte step and its byte-by-byte
-    /// tail, with the needle often cut from the text itself (so it is found at every offset,
-    /// including the very end), against the obvious search.
+    /// tail, against the obvious search.
     @Test func findsWhatANaiveSearchFindsInLongTexts() {
         var rng = SplitMix(seed: 91)
-        let alphabet = Array("eeacrmz \n".utf8)
         for _ in 0..<3000 {
-            let text = (0..<Int.random(in: 0...300, using: &rng)).map { _ in
-                alphabet.randomElement(using: &rng) ?? 0
-            }
-            let length = Int.random(in: 2...(Bool.random(using: &rng) ? 5 : 40), using: &rng)
-            let needle: [UInt8]
-            if text.count >= length && Bool.random(using: &rng) {
-                let start = Int.random(in: 0...(text.count - length), using: &rng)
-                needle = Array(text[start..<(start + length)])
-            } else {
-                needle = (0..<length).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
-            }
-            let naive =
-                text.count < needle.count
-                ? nil
-                : (0...(text.count - needle.count)).first { Array(text[$0..<($0 + needle.count)]) == needle }
-            #expect(TextFolding.firstIndex(of: needle, in: text) == naive, "\(text) \(needle)")
+            let (text, needle) = Self.textAndNeedle(longest: 300, using: &rng)
+            #expect(TextFolding.firstIndex(of: needle, in: text) == Self.naiveIndex(of: needle, in: text))
         }
     }
-}
 
-extension SubstringSearchTests {
     /// A search's scan checks each note's text and looks for the first term in one pass
     /// (`IndexChecksum.of(_:finding:)`): the checksum is the one `IndexChecksum.of` gives, byte for
     /// byte, and the needle is found where the search alone finds it — at every length of text
-    /// around the 32-byte steps of both, with the needle at every place, the very end included;
-    /// and a search that starts further on (`Probes.firstIndex(in:from:)`) finds the first match
-    /// from there.
+    /// around the 32-byte steps of both, with the needle at every place; and a search that starts
+    /// further on (`Probes.firstIndex(in:from:)`) finds the first match from there.
     @Test func checkingAndSearchingInOnePassIsBoth() {
         var rng = SplitMix(seed: 26)
-        let alphabet = Array("eeacrmz \n".utf8)
         for _ in 0..<4000 {
-            let text = (0..<Int.random(in: 0...200, using: &rng)).map { _ in
-                alphabet.randomElement(using: &rng) ?? 0
-            }
-            let length = Int.random(in: 2...(Bool.random(using: &rng) ? 5 : 40), using: &rng)
-            let needle: [UInt8]
-            if text.count >= length && Bool.random(using: &rng) {
-                let start = Int.random(in: 0...(text.count - length), using: &rng)
-                needle = Array(text[start..<(start + length)])
-            } else {
-                needle = (0..<length).map { _ in alphabet.randomElement(using: &rng) ?? 0 }
-            }
-            let from = Int.random(in: 0...max(0, text.count), using: &rng)
-            let naiveFrom =
-                text.count - needle.count < from
-                ? nil
-                : (from...(text.count - needle.count)).first {
-                    Array(text[$0..<($0 + needle.count)]) == needle
-                }
+            let (text, needle) = Self.textAndNeedle(longest: 200, using: &rng)
+            let from = Int.random(in: 0...text.count, using: &rng)
             needle.withUnsafeBytes { needleBytes in
                 guard let base = needleBytes.baseAddress else { return }
                 let probes = TextFolding.Probes(base, count: needle.count)
-                text.withUnsafeBytes { text in
-                    let (sum, found) = IndexChecksum.of(text, finding: probes)
-                    #expect(sum == IndexChecksum.of(text))
-                    #expect(found == (TextFolding.firstIndex(of: needle, in: text) != nil))
-                    #expect(probes.firstIndex(in: text, from: from) == naiveFrom)
+                text.withUnsafeBytes { bytes in
+                    let (sum, found) = IndexChecksum.of(bytes, finding: probes)
+                    #expect(sum == IndexChecksum.of(bytes))
+                    #expect(found == (Self.naiveIndex(of: needle, in: text) != nil))
+                    #expect(
+                        probes.firstIndex(in: bytes, from: from)
+                            == Self.naiveIndex(of: needle, in: text, from: from))
                 }
             }
         }
