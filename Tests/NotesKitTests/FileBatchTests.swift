@@ -52,6 +52,11 @@ import Testing
                 // Without the folder open, nothing is read (and nothing of the last batch is left).
                 batch.read(paths, relativeTo: nil)
                 #expect(batch.file(0) == nil)
+                // An empty batch reads nothing, and the batch after it still goes through the ring
+                // (no open failing is not every open failing).
+                batch.read([String](), relativeTo: fd)
+                batch.read(["a.md"], relativeTo: fd)
+                #expect((batch.file(0) != nil) == Self.hasRing)
             }
         }
     }

@@ -293,12 +293,13 @@ extension Vault {
                 for (i, file) in zip(0..., files) {
                     let (count, textStart) = (table.count, table.texts.count)
                     let read = scratch.batch.file(i)
-                    if let read,
-                        recordFromBytes(
-                            read.bytes, status: read.status, path: file.path, into: &table, mode: &mode,
-                            folding: &folding, scratch: scratch)
-                    {
-                    } else {
+                    let taken =
+                        read.map {
+                            recordFromBytes(
+                                $0.bytes, status: $0.status, path: file.path, into: &table, mode: &mode,
+                                folding: &folding, scratch: scratch)
+                        } ?? false
+                    if !taken {
                         // A file read whole but not for the fast path goes straight to the slow one.
                         diagnostics += encode(
                             file.path, walked: file.status, relativeTo: relativeTo, into: &table,

@@ -6,9 +6,8 @@ import Foundation
 /// any error) has none, and is read on its own the usual way, which says why. Where there is no
 /// ring, no file has any. Used by one thread at a time.
 final class FileBatch {
-    /// Made on first use, by the thread that reads.
-    private var ring: FileRing?
-    private var triedRing = false
+    /// Made on first use, by the thread that reads; nil where the system gives none.
+    private lazy var ring = FileRing(slots: FileBatch.size)
     /// The files' bytes, one after the other, each with room for one byte more than its status's
     /// size (a read that fills it means the file grew).
     private var storage = UnsafeMutableRawBufferPointer(start: nil, count: 0)
@@ -37,12 +36,7 @@ final class FileBatch {
     /// without `root`, none.
     func read(_ paths: some Collection<String>, relativeTo root: Int32?) {
         files.removeAll(keepingCapacity: true)
-        guard let root else { return }
-        if !triedRing {
-            triedRing = true
-            ring = FileRing(slots: FileBatch.size)
-        }
-        guard let ring, paths.count <= ring.slots else { return }
+        guard let root, !paths.isEmpty, let ring, paths.count <= ring.slots else { return }
         let nameBytes = paths.reduce(0) { $0 + $1.utf8.count + 1 }
         if nameBytes > names.count {
             names.deallocate()
@@ -61,8 +55,7 @@ final class FileBatch {
             names[at] = 0
             at += 1
         }
-        // Non-blocking, so that a FIFO put where a note was is refused below rather than waited on.
-        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | noAccessTime
+        let flags = FileSystem.noteFlags | noAccessTime
         guard let opened = ring.open(cNames, relativeTo: root, flags: flags) else { return }
         // The status of the file opened (the very file read): a regular file of a size the fast
         // path takes, else it is only closed.

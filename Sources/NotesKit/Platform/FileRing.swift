@@ -38,7 +38,7 @@ final class FileRing {
         private let cqes: UnsafeMutableRawPointer
         /// Set when the kernel refused the ring in a way a batch cannot recover from: the files are
         /// then read one by one, and the buffers given to the batch that failed are never used again.
-        private(set) var broken = false
+        private var broken = false
 
         /// The system calls, by number (the same on every Linux architecture, io_uring being newer
         /// than the unified table): glibc has no wrappers, and Swift cannot call its variadic

@@ -83,6 +83,11 @@ extension FileSystem {
         return attempt(flags)
     }
 
+    /// How a note is opened for reading: not following a final symlink (a link is never a note),
+    /// and non-blocking, so that a FIFO put where a note was is refused rather than waited on
+    /// (`O_NOATIME` comes on top where allowed, see `openForReading`).
+    static let noteFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW
+
     /// Reads a whole regular file of at most `limit` bytes into `buffer` (not following a final
     /// symlink, opened relative to the open folder `directory`), reusing its memory; returns the
     /// file's status, or nil when it cannot be read so, for whatever reason — larger than `limit`,
@@ -90,8 +95,7 @@ extension FileSystem {
     static func read(
         _ path: String, relativeTo directory: Int32?, into buffer: FileBuffer, limit: Int
     ) -> FileStatus? {
-        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW
-        let fd = openForReading(path, relativeTo: directory, flags: flags, keepingAccessTime: true)
+        let fd = openForReading(path, relativeTo: directory, flags: noteFlags, keepingAccessTime: true)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
