@@ -16,6 +16,10 @@ extension Vault {
     ) -> Catalog {
         let stateFolder = String(indexPath[..<(indexPath.lastIndex(of: "/") ?? indexPath.startIndex)])
         let deltaPath = indexPath + ".delta"
+        let listingsPath = FolderListings.path(besideIndex: indexPath)
+        // What the folders held when last listed (those still as they were are not listed again),
+        // loaded while the index is mapped.
+        let loading = rebuild ? nil : Beside { FolderListings.load(listingsPath) }
         let index =
             rebuild
             ? nil
@@ -23,9 +27,11 @@ extension Vault {
                 base.kind == .base
                     ? IndexView(base: base, delta: mapIndex(deltaPath, lockPath: lockPath)) : nil
             }
+        Trace.mark("map")
+        let listings = loading?.value ?? nil
         // A write killed before it could clean up (SIGKILL, a crash) leaves its temp here.
         FileSystem.sweepStaleTemps(in: stateFolder)
-        Trace.mark("map")
+        Trace.mark("listings")
         if index == nil {
             // Every note will be read, and the first front matter read asks for the local time
             // zone, whose data takes milliseconds to load (while the other reader waits on its
@@ -35,8 +41,9 @@ extension Vault {
         // Without an index every file is read, and reading stats it: the walk need not. Nor
         // need the reading wait for the walk: the walk goes on beside it, handing out what it has
         // found (`SurveyStream`), unless progress is reported (that needs the total first).
-        let walk = index == nil && progress == nil ? SurveyStream(vault: self) : nil
-        var survey = walk == nil ? survey(against: index, statting: index != nil) : Survey()
+        let walk = index == nil && progress == nil ? SurveyStream(vault: self, listings: listings) : nil
+        var survey =
+            walk == nil ? survey(against: index, statting: index != nil, listings: listings) : Survey()
         if walk == nil { Trace.mark("survey") }
         // A walk beside the reading writes a new base: everything is read, nothing kept.
         var plan = walk == nil ? nil : planWrite(kept: [], of: nil, reading: [])
@@ -79,7 +86,7 @@ extension Vault {
         // A note made private since an index file was written (even when nothing else changed):
         // make the index's files as private (only ever narrowing a mode, so a writer that chose a
         // stricter one is never undone).
-        for path in [indexPath, deltaPath, LinkedNotes.path(besideIndex: indexPath)] {
+        for path in [indexPath, deltaPath, LinkedNotes.path(besideIndex: indexPath), listingsPath] {
             if let current = FileSystem.status(path), current.kind == .regular, current.mode & ~indexMode != 0
             {
                 chmod(path, current.mode & indexMode)
@@ -91,6 +98,10 @@ extension Vault {
             || rebuild
         guard changed else {
             // (A walk beside the reading found nothing: its file, never written to, goes.)
+            if survey.listedAnew, lock == nil {
+                lock = try? VaultLock(path: lockPath, wait: false)
+            }
+            if lock != nil { keep(survey, at: listingsPath, mode: indexMode) }
             lock?.release()
             let (notes, files) = index.map { Catalog.notesAndFiles(kept, of: $0) } ?? ([], [])
             return Catalog(
@@ -133,6 +144,7 @@ extension Vault {
             } catch {
                 indexError = .indexNotWritten(path: indexPath, reason: error.brief)
             }
+            keep(survey, at: listingsPath, mode: indexMode)
         }
         lock?.release()
         let written = view != nil
@@ -162,6 +174,15 @@ extension Vault {
                 search: matching, byRecord: textHits + [Bool](repeating: false, count: newFiles.count))
         }
         return catalog
+    }
+
+    /// Writes what `survey` found the folders held (`FolderListings`) to `path`, holding the lock,
+    /// when it listed a folder afresh whose listing may be kept: the next survey replays it
+    /// rather than list the folder. Only a cache: a write that fails costs that listing again.
+    private func keep(_ survey: Survey, at path: String, mode: mode_t) {
+        guard survey.listedAnew else { return }
+        try? FileSystem.writeAtomically(
+            survey.folders.encoded(), to: path, mode: mode, keepExistingMode: false, durable: false)
     }
 
     /// The index file at `path`, mapped; nil when there is none or it is not usable. A record of
@@ -467,5 +488,25 @@ private struct IndexWritePlan {
             return keptInBase + (0..<delta.count).filter { !delta.isRemoved($0) }.map { base + $0 }
         }
         return Array(0..<base)
+    }
+}
+
+/// A value made on another thread while the caller goes on; `value` waits for it.
+private final class Beside<Value: Sendable>: @unchecked Sendable {
+    private var made: Value?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ make: @escaping @Sendable () -> Value) {
+        DispatchQueue.global().async {
+            self.made = make()
+            self.done.signal()
+        }
+    }
+
+    /// The value, once made (waiting for it; `made` is not written after the signal).
+    var value: Value? {
+        done.wait()
+        done.signal()
+        return made
     }
 }

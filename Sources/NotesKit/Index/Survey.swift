@@ -18,6 +18,12 @@ struct Survey {
     /// The vault-relative paths of the symlinks to folders that the walk did not follow (none that
     /// an ignore file ignores), in byte order.
     var symlinkedFolders: [String] = []
+    /// What each folder held, of those whose listing may be kept (`FolderListing`): replayed or
+    /// listed afresh.
+    var folders = FolderListings()
+    /// Whether a folder was listed afresh and its listing may be kept: the file of them is worth
+    /// writing again.
+    var listedAnew = false
 }
 
 extension Vault {
@@ -39,8 +45,12 @@ extension Vault {
     /// `statting` false (a build without an index, where every file will be read and reading
     /// stats it) lists the note files without a `fstatat` each; their mode is then not in
     /// `sharedMode`, which the reader must narrow.
-    func survey(against index: IndexView?, statting: Bool = true) -> Survey {
-        let work = SurveyWork(root: root, index: index, statting: statting)
+    ///
+    /// `listings`: what folders held when last listed; a folder still as it was then is not
+    /// listed again, its entries replayed instead (`FolderListing`).
+    func survey(against index: IndexView?, statting: Bool = true, listings: FolderListings? = nil) -> Survey {
+        let work = SurveyWork(
+            root: root, index: index, statting: statting, listings: listings, settle: folderSettle)
         DispatchQueue.concurrentPerform(iterations: SurveyWork.workers) { _ in work.run() }
         let batches = work.batches.sorted(by: NameBatch.precedes)
         // Each batch's outcome (paths made for the files to read) on all cores, then joined in order.
@@ -54,6 +64,8 @@ extension Vault {
         survey.sharedMode = (FileSystem.status(canonicalRoot)?.mode ?? 0) & 0o066
         survey.diagnostics = work.diagnostics.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         survey.symlinkedFolders = work.symlinkedFolders.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        survey.folders = work.kept
+        survey.listedAnew = work.listedAnew
         survey.current.reserveCapacity(outcomes.reduce(0) { $0 + $1.current.count })
         survey.stale.reserveCapacity(outcomes.reduce(0) { $0 + $1.stale.count })
         for outcome in outcomes {
@@ -96,9 +108,11 @@ final class SurveyStream: @unchecked Sendable {
     /// The outcomes of the batches handed out, in order (touched by the caller only).
     private var outcomes: [BatchOutcome] = []
 
-    init(vault: Vault) {
+    init(vault: Vault, listings: FolderListings?) {
         self.vault = vault
-        let work = SurveyWork(root: vault.root, index: nil, statting: false, streaming: true)
+        let work = SurveyWork(
+            root: vault.root, index: nil, statting: false, listings: listings, settle: vault.folderSettle,
+            streaming: true)
         self.work = work
         // As many walkers as `survey` has: a vault of thousands of small folders is walked on
         // all cores (each takes the first folder left), a large folder by one.
@@ -128,7 +142,7 @@ final class SurveyStream: @unchecked Sendable {
 }
 
 /// What one batch of names adds to a survey (`NameBatch.outcome`).
-private struct BatchOutcome {
+struct BatchOutcome {
     var current: [Int] = []
     var stale: [(path: String, status: FileStatus?)] = []
     var newFiles: [String] = []
@@ -138,7 +152,7 @@ private struct BatchOutcome {
 }
 
 /// What the survey found of one directory entry.
-private enum EntryFreshness {
+enum EntryFreshness {
     /// Gone, or not a regular file.
     case gone
     /// The index's record describes it as it is.
@@ -153,7 +167,7 @@ private enum EntryFreshness {
 }
 
 /// A folder being surveyed: open while batches of its names wait to be checked.
-private final class OpenFolder: @unchecked Sendable {
+final class OpenFolder: @unchecked Sendable {
     /// The vault-relative path ("" for the vault folder).
     let relative: String
     /// `relative` and a slash, as bytes: the first part of each file's path.
@@ -171,7 +185,7 @@ private final class OpenFolder: @unchecked Sendable {
 
 /// Up to `NameBatch.size` file names of one folder — notes, and the vault's other files — and what
 /// checking them found.
-private final class NameBatch: @unchecked Sendable {
+final class NameBatch: @unchecked Sendable {
     static let size = 1024
     let folder: OpenFolder
     /// Its place among the folder's batches.
@@ -315,7 +329,7 @@ private final class NameBatch: @unchecked Sendable {
 }
 
 /// The names of a batch being read from a folder.
-private struct GatheredNames {
+struct GatheredNames {
     var names: [UInt8] = []
     var starts: [Int] = []
     var isNote: [Bool] = []
@@ -337,251 +351,4 @@ private struct GatheredNames {
     func batch(of folder: OpenFolder, sequence: Int) -> NameBatch {
         NameBatch(folder: folder, sequence: sequence, names: names, starts: starts, isNote: isNote)
     }
-}
-
-/// The shared state of a survey: a stack of folders to read and batches to check, taken by
-/// every worker until none is left and none is busy.
-private final class SurveyWork: @unchecked Sendable {
-    private enum Item {
-        /// A folder, and the rules of the ignore files above it.
-        case folder(String, IgnoreRules)
-        case batch(NameBatch)
-    }
-
-    /// How many threads walk a vault: one per core, up to eight.
-    static let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
-
-    let root: String
-    let index: IndexView?
-    let statting: Bool
-    /// Whether a reader takes the batches as they are made (`nextInOrder`).
-    let streaming: Bool
-    private let condition = NSCondition()
-    private var pending: [Item] = [.folder("", .none)]
-    private var busy = 0
-    /// Every batch made, unless streaming (under `condition`).
-    private(set) var batches: [NameBatch] = []
-    /// Streaming: the batches made and not yet handed out, in the survey's order, and the
-    /// folders found and not yet read through, in byte order (under `condition`).
-    private var waiting: [NameBatch] = []
-    private var unfinished: [String] = [""]
-    /// Folders that could not be read (under `condition`).
-    private(set) var diagnostics: [Diagnostic] = []
-    /// Symlinks to folders, not followed (under `condition`).
-    private(set) var symlinkedFolders: [String] = []
-
-    init(root: String, index: IndexView?, statting: Bool, streaming: Bool = false) {
-        self.root = root
-        self.index = index
-        self.statting = statting
-        self.streaming = streaming
-    }
-
-    /// Streaming: the next batch in the survey's order (`NameBatch.precedes`), once no folder
-    /// still being read can hold one before it (waiting for that); nil when the walk is done and
-    /// every batch was handed out.
-    func nextInOrder() -> NameBatch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let first = waiting.first {
-                // A folder being read, or one yet to be found below it (whose path sorts after
-                // it), may still hold names that come first: none may sort before this one's.
-                if let earliest = unfinished.first,
-                    earliest.utf8.lexicographicallyPrecedes(first.folder.relative.utf8)
-                {
-                    condition.wait()
-                    continue
-                }
-                return waiting.removeFirst()
-            } else if pending.isEmpty && busy == 0 {
-                return nil
-            }
-            condition.wait()
-        }
-    }
-
-    /// Takes and does work until there is none left anywhere.
-    func run() {
-        while let item = take() {
-            switch item {
-            case .folder(let relative, let rules): read(relative, rules: rules)
-            case .batch(let batch): batch.check(against: index, statting: statting)
-            }
-            condition.lock()
-            busy -= 1
-            if pending.isEmpty && busy == 0 { condition.broadcast() }
-            condition.unlock()
-        }
-    }
-
-    private func take() -> Item? {
-        condition.lock()
-        defer { condition.unlock() }
-        while pending.isEmpty {
-            if busy == 0 { return nil }
-            condition.wait()
-        }
-        busy += 1
-        return pending.popLast()
-    }
-
-    private func give(_ item: Item, batch: NameBatch? = nil) {
-        condition.lock()
-        if streaming {
-            // Folders are read in byte order of their paths (`pending` kept from last to first,
-            // so the next taken is the first), so that a folder's batches can go out as they are
-            // made; a batch needs no check (no index, no stat) and is only handed out.
-            func bytesPrecede(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
-            switch item {
-            case .folder(let relative, _):
-                insertSorted(item, into: &pending) { a, b in
-                    guard case .folder(let a, _) = a, case .folder(let b, _) = b else { return false }
-                    return bytesPrecede(b, a)
-                }
-                insertSorted(relative, into: &unfinished, by: bytesPrecede)
-            case .batch(let batch): insertSorted(batch, into: &waiting, by: NameBatch.precedes)
-            }
-            // The reader waits on the same condition as the workers.
-            condition.broadcast()
-        } else {
-            pending.append(item)
-            if let batch { batches.append(batch) }
-            condition.signal()
-        }
-        condition.unlock()
-    }
-
-    /// Streaming: the folder `relative` has been read through (all its batches made).
-    private func finished(_ relative: String) {
-        guard streaming else { return }
-        condition.lock()
-        // Where it sorts: the last of those equal to it by bytes comes just before.
-        let after = sortedPlace(of: relative, in: unfinished) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        if after > 0, unfinished[after - 1].utf8.elementsEqual(relative.utf8) {
-            unfinished.remove(at: after - 1)
-        }
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Reads one folder: its subfolders become work, and its files go out in batches; what its
-    /// ignore files and those above (`rules`) ignore is left out.
-    private func read(_ relative: String, rules above: IgnoreRules) {
-        defer { finished(relative) }
-        let full = relative.isEmpty ? root : root + "/" + relative
-        let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        // The batches hold a descriptor of their own: `closedir` closes the one it reads through.
-        let own = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1
-        guard fd >= 0, own >= 0, let dir = fdopendir(fd) else {
-            let reason = String(cString: strerror(errno))
-            if fd >= 0 { close(fd) }
-            if own >= 0 { close(own) }
-            condition.lock()
-            diagnostics.append(
-                Diagnostic(
-                    path: full, line: nil,
-                    message: "could not read this folder (\(reason)); its notes are skipped"))
-            condition.unlock()
-            return
-        }
-        let folder = OpenFolder(relative: relative, fd: own)
-        defer { closedir(dir) }
-        let rules = above.adding(folder: relative, fd: own)
-        // The entry's vault-relative path, for rules that match paths: made in place, once a folder.
-        var path = rules.needsPaths ? folder.prefix : []
-        path.reserveCapacity(rules.needsPaths ? folder.prefix.count + 256 : 0)
-        func isIgnored(_ name: UnsafeRawBufferPointer, isDirectory: Bool) -> Bool {
-            guard !rules.isEmpty else { return false }
-            // At the top a name is its path.
-            guard rules.needsPaths && !folder.prefix.isEmpty else {
-                return rules.isIgnored(path: name, nameStart: 0, isDirectory: isDirectory)
-            }
-            path.removeSubrange(folder.prefix.count...)
-            path.append(contentsOf: name)
-            return path.withUnsafeBytes {
-                rules.isIgnored(path: $0, nameStart: folder.prefix.count, isDirectory: isDirectory)
-            }
-        }
-        // A batch's names are gathered in a value (no class, so no exclusivity check per
-        // append), then handed over whole.
-        var gathered = GatheredNames()
-        var sequence = 0
-        while let entry = readdir(dir) {
-            let type = Int32(entry.pointee.d_type)
-            withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                let length = raw.withMemoryRebound(to: CChar.self) { name in
-                    name.baseAddress.map { strnlen($0, name.count) } ?? 0
-                }
-                let name = UnsafeRawBufferPointer(rebasing: raw[..<length])
-                guard let first = name.first, first != UInt8(ascii: ".") else { return }
-                var kind = type
-                if kind == Int32(DT_UNKNOWN) {
-                    var st = stat()
-                    let found = raw.withMemoryRebound(to: CChar.self) { name in
-                        name.baseAddress.map { fstatat(fd, $0, &st, AT_SYMLINK_NOFOLLOW) } ?? -1
-                    }
-                    let format = st.st_mode & S_IFMT
-                    kind =
-                        found != 0
-                        ? Int32(DT_UNKNOWN)
-                        : format == S_IFDIR
-                            ? Int32(DT_DIR)
-                            : format == S_IFREG
-                                ? Int32(DT_REG) : format == S_IFLNK ? Int32(DT_LNK) : Int32(DT_UNKNOWN)
-                }
-                if kind == Int32(DT_DIR) {
-                    guard !isIgnored(name, isDirectory: true) else { return }
-                    let name = String(decoding: name, as: UTF8.self)
-                    give(.folder(relative.isEmpty ? name : relative + "/" + name, rules))
-                } else if kind == Int32(DT_LNK) {
-                    noteSymlink(raw, name, in: fd, relative: relative, ignored: isIgnored)
-                } else if kind == Int32(DT_REG) && !isIgnored(name, isDirectory: false) {
-                    gathered.add(name)
-                }
-            }
-            if gathered.starts.count == NameBatch.size {
-                let batch = gathered.batch(of: folder, sequence: sequence)
-                give(.batch(batch), batch: batch)
-                sequence += 1
-                gathered = GatheredNames()
-            }
-        }
-        if !gathered.starts.isEmpty {
-            let batch = gathered.batch(of: folder, sequence: sequence)
-            give(.batch(batch), batch: batch)
-        }
-    }
-
-    /// Remembers the symlink `name` (in `raw`, NUL-terminated) of the open folder `fd` when it
-    /// leads to a folder that the ignore files do not ignore: it is not followed, and is said so.
-    private func noteSymlink(
-        _ raw: UnsafeRawBufferPointer, _ name: UnsafeRawBufferPointer, in fd: Int32, relative: String,
-        ignored: (UnsafeRawBufferPointer, Bool) -> Bool
-    ) {
-        var st = stat()
-        let found = raw.withMemoryRebound(to: CChar.self) { name in
-            name.baseAddress.map { fstatat(fd, $0, &st, 0) } ?? -1
-        }
-        guard found == 0, st.st_mode & S_IFMT == S_IFDIR, !ignored(name, true) else { return }
-        let name = String(decoding: name, as: UTF8.self)
-        condition.lock()
-        symlinkedFolders.append(relative.isEmpty ? name : relative + "/" + name)
-        condition.unlock()
-    }
-}
-
-/// Where `element` goes in `array`, sorted by `precedes`: after the elements equal to it.
-private func sortedPlace<T>(of element: T, in array: [T], by precedes: (T, T) -> Bool) -> Int {
-    var (low, high) = (0, array.count)
-    while low < high {
-        let middle = (low + high) / 2
-        if precedes(element, array[middle]) { high = middle } else { low = middle + 1 }
-    }
-    return low
-}
-
-/// Inserts `element` into `array`, sorted by `precedes`, after the elements equal to it.
-private func insertSorted<T>(_ element: T, into array: inout [T], by precedes: (T, T) -> Bool) {
-    array.insert(element, at: sortedPlace(of: element, in: array, by: precedes))
 }

@@ -22,10 +22,17 @@ public struct IgnoreRules: Sendable {
     /// The innermost folder with rules; nil when no folder on the way has any.
     private let innermost: IgnoreLevel?
 
-    /// No rules at all.
-    public static let none = IgnoreRules(innermost: nil)
+    /// A checksum of every ignore file the rules were made of, with its folder and name: rules
+    /// with the same fingerprint ignore the same paths (`FolderListing`). 0 for no rules.
+    let fingerprint: UInt64
 
-    private init(innermost: IgnoreLevel?) { self.innermost = innermost }
+    /// No rules at all.
+    public static let none = IgnoreRules(innermost: nil, fingerprint: 0)
+
+    private init(innermost: IgnoreLevel?, fingerprint: UInt64) {
+        self.innermost = innermost
+        self.fingerprint = fingerprint
+    }
 
     /// Whether any folder on the way has a rule.
     public var isEmpty: Bool { innermost == nil }
@@ -47,9 +54,16 @@ public struct IgnoreRules: Sendable {
             }
         }
         guard !patterns.isEmpty else { return self }
+        // Each part after its length, so that no two sequences of parts run together the same.
+        var described: [UInt8] = []
+        for part in [Array(folder.utf8)] + files.flatMap({ [Array($0.name.utf8), $0.bytes] }) {
+            withUnsafeBytes(of: UInt64(part.count).littleEndian) { described.append(contentsOf: $0) }
+            described += part
+        }
         return IgnoreRules(
             innermost: IgnoreLevel(
-                base: Array(folder.utf8), patterns: patterns, sources: sources, parent: innermost))
+                base: Array(folder.utf8), patterns: patterns, sources: sources, parent: innermost),
+            fingerprint: described.withUnsafeBytes { IndexChecksum.of($0, seed: fingerprint) })
     }
 
     /// These rules with those of the ignore files in the open folder `fd` (vault-relative

@@ -14,6 +14,9 @@ public struct Vault: Sendable {
     /// Whether an index reads notes in batches (`FileBatch`) where the system allows it; tests turn
     /// it off to compare with reading them one by one.
     var readsInBatches = FileRing.allowed
+    /// How long a folder must have been left alone for a survey to keep what it listed
+    /// (`FolderListing.settle`); tests shorten it, having nothing else change their folders.
+    var folderSettle = FolderListing.settle
 
     /// Opens an existing vault folder; throws `vaultMissing` when there is no such folder.
     public init(root: String) throws(VaultError) {
