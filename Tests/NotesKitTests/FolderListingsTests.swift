@@ -223,6 +223,27 @@ import Testing
         }
     }
 
+    /// A file whose checksum holds but whose entries no folder could list (made by a faulty
+    /// writer, or by hand) is no file either: replaying it could enter "" forever, or stop short.
+    @Test func entriesNoFolderCouldListAreNoFile() throws {
+        let stamp = FolderListing.Stamp(device: 1, inode: 2, mtime: 3, ctime: 4)
+        func file(_ entries: [UInt8]) -> [UInt8] {
+            var listings = FolderListings()
+            listings.byPath[[]] = FolderListing(stamp: stamp, rules: 0, entries: entries[...])
+            return listings.encoded()
+        }
+        let good = [0] + Array("a.md".utf8) + [0, 1] + Array("sub".utf8) + [0]
+        #expect(FolderListings(decoding: file(good))?.byPath[[]]?.entries.elementsEqual(good) == true)
+        #expect(FolderListings(decoding: file([])) != nil)
+        for bad: [UInt8] in [
+            [0, 0], [3] + Array("a.md".utf8) + [0], [0] + Array("a.md".utf8),
+            [1] + Array(".hidden".utf8) + [0],
+            [1] + Array("a/b".utf8) + [0], good + [0],
+        ] {
+            #expect(FolderListings(decoding: file(bad)) == nil, "\(bad)")
+        }
+    }
+
     /// A refresh keeps the listings beside the index, and the next one replays them without
     /// writing the file again; a damaged file is listed around and written anew.
     @Test func aRefreshKeepsTheListingsBesideTheIndex() throws {

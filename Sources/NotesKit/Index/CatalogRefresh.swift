@@ -98,11 +98,8 @@ extension Vault {
             || rebuild
         guard changed else {
             // (A walk beside the reading found nothing: its file, never written to, goes.)
-            if survey.listedAnew, lock == nil {
-                lock = try? VaultLock(path: lockPath, wait: false)
-            }
-            if lock != nil { keep(survey, at: listingsPath, mode: indexMode) }
             lock?.release()
+            keep(survey, at: listingsPath, mode: indexMode)
             let (notes, files) = index.map { Catalog.notesAndFiles(kept, of: $0) } ?? ([], [])
             return Catalog(
                 index: index, mapped: notes, files: files,
@@ -144,9 +141,9 @@ extension Vault {
             } catch {
                 indexError = .indexNotWritten(path: indexPath, reason: error.brief)
             }
-            keep(survey, at: listingsPath, mode: indexMode)
         }
         lock?.release()
+        keep(survey, at: listingsPath, mode: indexMode)
         let written = view != nil
         if view == nil {
             // Not written (another process is writing it, or it cannot be): the same records,
@@ -176,9 +173,11 @@ extension Vault {
         return catalog
     }
 
-    /// Writes what `survey` found the folders held (`FolderListings`) to `path`, holding the lock,
-    /// when it listed a folder afresh whose listing may be kept: the next survey replays it
-    /// rather than list the folder. Only a cache: a write that fails costs that listing again.
+    /// Writes what `survey` found the folders held (`FolderListings`) to `path` when it listed a
+    /// folder afresh whose listing may be kept: the next survey replays it rather than list the
+    /// folder. Only a cache: a write that fails costs that listing again. Without the lock (a
+    /// search must not keep a writer from the index): the file is put in place by a rename, and
+    /// whichever of two writers renames last, each listing in it is checked against its folder.
     private func keep(_ survey: Survey, at path: String, mode: mode_t) {
         guard survey.listedAnew else { return }
         try? FileSystem.writeAtomically(

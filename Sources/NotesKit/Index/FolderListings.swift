@@ -7,15 +7,17 @@ import Foundation
 #endif
 
 /// What one folder of the vault held when a survey last listed it: the entries the walk kept
-/// (not hidden, not ignored), so that a later survey need not list the folder again while it is
-/// as it was (git's untracked cache does the same). Listing a folder of 100,000 notes costs
-/// about as much as a third of stat'ing them all; replaying what it held costs next to nothing.
+/// (files and folders neither hidden nor ignored, and every symlink not hidden, which the walk
+/// looks at afresh), so that a later survey need not list the folder again while it is as it was
+/// (git's untracked cache does the same). Listing a folder of 100,000 notes costs about a
+/// quarter of a fresh walk's CPU time; replaying what it held costs next to nothing.
 ///
 /// A folder's entries can only change with its times: making, removing or renaming an entry
-/// sets its modification and status-change times to now, and nothing can set the status-change
-/// time back. So a listing is replayed only while the folder's device, inode and both times are
-/// those stamped just before it was listed, and the ignore rules its entries were filtered by
-/// are the same. It is kept only when it can be trusted (`stamp(of:now:settle:)`).
+/// sets its modification and status-change times to now, and no call sets a status-change time
+/// back (only the clock being set back could). So a listing is replayed only while the folder's
+/// device, inode and both times are those stamped just before it was listed, and the ignore
+/// rules its entries were filtered by are the same. It is kept only when it can be trusted
+/// (`stamp(of:now:settle:)`), and only when the whole folder was listed without an error.
 struct FolderListing: Equatable, Sendable {
     /// A folder's identity and times, as `fstat` gives them.
     struct Stamp: Equatable, Sendable {
@@ -57,20 +59,27 @@ struct FolderListing: Equatable, Sendable {
     }
 
     /// The stamp of the open folder `fd`, taken at `now` (nanoseconds since 1970, read before
-    /// this is called, and before the folder is listed), when its listing may be kept: its file
-    /// system is one known to keep a folder's times as POSIX says, and neither time is within
-    /// `settle` of `now`. Else nil: the folder is listed each time.
+    /// this is called, and before the folder is listed), when its listing may be kept: its times
+    /// are known to move with its entries (`keepsFolderTimes`), they have nanoseconds (a file
+    /// system that keeps whole seconds makes a stamp far likelier to come round again after the
+    /// clock is set back), and neither is within `settle` of `now`. Else nil: the folder is
+    /// listed each time.
     static func stamp(of fd: Int32, now: Int64, settle: Int64 = settle) -> Stamp? {
         var st = stat()
         guard fstat(fd, &st) == 0, keepsFolderTimes(fd) else { return nil }
         let stamp = Stamp(st)
-        guard max(stamp.mtime, stamp.ctime) <= now - settle else { return nil }
+        let second: Int64 = 1_000_000_000
+        guard stamp.mtime % second != 0 || stamp.ctime % second != 0,
+            max(stamp.mtime, stamp.ctime) <= now - settle
+        else { return nil }
         return stamp
     }
 
-    /// Whether the file system of `fd` is a local one known to update a folder's times on every
-    /// change of its entries. Network and FUSE file systems may cache times or not keep them,
-    /// and overlays report a lower layer's folder until it is copied up.
+    /// Whether the folder `fd` is on a local file system known to update a folder's times on
+    /// every change of its entries, and is not encrypted. Network and FUSE file systems may
+    /// cache times or not keep them, and overlays report a lower layer's folder until it is
+    /// copied up; an encrypted folder (fscrypt) lists other names once its key is added, its
+    /// times staying as they were.
     static func keepsFolderTimes(_ fd: Int32) -> Bool {
         #if canImport(Darwin)
             var fs = statfs()
@@ -87,7 +96,14 @@ struct FolderListing: Equatable, Sendable {
             let found = status.withUnsafeMutableBytes { buffer in buffer.baseAddress.map { fstatfs(fd, $0) } }
             // ext2/3/4, XFS, Btrfs, tmpfs, F2FS, ZFS.
             let known: Set<Int> = [0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994, 0xF2F5_2010, 0x2FC1_2FC1]
-            return found == 0 && known.contains(status[0])
+            guard found == 0, known.contains(status[0]), let statx = extendedStatus else { return false }
+            // `struct statx`: `stx_attributes` at byte 8; `STATX_ATTR_ENCRYPTED`. "" and
+            // `AT_EMPTY_PATH`: the folder `fd` itself.
+            var extended = [UInt64](repeating: 0, count: 32)
+            let told = extended.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { statx(fd, "", 0x1000, 0, $0) }
+            }
+            return told == 0 && extended[1] & 0x800 == 0
         #else
             return false
         #endif
@@ -101,6 +117,16 @@ struct FolderListing: Equatable, Sendable {
                 return nil
             }
             return unsafeBitCast(symbol, to: FileSystemStatus.self)
+        }()
+
+        /// glibc's `statx` (2.28 and later), likewise; nil before it, and then nothing is kept.
+        private typealias ExtendedStatus =
+            @convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer) -> Int32
+        private static let extendedStatus: ExtendedStatus? = {
+            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "statx") else {
+                return nil
+            }
+            return unsafeBitCast(symbol, to: ExtendedStatus.self)
         }()
     #endif
 
@@ -121,6 +147,23 @@ struct FolderListing: Equatable, Sendable {
                 i = end + 1
             }
         }
+    }
+
+    /// Whether `entries` are entries as `add` makes them, of names a folder can list: a kind, a
+    /// name that is not empty, has no slash and does not start with a dot, and a NUL.
+    static func wellFormed(_ entries: UnsafeRawBufferPointer) -> Bool {
+        guard let base = entries.baseAddress else { return true }
+        var i = 0
+        while i < entries.count {
+            guard Kind(rawValue: entries[i]) != nil, i + 1 < entries.count,
+                entries[i + 1] != 0, entries[i + 1] != UInt8(ascii: "."),
+                let nul = memchr(base + i + 1, 0, entries.count - i - 1)
+            else { return false }
+            let end = base.distance(to: UnsafeRawPointer(nul))
+            if memchr(base + i + 1, Int32(UInt8(ascii: "/")), end - i - 1) != nil { return false }
+            i = end + 1
+        }
+        return true
     }
 
     /// Adds an entry.
@@ -159,6 +202,9 @@ extension FolderListing.Stamp {
 ///               rules u64, entries length u32, entries), little-endian
 struct FolderListings: Sendable {
     static let magic = Array("MYNOTES-FOLDERS\n".utf8)
+    /// Bump when what the walk keeps of a folder changes (which names are hidden or notes, how
+    /// ignore files match, what is kept of a symlink): listings the old walk made would be
+    /// replayed as they are.
     static let version: UInt32 = 1
     var byPath: [[UInt8]: FolderListing] = [:]
 
@@ -219,7 +265,7 @@ struct FolderListings: Sendable {
                     guard let pathLength = reader.u32(), let path = reader.take(Int(pathLength)),
                         let device = reader.u64(), let inode = reader.u64(), let mtime = reader.u64(),
                         let ctime = reader.u64(), let rules = reader.u64(), let length = reader.u32(),
-                        let entries = reader.take(Int(length))
+                        let entries = reader.take(Int(length)), FolderListing.wellFormed(entries)
                     else { return nil }
                     listings[Array(path)] = FolderListing(
                         stamp: .init(

@@ -220,7 +220,13 @@ final class SurveyWork: @unchecked Sendable {
         var listing = FolderListing.stamp(of: own, now: now, settle: settle).map {
             FolderListing(stamp: $0, rules: rules.fingerprint)
         }
-        while let entry = readdir(dir) {
+        while true {
+            // A listing cut short by an error is no listing to keep (its notes would stay missing).
+            errno = 0
+            guard let entry = readdir(dir) else {
+                if errno != 0 { listing = nil }
+                break
+            }
             let type = Int32(entry.pointee.d_type)
             withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                 let length = raw.withMemoryRebound(to: CChar.self) { name in
@@ -235,6 +241,8 @@ final class SurveyWork: @unchecked Sendable {
                         name.baseAddress.map { fstatat(fd, $0, &st, AT_SYMLINK_NOFOLLOW) } ?? -1
                     }
                     let format = st.st_mode & S_IFMT
+                    // An entry whose kind could not be told may be a note: list the folder again.
+                    if found != 0 { listing = nil }
                     kind =
                         found != 0
                         ? Int32(DT_UNKNOWN)
