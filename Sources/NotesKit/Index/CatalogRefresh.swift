@@ -74,7 +74,12 @@ extension Vault {
         if let walk, let plan {
             openStream(plan, capacity: 0)
             (read, readDiagnostics, readMode, textHits) = readRecords(
-                next: walk.next(atLeast:), total: nil, into: stream, matching: matching)
+                next: { count in
+                    // The walk runs ahead of the reading: the index's tables get room for what it
+                    // has found so far, rather than grow by doubling.
+                    defer { stream?.expect(records: walk.found) }
+                    return walk.next(atLeast: count)
+                }, total: nil, into: stream, matching: matching)
             survey = walk.finish()
             Trace.mark("survey+read")
         }

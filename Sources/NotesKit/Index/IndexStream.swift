@@ -60,6 +60,12 @@ final class IndexStream: @unchecked Sendable {
         }
     }
 
+    /// Makes room for `count` records in all (`IndexTable.expect`), on the queue: a walk that has
+    /// found that many files tells it, long before they are all read.
+    func expect(records count: Int) {
+        queue.async { [self] in table.expect(records: count) }
+    }
+
     /// Returns once the texts of every batch added so far are written (and their buffers kept).
     func waitForWrites() {
         queue.sync {}

@@ -37,6 +37,16 @@ struct IndexTable {
         hashes.reserveCapacity(capacity)
     }
 
+    /// Room for `count` records in all, with their paths (as long as those so far), when the table
+    /// has less: a table that chunk after chunk is joined to (`appendRecords`) would otherwise grow
+    /// by doubling, copying what it holds into fresh memory each time.
+    mutating func expect(records count: Int) {
+        guard count > hashes.capacity else { return }
+        records.reserveCapacity(count * IndexLayout.recordSize)
+        hashes.reserveCapacity(count)
+        paths.reserveCapacity(count * (hashes.isEmpty ? 64 : paths.count / hashes.count + 8))
+    }
+
     /// Room for the paths, strings, tags and links of `count` notes of the usual size (a path of
     /// a few words, a title, a preview line, a few tags and links), so that filling the table
     /// seldom grows them.

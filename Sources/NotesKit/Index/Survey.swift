@@ -133,6 +133,9 @@ final class SurveyStream: @unchecked Sendable {
         return files.isEmpty ? nil : files
     }
 
+    /// How many files (notes and others) the walk has found so far.
+    var found: Int { work.foundSoFar() }
+
     /// The whole survey, once the walk is done (waiting for it; notes not handed out yet are
     /// listed as stale all the same).
     func finish() -> Survey {

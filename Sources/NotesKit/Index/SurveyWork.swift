@@ -34,6 +34,8 @@ final class SurveyWork: @unchecked Sendable {
     private(set) var diagnostics: [Diagnostic] = []
     /// Symlinks to folders, not followed (under `condition`).
     private(set) var symlinkedFolders: [String] = []
+    /// How many files the walk has handed out in batches so far (under `condition`).
+    private var found = 0
     /// The listings that may be kept, and whether any was made afresh (under `condition`).
     private(set) var kept = FolderListings()
     private(set) var listedAnew = false
@@ -99,8 +101,16 @@ final class SurveyWork: @unchecked Sendable {
         return pending.popLast()
     }
 
+    /// How many files the walk has found so far.
+    func foundSoFar() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return found
+    }
+
     private func give(_ item: Item, batch: NameBatch? = nil) {
         condition.lock()
+        if case .batch(let batch) = item { found += batch.starts.count }
         if streaming {
             // Folders are read in byte order of their paths (`pending` kept from last to first,
             // so the next taken is the first), so that a folder's batches can go out as they are
