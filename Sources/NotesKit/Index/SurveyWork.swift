@@ -149,7 +149,8 @@ final class SurveyWork: @unchecked Sendable {
     }
 
     /// Reads one folder: its subfolders become work, and its files go out in batches; what its
-    /// ignore files and those above (`rules`) ignore is left out.
+    /// ignore files and those above (`rules`) ignore is left out. A folder that is as its kept
+    /// listing says (`listings`) is not read: the listing is replayed, in the order it was read.
     private func read(_ relative: String, rules above: IgnoreRules) {
         defer { finished(relative) }
         let full = relative.isEmpty ? root : root + "/" + relative
