@@ -112,22 +112,12 @@ struct FolderListing: Equatable, Sendable {
     #if !canImport(Darwin)
         /// glibc's `fstatfs`, which Swift's Glibc module does not bring in, through a pointer.
         private typealias FileSystemStatus = @convention(c) (Int32, UnsafeMutableRawPointer) -> Int32
-        private static let fileSystemStatus: FileSystemStatus? = {
-            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "fstatfs") else {
-                return nil
-            }
-            return unsafeBitCast(symbol, to: FileSystemStatus.self)
-        }()
+        private static let fileSystemStatus = LibC.function("fstatfs", as: FileSystemStatus.self)
 
         /// glibc's `statx` (2.28 and later), likewise; nil before it, and then nothing is kept.
         private typealias ExtendedStatus =
             @convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer) -> Int32
-        private static let extendedStatus: ExtendedStatus? = {
-            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "statx") else {
-                return nil
-            }
-            return unsafeBitCast(symbol, to: ExtendedStatus.self)
-        }()
+        private static let extendedStatus = LibC.function("statx", as: ExtendedStatus.self)
     #endif
 
     /// Calls `body` with each entry's kind, its name, and its name with the NUL after it. (The

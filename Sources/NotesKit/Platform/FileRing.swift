@@ -47,12 +47,7 @@ final class FileRing {
         private static let setupCall = 425
         private static let enterCall = 426
         private typealias Syscall = @convention(c) (Int, Int, Int, Int, Int, Int, Int) -> Int
-        private static let syscall: Syscall? = {
-            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "syscall") else {
-                return nil
-            }
-            return unsafeBitCast(symbol, to: Syscall.self)
-        }()
+        private static let syscall = LibC.function("syscall", as: Syscall.self)
 
         /// A ring for batches of up to `slots` files, or nil where io_uring cannot be had.
         init?(slots: Int) {

@@ -187,12 +187,8 @@ extension FileSystem {
 
     #if os(Linux)
         /// glibc's `syncfs`, which its headers declare only under `_GNU_SOURCE`.
-        private static let syncFileSystem: (@convention(c) (Int32) -> Int32)? = {
-            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "syncfs") else {
-                return nil
-            }
-            return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-        }()
+        private static let syncFileSystem = LibC.function(
+            "syncfs", as: (@convention(c) (Int32) -> Int32).self)
     #endif
 
     /// Puts the temps of `prepare(batch: files)` in place one by one, and syncs each folder once.

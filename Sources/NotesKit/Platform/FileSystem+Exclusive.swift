@@ -66,16 +66,10 @@ extension FileSystem {
 
     #if os(Linux)
         /// glibc's `renameat2` (2.28 and later), which its headers declare only under `_GNU_SOURCE`.
-        private static let renameat2:
-            (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
-                guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "renameat2") else {
-                    return nil
-                }
-                return unsafeBitCast(
-                    symbol,
-                    to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) ->
-                        Int32).self)
-            }()
+        private static let renameat2 = LibC.function(
+            "renameat2",
+            as: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)
+                .self)
     #endif
 
     /// Creates the first free one of the files `candidate(1)`, `candidate(2)`, … (all in one

@@ -25,6 +25,14 @@ enum LibC {
         #endif
     }
 
+    /// The C library's function `name` through a pointer of type `T` (a `@convention(c)` function
+    /// type): for what the Glibc module leaves out (declared only under `_GNU_SOURCE`, or newer
+    /// than it) or brings in only as variadic; nil where the library has no such function.
+    static func function<T>(_ name: String, as type: T.Type) -> T? {
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, name) else { return nil }
+        return unsafeBitCast(symbol, to: type)
+    }
+
     static func close(_ fd: Int32) -> Int32 {
         #if canImport(Darwin)
             Darwin.close(fd)

@@ -141,12 +141,8 @@ final class PendingFile: @unchecked Sendable {
 
     #if os(Linux)
         /// glibc's `sync_file_range`, which its headers declare only under `_GNU_SOURCE`.
-        private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
-            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "sync_file_range") else {
-                return nil
-            }
-            return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
-        }()
+        private static let syncFileRange = LibC.function(
+            "sync_file_range", as: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
     #endif
 
     /// Gives the file `mode`, writes it to the disk (unless `sync` is false: the caller makes it
