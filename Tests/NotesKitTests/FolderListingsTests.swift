@@ -184,8 +184,8 @@ import Testing
             guard FolderListing.keepsFolderTimes(fd) else { return }
             let changed = max(stamp.mtime, stamp.ctime)
             let settle = FolderListing.settle
-            #expect(FolderListing.stamp(of: fd, now: changed + settle - 1) == nil)
-            #expect(FolderListing.stamp(of: fd, now: changed + settle) == stamp)
+            #expect(!FolderListing.mayKeep(stamp, of: fd, now: changed + settle - 1))
+            #expect(FolderListing.mayKeep(stamp, of: fd, now: changed + settle))
         }
     }
 

@@ -17,7 +17,7 @@ import Foundation
 /// back (only the clock being set back could). So a listing is replayed only while the folder's
 /// device, inode and both times are those stamped just before it was listed, and the ignore
 /// rules its entries were filtered by are the same. It is kept only when it can be trusted
-/// (`stamp(of:now:settle:)`), and only when the whole folder was listed without an error.
+/// (`mayKeep(_:of:now:settle:)`), and only when the whole folder was listed without an error.
 struct FolderListing: Equatable, Sendable {
     /// A folder's identity and times, as `fstat` gives them.
     struct Stamp: Equatable, Sendable {
@@ -58,21 +58,15 @@ struct FolderListing: Equatable, Sendable {
         return FileSystem.nanoseconds(Int64(time.tv_sec), Int64(time.tv_nsec))
     }
 
-    /// The stamp of the open folder `fd`, taken at `now` (nanoseconds since 1970, read before
-    /// this is called, and before the folder is listed), when its listing may be kept: its times
-    /// are known to move with its entries (`keepsFolderTimes`), they have nanoseconds (a file
-    /// system that keeps whole seconds makes a stamp far likelier to come round again after the
-    /// clock is set back), and neither is within `settle` of `now`. Else nil: the folder is
-    /// listed each time.
-    static func stamp(of fd: Int32, now: Int64, settle: Int64 = settle) -> Stamp? {
-        var st = stat()
-        guard fstat(fd, &st) == 0, keepsFolderTimes(fd) else { return nil }
-        let stamp = Stamp(st)
+    /// Whether a listing of the open folder `fd` stamped `stamp` may be kept, `now` (nanoseconds
+    /// since 1970) read before the stamp was taken and the folder listed: its times are known to
+    /// move with its entries (`keepsFolderTimes`), they have nanoseconds (a file system that keeps
+    /// whole seconds makes a stamp far likelier to come round again after the clock is set back),
+    /// and neither is within `settle` of `now`. Else the folder is listed each time.
+    static func mayKeep(_ stamp: Stamp, of fd: Int32, now: Int64, settle: Int64 = settle) -> Bool {
         let second: Int64 = 1_000_000_000
-        guard stamp.mtime % second != 0 || stamp.ctime % second != 0,
-            max(stamp.mtime, stamp.ctime) <= now - settle
-        else { return nil }
-        return stamp
+        return (stamp.mtime % second != 0 || stamp.ctime % second != 0)
+            && max(stamp.mtime, stamp.ctime) <= now - settle && keepsFolderTimes(fd)
     }
 
     /// Whether the folder `fd` is on a local file system known to update a folder's times on
@@ -120,21 +114,13 @@ struct FolderListing: Equatable, Sendable {
         private static let extendedStatus = LibC.function("statx", as: ExtendedStatus.self)
     #endif
 
-    /// Calls `body` with each entry's kind, its name, and its name with the NUL after it. (The
-    /// entries are as `add` made them: a file of listings that fails its checksum is never read.)
+    /// Calls `body` with each entry's kind, its name, and its name with the NUL after it. (A
+    /// listing loaded from the file is `wellFormed`: a file with any other is no file.)
     func forEachEntry(_ body: (Kind, UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void) {
-        entries.withUnsafeBytes { all in
-            guard let base = all.baseAddress else { return }
-            var i = 0
-            while i < all.count {
-                guard let kind = Kind(rawValue: all[i]) else { return }
-                let start = i + 1
-                guard let nul = memchr(base + start, 0, all.count - start) else { return }
-                let end = base.distance(to: UnsafeRawPointer(nul))
-                body(
-                    kind, UnsafeRawBufferPointer(rebasing: all[start..<end]),
-                    UnsafeRawBufferPointer(rebasing: all[start...end]))
-                i = end + 1
+        _ = entries.withUnsafeBytes { entries in
+            FolderListing.walk(entries) { kind, name, raw in
+                body(kind, name, raw)
+                return true
             }
         }
     }
@@ -142,15 +128,29 @@ struct FolderListing: Equatable, Sendable {
     /// Whether `entries` are entries as `add` makes them, of names a folder can list: a kind, a
     /// name that is not empty, has no slash and does not start with a dot, and a NUL.
     static func wellFormed(_ entries: UnsafeRawBufferPointer) -> Bool {
+        walk(entries) { _, name, _ in
+            name.first.map { $0 != UInt8(ascii: ".") } == true
+                && name.withMemoryRebound(to: UInt8.self) { !$0.contains(UInt8(ascii: "/")) }
+        }
+    }
+
+    /// Calls `body` with each of `entries`' kind, name, and name with its NUL, while it says
+    /// true; false when it said false, or the entries are not a kind, a name and a NUL each.
+    private static func walk(
+        _ entries: UnsafeRawBufferPointer,
+        _ body: (Kind, UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool
+    ) -> Bool {
         guard let base = entries.baseAddress else { return true }
         var i = 0
         while i < entries.count {
-            guard Kind(rawValue: entries[i]) != nil, i + 1 < entries.count,
-                entries[i + 1] != 0, entries[i + 1] != UInt8(ascii: "."),
+            guard let kind = Kind(rawValue: entries[i]),
                 let nul = memchr(base + i + 1, 0, entries.count - i - 1)
             else { return false }
             let end = base.distance(to: UnsafeRawPointer(nul))
-            if memchr(base + i + 1, Int32(UInt8(ascii: "/")), end - i - 1) != nil { return false }
+            let name = UnsafeRawBufferPointer(rebasing: entries[(i + 1)..<end])
+            guard body(kind, name, UnsafeRawBufferPointer(rebasing: entries[(i + 1)...end])) else {
+                return false
+            }
             i = end + 1
         }
         return true
@@ -212,20 +212,20 @@ struct FolderListings: Sendable {
         var bytes = FolderListings.magic
         bytes.reserveCapacity(
             byPath.reduce(bytes.count + 16) { $0 + 48 + $1.key.count + $1.value.entries.count })
-        append(FolderListings.version, to: &bytes)
-        append(UInt32(byPath.count), to: &bytes)
+        NoteIndexFile.append(FolderListings.version, to: &bytes)
+        NoteIndexFile.append(UInt32(byPath.count), to: &bytes)
         let checksumAt = bytes.count
-        append(UInt64(0), to: &bytes)
+        NoteIndexFile.append(UInt64(0), to: &bytes)
         for (path, listing) in byPath.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            append(UInt32(path.count), to: &bytes)
+            NoteIndexFile.append(UInt32(path.count), to: &bytes)
             bytes += path
             for value in [
                 listing.stamp.device, listing.stamp.inode, UInt64(bitPattern: listing.stamp.mtime),
                 UInt64(bitPattern: listing.stamp.ctime), listing.rules,
             ] {
-                append(value, to: &bytes)
+                NoteIndexFile.append(value, to: &bytes)
             }
-            append(UInt32(listing.entries.count), to: &bytes)
+            NoteIndexFile.append(UInt32(listing.entries.count), to: &bytes)
             bytes += listing.entries
         }
         let checksum = bytes.withUnsafeBytes {
@@ -268,8 +268,4 @@ struct FolderListings: Sendable {
         else { return nil }
         byPath = listings
     }
-}
-
-private func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
 }

@@ -213,9 +213,10 @@ final class SurveyWork: @unchecked Sendable {
         // the folder's times past it.
         let now = FolderListing.now()
         var st = stat()
+        let stamp = fstat(own, &st) == 0 ? FolderListing.Stamp(st) : nil
         let key = Array(relative.utf8)
-        if let listing = listings?.byPath[key], fstat(own, &st) == 0,
-            listing.stamp == FolderListing.Stamp(st), listing.rules == rules.fingerprint
+        if let stamp, let listing = listings?.byPath[key], listing.stamp == stamp,
+            listing.rules == rules.fingerprint
         {
             // As it was: what it held, as listing it would find it (the same names, kinds and rules).
             listing.forEachEntry { kind, name, raw in
@@ -228,8 +229,9 @@ final class SurveyWork: @unchecked Sendable {
             keep(listing, at: key, anew: false)
             return
         }
-        var listing = FolderListing.stamp(of: own, now: now, settle: settle).map {
-            FolderListing(stamp: $0, rules: rules.fingerprint)
+        var listing = stamp.flatMap {
+            FolderListing.mayKeep($0, of: own, now: now, settle: settle)
+                ? FolderListing(stamp: $0, rules: rules.fingerprint) : nil
         }
         while true {
             // A listing cut short by an error is no listing to keep (its notes would stay missing).

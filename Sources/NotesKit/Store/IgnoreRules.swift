@@ -57,7 +57,7 @@ public struct IgnoreRules: Sendable {
         // Each part after its length, so that no two sequences of parts run together the same.
         var described: [UInt8] = []
         for part in [Array(folder.utf8)] + files.flatMap({ [Array($0.name.utf8), $0.bytes] }) {
-            withUnsafeBytes(of: UInt64(part.count).littleEndian) { described.append(contentsOf: $0) }
+            NoteIndexFile.append(UInt64(part.count), to: &described)
             described += part
         }
         return IgnoreRules(
