@@ -138,16 +138,23 @@ import Testing
         [5, 65_535, 65_536, 7, 100_000, 1, 65_537, 200_000, 12],
         // Thousands of small pieces (an index's chunks' strings), a few large ones among them.
         (0..<3000).map { $0 % 500 == 0 ? 70_000 : ($0 * 37) % 900 },
+        // A batch's texts: tens of kilobytes each, megabytes in all (written a megabyte a call).
+        (0..<80).map { 40_000 + $0 * 7 },
     ])
     func piecesOfAnySizeLandInOrder(_ sizes: [Int]) throws {
-        for allCores in [false, true] {
-            try piecesLandInOrder(sizes, allCores: allCores)
+        for way in [Way.oneByOne, .allCores, .vectored] {
+            try piecesLandInOrder(sizes, way: way)
         }
     }
 
-    /// The pieces appended one by one, or (`allCores`) after a few appended one by one, all at
-    /// once with `appendOnAllCores` (as the index writer writes its tables), then a few more.
-    private func piecesLandInOrder(_ sizes: [Int], allCores: Bool) throws {
+    /// How the pieces between the first two and the last are appended.
+    private enum Way { case oneByOne, allCores, vectored }
+
+    /// The pieces appended one by one; or after a few appended one by one, all at once, with
+    /// `appendOnAllCores` (as the index writer writes its tables) or `append(all:)` (as it
+    /// writes a batch's texts), then a few more.
+    private func piecesLandInOrder(_ sizes: [Int], way: Way) throws {
+        let allCores = way != .oneByOne
         var rng = SplitMix(seed: 11)
         var expected: [UInt8] = Array(repeating: 0, count: 8)
         try Sandbox(tree: []).test { root in
@@ -160,8 +167,19 @@ import Testing
             let tail = allCores ? max(head, pieces.count - 1) : pieces.count
             for piece in pieces[..<head] { piece.withUnsafeBytes(file.append) }
             let middle = Array(pieces[head..<tail])
-            if allCores {
+            switch way {
+            case .oneByOne: break
+            case .allCores:
                 file.appendOnAllCores { emit in for piece in middle { piece.withUnsafeBytes(emit) } }
+            case .vectored:
+                // Each piece in memory of its own, as each chunk's texts are.
+                let copies = middle.map { piece in
+                    let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: piece.count, alignment: 1)
+                    copy.copyBytes(from: piece)
+                    return UnsafeRawBufferPointer(copy)
+                }
+                defer { copies.forEach { $0.deallocate() } }
+                file.append(all: copies)
             }
             for piece in pieces[tail...] { piece.withUnsafeBytes(file.append) }
             for piece in pieces { expected += piece }
