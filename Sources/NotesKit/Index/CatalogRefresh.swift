@@ -102,7 +102,9 @@ extension Vault {
             !survey.stale.isEmpty || !survey.newFiles.isEmpty || kept.count != (index?.liveCount ?? 0)
             || rebuild
         guard changed else {
-            // (A walk beside the reading found nothing: its file, never written to, goes.)
+            // (A walk beside the reading found nothing: its file, never written to, goes, before
+            // the lock does.)
+            stream?.abandon()
             lock?.release()
             keep(survey, at: listingsPath, mode: indexMode)
             let (notes, files) = index.map { Catalog.notesAndFiles(kept, of: $0) } ?? ([], [])

@@ -73,6 +73,13 @@ final class IndexStream: @unchecked Sendable {
         queue.sync {}
     }
 
+    /// Removes the file, now, once the writer's queue is done: nothing is to be written after all.
+    /// (Its last reference may be a block still on the queue, so the file cannot wait for `deinit`.)
+    func abandon() {
+        waitForWrites()
+        file.abandon()
+    }
+
     /// Writes the tables (with the tombstones `removed`) and the header, and puts the file in place.
     func commit(
         removed: [String], titleSource: TitleSource, kind: IndexKind, generation: UInt64, mode: mode_t

@@ -48,10 +48,7 @@ final class PendingFile: @unchecked Sendable {
     }
 
     deinit {
-        if !closed {
-            _ = LibC.close(fd)
-            FileSystem.discard(temp)
-        }
+        abandon()
     }
 
     /// Appends `chunk`.
@@ -219,6 +216,14 @@ final class PendingFile: @unchecked Sendable {
             throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
         }
         return temp
+    }
+
+    /// Closes the file and removes it, now: nothing of it is kept.
+    func abandon() {
+        guard !closed else { return }
+        closed = true
+        _ = LibC.close(fd)
+        FileSystem.discard(temp)
     }
 
     /// Closes the file (see `close`) and renames it over `path`: a crash leaves the old file or
