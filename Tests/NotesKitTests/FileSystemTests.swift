@@ -178,7 +178,7 @@ import Testing
                     copy.copyBytes(from: piece)
                     return UnsafeRawBufferPointer(copy)
                 }
-                defer { copies.forEach { $0.deallocate() } }
+                defer { for copy in copies { copy.deallocate() } }
                 file.append(all: copies)
             }
             for piece in pieces[tail...] { piece.withUnsafeBytes(file.append) }

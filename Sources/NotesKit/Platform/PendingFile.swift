@@ -242,9 +242,10 @@ final class PendingFile: @unchecked Sendable {
     }
 }
 
-/// Pieces appended at the end of a file: small ones (one note's folded text) gathered into writes
-/// of about a megabyte, long ones (a chunk of notes' folded texts, a table) written as they are,
-/// where copying them would cost more than the system calls it saves.
+/// Pieces appended at the end of a file: small ones (a kept note's folded text) gathered into
+/// writes of about a megabyte, long ones (a table) written as they are (a megabyte a call,
+/// `writeSize`), where copying them would cost more than the system calls it saves. (A batch's
+/// folded texts, a buffer for each chunk of notes, go out with `append(all:)`, by `pwritev`.)
 private struct Gathering {
     static let bufferSize = 1 << 20
     static let directSize = 1 << 14
