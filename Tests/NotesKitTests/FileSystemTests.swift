@@ -154,7 +154,7 @@ import Testing
     /// `appendOnAllCores` (as the index writer writes its tables) or `append(all:)` (as it
     /// writes a batch's texts), then a few more.
     private func piecesLandInOrder(_ sizes: [Int], way: Way) throws {
-        let allCores = way != .oneByOne
+        let together = way != .oneByOne
         var rng = SplitMix(seed: 11)
         var expected: [UInt8] = Array(repeating: 0, count: 8)
         try Sandbox(tree: []).test { root in
@@ -163,8 +163,8 @@ import Testing
             let pieces = sizes.map { size in (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) } }
             // Appended alone: the first two and the last (so that what `appendOnAllCores` writes
             // lands between gathered bytes on both sides).
-            let head = allCores ? min(2, pieces.count) : pieces.count
-            let tail = allCores ? max(head, pieces.count - 1) : pieces.count
+            let head = together ? min(2, pieces.count) : pieces.count
+            let tail = together ? max(head, pieces.count - 1) : pieces.count
             for piece in pieces[..<head] { piece.withUnsafeBytes(file.append) }
             let middle = Array(pieces[head..<tail])
             switch way {

@@ -47,7 +47,7 @@ final class IndexStream: @unchecked Sendable {
         }
         let tables = read
         queue.async { [self] in
-            // In one write: the page cache takes megabytes at a time for half the work.
+            // A megabyte a call, not a call a chunk: the kernel takes that for half the work.
             var pieces: [UnsafeRawBufferPointer] = []
             withBytes(of: texts.buffers[...], gathered: &pieces, file.append(all:))
             file.startWriteback()
