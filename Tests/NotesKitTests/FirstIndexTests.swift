@@ -62,6 +62,25 @@ import Testing
         }
     }
 
+    /// A walk that keeps pace with the reading tells the table a count a batch larger each time:
+    /// the room it makes grows by doubling, not by a batch (a copy of the whole table each).
+    @Test func theRoomExpectedGrowsByDoubling() {
+        var table = IndexTable()
+        var grew = 0
+        var capacity = table.hashes.capacity
+        for found in stride(from: 2_048, through: 100_000, by: 2_048) {
+            table.expect(records: found)
+            #expect(table.hashes.capacity >= found)
+            if table.hashes.capacity != capacity { grew += 1 }
+            capacity = table.hashes.capacity
+        }
+        #expect(grew <= 7, "grew \(grew) times for 48 counts")
+        // Told once, it makes room for that many and no more than twice.
+        var once = IndexTable()
+        once.expect(records: 100_000)
+        #expect(once.hashes.capacity >= 100_000 && once.hashes.capacity < 200_000)
+    }
+
     /// An empty vault (and one whose every file is ignored): nothing to index, no file written.
     @Test func aWalkThatFindsNothingWritesNothing() throws {
         for tree: [Sandbox.Item] in [[], [.file(".gitignore", "n.md\n"), .file("n.md", "# N\n")]] {

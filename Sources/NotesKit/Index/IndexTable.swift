@@ -39,9 +39,12 @@ struct IndexTable {
 
     /// Room for `count` records in all, with their paths (as long as those so far), when the table
     /// has less: a table that chunk after chunk is joined to (`appendRecords`) would otherwise grow
-    /// by doubling, copying what it holds into fresh memory each time.
+    /// by doubling, copying what it holds into fresh memory each time. At least double the room
+    /// it had, too: `reserveCapacity` takes exactly what it is asked for, and a walk that keeps
+    /// pace with the reading raises its count a batch at a time (a copy of the table each).
     mutating func expect(records count: Int) {
         guard count > hashes.capacity else { return }
+        let count = max(count, 2 * hashes.capacity)
         records.reserveCapacity(count * IndexLayout.recordSize)
         hashes.reserveCapacity(count)
         paths.reserveCapacity(count * (hashes.isEmpty ? 64 : paths.count / hashes.count + 8))
