@@ -108,9 +108,10 @@ final class SurveyWork: @unchecked Sendable {
         return found
     }
 
-    private func give(_ item: Item, batch: NameBatch? = nil) {
+    private func give(_ item: Item) {
         condition.lock()
-        if case .batch(let batch) = item { found += batch.starts.count }
+        let batch: NameBatch? = if case .batch(let batch) = item { batch } else { nil }
+        if let batch { found += batch.starts.count }
         if streaming {
             // Folders are read in byte order of their paths (`pending` kept from last to first,
             // so the next taken is the first), so that a folder's batches can go out as they are
@@ -154,23 +155,19 @@ final class SurveyWork: @unchecked Sendable {
     private func read(_ relative: String, rules above: IgnoreRules) {
         defer { finished(relative) }
         let full = relative.isEmpty ? root : root + "/" + relative
-        let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        // The batches hold a descriptor of their own: `closedir` closes the one it reads through.
-        let own = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1
-        guard fd >= 0, own >= 0, let dir = fdopendir(fd) else {
-            let reason = String(cString: strerror(errno))
-            if fd >= 0 { close(fd) }
-            if own >= 0 { close(own) }
+        func unreadable(_ error: Int32) {
+            let reason = String(cString: strerror(error))
             condition.lock()
             diagnostics.append(
                 Diagnostic(
                     path: full, line: nil,
                     message: "could not read this folder (\(reason)); its notes are skipped"))
             condition.unlock()
-            return
         }
+        // The folder's descriptor, which the batches hold (`OpenFolder` closes it).
+        let own = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard own >= 0 else { return unreadable(errno) }
         let folder = OpenFolder(relative: relative, fd: own)
-        defer { closedir(dir) }
         let rules = above.adding(folder: relative, fd: own)
         // The entry's vault-relative path, for rules that match paths: made in place, once a folder.
         var path = rules.needsPaths ? folder.prefix : []
@@ -195,14 +192,14 @@ final class SurveyWork: @unchecked Sendable {
             gathered.add(name)
             guard gathered.starts.count == NameBatch.size else { return }
             let batch = gathered.batch(of: folder, sequence: sequence)
-            give(.batch(batch), batch: batch)
+            give(.batch(batch))
             sequence += 1
             gathered = GatheredNames()
         }
         defer {
             if !gathered.starts.isEmpty {
                 let batch = gathered.batch(of: folder, sequence: sequence)
-                give(.batch(batch), batch: batch)
+                give(.batch(batch))
             }
         }
         func enter(_ name: UnsafeRawBufferPointer) {
@@ -229,6 +226,15 @@ final class SurveyWork: @unchecked Sendable {
             keep(listing, at: key, anew: false)
             return
         }
+        // Listed: through a descriptor of its own, which `closedir` closes (a replayed folder
+        // needs neither, nor the buffer `fdopendir` allocates).
+        let fd = fcntl(own, F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0, let dir = fdopendir(fd) else {
+            let error = errno
+            if fd >= 0 { close(fd) }
+            return unreadable(error)
+        }
+        defer { closedir(dir) }
         var listing = stamp.flatMap {
             FolderListing.mayKeep($0, of: own, now: now, settle: settle)
                 ? FolderListing(stamp: $0, rules: rules.fingerprint) : nil
