@@ -186,9 +186,11 @@ extension Vault {
     /// search must not keep a writer from the index): the file is put in place by a rename, and
     /// whichever of two writers renames last, each listing in it is checked against its folder.
     private func keep(_ survey: Survey, at path: String, mode: mode_t) {
-        guard survey.listedAnew else { return }
-        try? FileSystem.writeAtomically(
-            survey.folders.encoded(), to: path, mode: mode, keepExistingMode: false, durable: false)
+        // (The folder's stale temps were swept as the refresh began.)
+        guard survey.listedAnew, let file = try? PendingFile(beside: path, sweep: false, durable: false)
+        else { return }
+        survey.folders.encoded().withUnsafeBytes(file.append)
+        try? file.commit(mode: FileSystem.newFileMode(within: mode))
     }
 
     /// The index file at `path`, mapped; nil when there is none or it is not usable. A record of

@@ -18,7 +18,8 @@ final class IndexStream: @unchecked Sendable {
     /// Starts the file that will become `path`, with the records `kept` of `index`.
     init(path: String, kept: [Int], of index: IndexView?, capacity: Int) throws(VaultError) {
         do {
-            file = try PendingFile(beside: path, durable: false)
+            // (Its folder's stale temps were swept as the refresh began.)
+            file = try PendingFile(beside: path, sweep: false, durable: false)
         } catch {
             throw VaultError(error)
         }
