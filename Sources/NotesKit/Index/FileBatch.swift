@@ -76,7 +76,7 @@ final class FileBatch {
             if fits { need += Int(status.size) + 1 }
         }
         // A kernel that knows io_uring but not its open (before Linux 5.6): the ring is let go.
-        if opened.allSatisfy({ $0 == -Int(EINVAL) }) { self.ring = nil }
+        if !opened.isEmpty && opened.allSatisfy({ $0 == -Int(EINVAL) }) { self.ring = nil }
         if need > storage.count {
             storage.deallocate()
             storage = .allocate(byteCount: max(need, 1 << 16), alignment: 16)

@@ -254,14 +254,14 @@ struct FolderListings: Sendable {
                 for _ in 0..<count {
                     guard let pathLength = reader.u32(), let path = reader.take(Int(pathLength)),
                         let device = reader.u64(), let inode = reader.u64(), let mtime = reader.u64(),
-                        let ctime = reader.u64(), let rules = reader.u64(), let length = reader.u32(),
-                        let entries = reader.take(Int(length)), FolderListing.wellFormed(entries)
+                        let ctime = reader.u64(), let rules = reader.u64(), let entries = reader.range(),
+                        FolderListing.wellFormed(UnsafeRawBufferPointer(rebasing: raw[entries]))
                     else { return nil }
                     listings[Array(path)] = FolderListing(
                         stamp: .init(
                             device: device, inode: inode, mtime: Int64(bitPattern: mtime),
                             ctime: Int64(bitPattern: ctime)),
-                        rules: rules, entries: bytes[(reader.offset - entries.count)..<reader.offset])
+                        rules: rules, entries: bytes[entries])
                 }
                 return reader.offset == raw.count ? listings : nil
             })

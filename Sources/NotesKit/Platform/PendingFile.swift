@@ -247,7 +247,7 @@ final class PendingFile: @unchecked Sendable {
 /// `writeSize`), where copying them would cost more than the system calls it saves. (A batch's
 /// folded texts, a buffer for each chunk of notes, go out with `append(all:)`, by `pwritev`.)
 private struct Gathering {
-    static let bufferSize = 1 << 20
+    static let bufferSize = PendingFile.writeSize
     static let directSize = 1 << 14
     /// Where the file ends, with what is gathered.
     var end: Int
