@@ -266,6 +266,43 @@ import Testing
         }
     }
 
+    /// The plan is worked out on all cores, the candidates in chunks of 2,048 notes and the notes
+    /// in chunks of 8: in a vault of 2,600 notes, the 372 that link to the hub (by name, by path,
+    /// from a folder) are every one in the plan, in the order of their IDs, each rewrite right, and
+    /// none of the notes that do not.
+    @Test func aPlanOverManyNotesHasEveryLinkingNoteInOrder() throws {
+        var tree: [Sandbox.Item] = [
+            .directory(".notes", [.file(".gitignore", Sandbox.stateIgnore)]), .file("hub.md", "# Hub\n"),
+        ]
+        var linking: [String] = []
+        var expected: [String: String] = [:]
+        for i in 0..<2600 {
+            let id = i % 2 == 0 ? String(format: "n%04d", i) : String(format: "deep/n%04d", i)
+            let text: String
+            switch i % 7 {
+            case 0 where id.hasPrefix("deep/"):
+                (text, expected[id]) = ("See [h](../hub.md).\n", "See [h](../archive/hub.md).\n")
+            case 0:
+                (text, expected[id]) = ("See [[hub]] and [h](hub.md).\n", "See [[hub]] and [h](archive/hub.md).\n")
+            default: text = "No link to it, [[n0001]] only.\n"
+            }
+            if i % 7 == 0 { linking.append(id) }
+            tree.append(.file(id + ".md", text))
+        }
+        try Sandbox(tree: tree).test { root in
+            let notes = store(try Vault(root: root))
+            let plan = try notes.planMove(try notes.open("hub", cwd: root), to: "archive/hub")
+            #expect(plan.notes.map(\.id) == linking.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            #expect(plan.notes.count == 372 && plan.linkCount == 372)
+            let report = try notes.move(plan)
+            #expect(report.rewritten.count == 372 && report.changed.isEmpty && report.failed.isEmpty)
+            for (id, text) in expected where Disk.text(root + "/" + id + ".md") != text {
+                Issue.record("\(id): \(Disk.text(root + "/" + id + ".md") ?? "missing")")
+            }
+            #expect(Disk.text(root + "/n0002.md") == "No link to it, [[n0001]] only.\n")
+        }
+    }
+
     /// Everything under `root` but the index and the store's cache.
     static func snapshot(_ root: String) -> TreeSnapshot {
         TreeSnapshot(root, skipping: [".notes", ".test-cache"])

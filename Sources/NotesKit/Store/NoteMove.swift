@@ -97,14 +97,20 @@ extension NoteStore {
         guard !toID.contains(where: { "[]|#^".contains($0) }) else { throw .notLinkable(toID) }
         guard let moved = catalog.position(ofPath: from) else { throw .noMatch(loaded.note.id) }
         let rewriter = MoveRewriter(catalog: catalog, moved: moved, to: to, titleSource: vault.titleSource)
-        var notes: [NoteRewrites] = []
+        // Every table made now, so that the notes can be worked on on all cores, each thread only
+        // reading them.
+        rewriter.before.makeTables()
         var candidates = Set(rewriter.candidates())
         // A buffer's links are as typed, whatever the index holds.
         for path in buffers.keys {
             if let position = catalog.position(ofPath: path) { candidates.insert(position) }
         }
         Trace.mark("move: candidates")
-        for position in candidates {
+        let order = Array(candidates)
+        let work = UnsafeSendable((rewriter: rewriter, vault: vault, buffers: buffers))
+        let planned = Parallel.map(count: order.count, chunk: 8) { k -> NoteRewrites? in
+            let (rewriter, vault, buffers) = work.value
+            let position = order[k]
             let status = catalog.status(at: position)
             let path = catalog.withPath(at: position) { String(decoding: $0, as: UTF8.self) }
             var entry = NoteRewrites(
@@ -117,7 +123,7 @@ extension NoteStore {
                     of: Array(text.utf8), NoteDocument(parsing: text), at: position, sourcePath: path)
             } else {
                 let rewrites = rewriter.indexRewrites(at: position)
-                guard !rewrites.isEmpty else { continue }
+                guard !rewrites.isEmpty else { return nil }
                 if let file = try? vault.load(path: path), file.status.size == status.size,
                     file.status.mtime == status.mtime, file.status.inode == status.inode
                 {
@@ -128,9 +134,9 @@ extension NoteStore {
                     entry.rewrites = rewrites
                 }
             }
-            guard !entry.rewrites.isEmpty else { continue }
-            notes.append(entry)
+            return entry.rewrites.isEmpty ? nil : entry
         }
+        var notes = planned.compactMap { $0 }
         notes.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         Trace.mark("move: plan")
         return MovePlan(note: loaded.note, from: from, to: to, notes: notes)
@@ -285,21 +291,26 @@ struct MoveRewriter {
     /// The notes that may hold a link the move changes: the moved note, and those with a link
     /// that could name it before or after the move (`NamingKeys`, compared as bytes, in place).
     func candidates() -> [Int] {
-        let keys = [NamingKeys(before, moved), NamingKeys(after, moved)]
-        var found: [Int] = []
-        for position in 0..<catalog.count {
-            if position == moved {
-                found.append(position)
-                continue
+        let keys = UnsafeSendable([NamingKeys(before, moved), NamingKeys(after, moved)])
+        let (catalog, moved) = (self.catalog, self.moved)
+        let chunk = 2048
+        // The notes in chunks over the cores, each chunk giving its candidates, in order.
+        return Parallel.map(count: (catalog.count + chunk - 1) / chunk, chunk: 1) { c in
+            var found: [Int] = []
+            for position in (c * chunk)..<min(catalog.count, (c + 1) * chunk) {
+                if position == moved {
+                    found.append(position)
+                    continue
+                }
+                var hit = false
+                catalog.linkKeys(at: position).forEachLink { link in
+                    hit = keys.value.contains { $0.couldName(link) }
+                    return !hit
+                }
+                if hit { found.append(position) }
             }
-            var hit = false
-            catalog.linkKeys(at: position).forEachLink { link in
-                hit = keys.contains { $0.couldName(link) }
-                return !hit
-            }
-            if hit { found.append(position) }
-        }
-        return found
+            return found
+        }.flatMap { $0 }
     }
 
     /// How `link`, in the note at `position`, must now be written (its target only) so that it
