@@ -283,7 +283,9 @@ import Testing
             case 0 where id.hasPrefix("deep/"):
                 (text, expected[id]) = ("See [h](../hub.md).\n", "See [h](../archive/hub.md).\n")
             case 0:
-                (text, expected[id]) = ("See [[hub]] and [h](hub.md).\n", "See [[hub]] and [h](archive/hub.md).\n")
+                (text, expected[id]) = (
+                    "See [[hub]] and [h](hub.md).\n", "See [[hub]] and [h](archive/hub.md).\n"
+                )
             default: text = "No link to it, [[n0001]] only.\n"
             }
             if i % 7 == 0 { linking.append(id) }
