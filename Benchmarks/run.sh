@@ -7,7 +7,8 @@
 #   Benchmarks/run.sh [SIZE]        SIZE notes (default 100000); RUNS=N repetitions (default 7)
 #
 # Environment: SCRATCH_PATH (swift --scratch-path), PYTHON (default python3), VAULTS (where the
-# generated vaults are kept between runs; default /tmp/notes-bench), RUNS.
+# generated vaults are kept between runs; default /tmp/notes-bench), RUNS, TMPDIR (where the
+# working copies go; the table's first line names its file system).
 set -euo pipefail
 
 size=${1:-100000}
@@ -106,9 +107,18 @@ rss_changed=$(peak_mb "$notes" --vault "$vault" search crème)
 rss_list=$(peak_mb "$notes" --vault "$vault" list --limit 20)
 vault_mb=$((vault_bytes / 1048576))
 
+# The file system the working copies are on (TMPDIR), for the move row: ext4 without a journal
+# checks each new inode against every one freed in the last half minute, so moves that follow
+# each other slow down (README, Performance, "the sixth session").
+read -r fs_type fs_source < <(findmnt -n -o FSTYPE,SOURCE --target "$home" 2>/dev/null || echo "? ?")
+fs_name=$fs_type
+if [[ $fs_type == ext4 && -d /proc/fs/ext4/${fs_source##*/} ]]; then
+    compgen -G "/proc/fs/jbd2/${fs_source##*/}-*" >/dev/null && fs_name="ext4 with a journal" || fs_name="ext4 without a journal"
+fi
+
 ratio() { [[ -n $2 && $2 != 0 ]] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }' || echo "—"; }
 echo
-echo "$size notes, $vault_mb MB; median of $runs runs, each taking turns with its anchor; $(date -u +%F); $(nproc) cores"
+echo "$size notes, $vault_mb MB; median of $runs runs, each taking turns with its anchor; $(date -u +%F); $(nproc) cores; $fs_name"
 echo
 echo "| work | MyNotes | anchor | ratio | target |"
 echo "| --- | ---: | ---: | ---: | ---: |"
