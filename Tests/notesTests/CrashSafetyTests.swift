@@ -102,6 +102,21 @@ import Testing
                 try s.write("beta.md", fixtureNote("Beta again", body: "a new beta body", day: 4))
             }, usesTrash: true),
         WriteScenario(name: "move", arguments: ["move", "alpha", "archive/old-alpha"], setup: smallVault),
+        // More notes rewritten than a move syncs one by one: synced together, by one `syncfs`.
+        // Each on a day of its own: notes of one day are listed by their files' times (SPEC §4),
+        // which differ from kill to kill.
+        WriteScenario(
+            name: "move, many links", arguments: ["move", "alpha", "archive/old-alpha"],
+            setup: { s in
+                for i in 0..<65 {
+                    let date = String(format: "2024-%02d-%02dT10:00:00Z", 4 + i / 28, 1 + i % 28)
+                    try s.write(
+                        String(format: "l%03d.md", i),
+                        "---\ncreatedAt: \(date)\nupdatedAt: \(date)\n---\n# Link \(i)\n\nto [Alpha](alpha.md)\n"
+                    )
+                }
+                try smallVault(s)
+            }),
         WriteScenario(
             name: "trash --empty", arguments: ["trash", "--empty", "--yes"],
             setup: { s in

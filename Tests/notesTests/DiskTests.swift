@@ -170,7 +170,7 @@ import Testing
                 .status
                 == scenario.status)
         let after = VaultState.read(reference)
-        for n in 1...80 {
+        for n in 1...400 {
             let s = try Sandbox(place: .memory)
             try scenario.setup(s)
             let before = VaultState.read(s)
