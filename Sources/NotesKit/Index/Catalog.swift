@@ -252,10 +252,7 @@ public struct Catalog: Sendable {
             return out
         }
         guard positions.count > 2048 else { return rows(0..<positions.count) }
-        let chunk = 512
-        return Parallel.map(count: (positions.count + chunk - 1) / chunk, chunk: 1) { c in
-            rows((c * chunk)..<min(positions.count, (c + 1) * chunk))
-        }.flatMap { $0 }
+        return Parallel.map(count: positions.count, runsOf: 512, rows).flatMap { $0 }
     }
 
     /// Calls `body` with the bytes of the ID `Note.id(forPath:)` makes of the path of the note at
@@ -287,9 +284,8 @@ public struct Catalog: Sendable {
             let known = textHits.flatMap { $0.search == query.search ? $0.byRecord : nil }
             let readsText = query.search.readsText && known == nil
             let (index, mapped) = (self.index, self.mapped)
-            let found = Parallel.map(count: (count + chunk - 1) / chunk, chunk: 1) { c -> [Int] in
+            let found = Parallel.map(count: count, runsOf: chunk) { positions -> [Int] in
                 guard let index else { return [] }
-                let positions = (c * chunk)..<min(count, (c + 1) * chunk)
                 let found = query.search.withFirstTermProbes { firstTerm in
                     positions.filter { i in
                         selection?.keeps(i, record: Int(mapped[i]), of: index) != false

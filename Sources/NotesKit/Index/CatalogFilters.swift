@@ -120,14 +120,12 @@ extension Catalog {
     func resolvedLinkedFromOthers() -> [Bool] {
         let resolver = UnsafeSendable(LinkResolver(catalog: self))
         resolver.value.makeTables()
-        let copies = originalsOfCopies()
         let catalog = self
         let notes = count
-        let chunk = 2048
-        // The notes in chunks over the cores, each chunk giving the notes its links go to.
-        let targets = Parallel.map(count: (notes + chunk - 1) / chunk, chunk: 1) { c in
+        // The notes in runs over the cores, each run giving the notes its links go to.
+        let targets = Parallel.map(count: notes, runsOf: 2048) { positions in
             var found: [Int32] = []
-            for position in (c * chunk)..<min(notes, (c + 1) * chunk) where copies[position] == nil {
+            for position in positions where !resolver.value.isCopyBesideOriginal(position) {
                 var source: [UInt8]?
                 catalog.linkKeys(at: position).forEachLink { link in
                     guard link.isToNote else { return true }

@@ -130,7 +130,7 @@ struct FolderListing: Equatable, Sendable {
     static func wellFormed(_ entries: UnsafeRawBufferPointer) -> Bool {
         walk(entries) { _, name, _ in
             name.first.map { $0 != UInt8(ascii: ".") } == true
-                && name.withMemoryRebound(to: UInt8.self) { !$0.contains(UInt8(ascii: "/")) }
+                && !name.contains(UInt8(ascii: "/"))
         }
     }
 

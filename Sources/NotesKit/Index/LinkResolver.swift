@@ -65,6 +65,19 @@ final class LinkResolver {
             }
         }
 
+        /// How many tables there are, and the one `make` makes (the list of them all, for
+        /// `makeTables`: a table added above is added here too).
+        static let count = 5
+        func make(_ table: Int) {
+            switch table {
+            case 0: _ = byName
+            case 1: _ = byTitle
+            case 2: _ = copies
+            case 3: _ = byCaselessName
+            default: _ = byAlias
+            }
+        }
+
         init(catalog: Catalog) {
             self.catalog = catalog
             let index = catalog.index
@@ -79,15 +92,7 @@ final class LinkResolver {
     /// at once (each only reads it). Each table is a property of its own, made by one thread.
     func makeTables() {
         let tables = UnsafeSendable(self.tables)
-        DispatchQueue.concurrentPerform(iterations: 5) { table in
-            switch table {
-            case 0: _ = tables.value.byName
-            case 1: _ = tables.value.byTitle
-            case 2: _ = tables.value.copies
-            case 3: _ = tables.value.byCaselessName
-            default: _ = tables.value.byAlias
-            }
-        }
+        _ = Parallel.map(count: Tables.count, chunk: 1) { tables.value.make($0) }
     }
 
     // MARK: Notes by path, name and title
@@ -363,10 +368,10 @@ enum LinkStep: Equatable {
 /// the few that match. Folded names stand for caseless ones: names equal but for case fold alike.
 /// A class, so a loop over every link of the vault that asks it shares it rather than copying
 /// its arrays.
-final class NamingKeys {
+final class NamingKeys: Sendable {
     let id: [UInt8], name: [UInt8], path: [UInt8]
     let foldedTitle: [UInt8]?, foldedID: [UInt8], foldedName: [UInt8]
-    private(set) var foldedAliases: [[UInt8]] = []
+    let foldedAliases: [[UInt8]]
 
     init(_ resolver: LinkResolver, _ position: Int) {
         path = resolver.path(position)
@@ -376,10 +381,12 @@ final class NamingKeys {
         var folding = TextFolder()
         foldedID = id.withUnsafeBufferPointer { folding.foldedBytes(utf8: $0) }
         foldedName = name.withUnsafeBufferPointer { folding.foldedBytes(utf8: $0) }
+        var aliases: [[UInt8]] = []
         resolver.catalog.tags(at: position).forEachFoldedAlias { alias in
-            foldedAliases.append(Array(alias))
+            aliases.append(Array(alias))
             return true
         }
+        foldedAliases = aliases
     }
 
     /// Whether `link` could resolve to the note (it does if it resolves to nothing nearer).

@@ -34,7 +34,7 @@ final class SurveyWork: @unchecked Sendable {
     private(set) var diagnostics: [Diagnostic] = []
     /// Symlinks to folders, not followed (under `condition`).
     private(set) var symlinkedFolders: [String] = []
-    /// How many files the walk has handed out in batches so far (under `condition`).
+    /// How many files the walk has put into batches so far (under `condition`).
     private var found = 0
     /// The listings that may be kept, and whether any was made afresh (under `condition`).
     private(set) var kept = FolderListings()

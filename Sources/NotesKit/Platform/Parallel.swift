@@ -9,6 +9,22 @@ enum Parallel {
         map(count: count, chunk: chunk, states: noState) { i, _ in transform(i) }
     }
 
+    /// `transform` of each run of `size` indices of `0..<count` (the last one shorter), in order:
+    /// a large count shared out in runs, each run one piece of work.
+    static func map<T>(count: Int, runsOf size: Int, _ transform: @Sendable (Range<Int>) -> T) -> [T] {
+        map(count: count, runsOf: size, states: noState) { run, _ in transform(run) }
+    }
+
+    /// `map(count:runsOf:)`, each run with a state taken from `states`, as `map(count:chunk:states:)`.
+    static func map<T, State>(
+        count: Int, runsOf size: Int, states: WorkerStates<State>,
+        _ transform: @Sendable (Range<Int>, inout State) -> T
+    ) -> [T] {
+        map(count: (count + size - 1) / size, chunk: 1, states: states) { r, state in
+            transform((r * size)..<min(count, (r + 1) * size), &state)
+        }
+    }
+
     /// For work without a state of its own.
     private static let noState = WorkerStates<Void> {}
 
