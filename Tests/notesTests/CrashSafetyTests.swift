@@ -102,7 +102,8 @@ import Testing
                 try s.write("beta.md", fixtureNote("Beta again", body: "a new beta body", day: 4))
             }, usesTrash: true),
         WriteScenario(name: "move", arguments: ["move", "alpha", "archive/old-alpha"], setup: smallVault),
-        // More notes rewritten than a move syncs one by one: synced together, by one `syncfs`.
+        // More notes rewritten than a batch syncs one by one (`FileSystem.syncedOneByOne`):
+        // synced together, by one `syncfs`.
         // Each on a day of its own: notes of one day are listed by their files' times (SPEC §4),
         // which differ from kill to kill.
         WriteScenario(

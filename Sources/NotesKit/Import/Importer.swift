@@ -213,8 +213,8 @@ extension NoteStore {
     /// are done. Returns the IDs of the notes made, in order. A failure stops at once: the notes
     /// made before it are whole, and running the same import again makes the rest.
     ///
-    /// The notes go in groups, each written as temps with no sync a file, made durable by one sync
-    /// of the file system, then put in place — the files first, their folders synced, then the
+    /// The notes go in groups, each written as temps and made durable (`FileSystem.prepare`: a
+    /// large group by one sync of the file system), then put in place — the files first, their folders synced, then the
     /// notes that link to them, their folder synced — so that a name only ever appears for bytes
     /// already on the disk, and a note never before its files.
     @discardableResult
@@ -271,7 +271,7 @@ extension NoteStore {
                 + items.map {
                     (path: vault.fullPath(name($0, 1) + ".md"), bytes: Array($0.text.utf8), mode: mode)
                 }
-            let prepared = FileSystem.prepareTogether(batch: files)
+            let prepared = FileSystem.prepare(batch: files)
             // The temps not put in place (or removed) yet, when a failure stops the group.
             var used = 0
             defer { prepared.discard(from: used) }

@@ -186,11 +186,11 @@ extension Vault {
     /// search must not keep a writer from the index): the file is put in place by a rename, and
     /// whichever of two writers renames last, each listing in it is checked against its folder.
     private func keep(_ survey: Survey, at path: String, mode: mode_t) {
+        guard survey.listedAnew else { return }
         // (The folder's stale temps were swept as the refresh began.)
-        guard survey.listedAnew, let file = try? PendingFile(beside: path, sweep: false, durable: false)
-        else { return }
-        survey.folders.encoded().withUnsafeBytes(file.append)
-        try? file.commit(mode: FileSystem.newFileMode(within: mode))
+        try? FileSystem.writeAtomically(
+            survey.folders.encoded(), to: path, mode: mode, keepExistingMode: false, durable: false,
+            sweep: false)
     }
 
     /// The index file at `path`, mapped; nil when there is none or it is not usable. A record of
@@ -297,10 +297,9 @@ extension Vault {
         let relativeTo = rootFD >= 0 ? rootFD : nil
         var done = 0
         while let files = next(batch) {
-            var chunks = Parallel.map(
-                count: (files.count + chunk - 1) / chunk, chunk: 1, states: TextFolder.workers
-            ) { c, folding in
-                let files = files[(c * chunk)..<min(files.count, (c + 1) * chunk)]
+            var chunks = Parallel.map(count: files.count, runsOf: chunk, states: TextFolder.workers) {
+                run, folding in
+                let files = files[run]
                 var table = IndexTable(capacity: files.count)
                 table.reserve(notes: files.count)
                 // Folded text is about as long as the file: one buffer for the chunk, no regrowth

@@ -59,9 +59,7 @@ final class PendingFile: @unchecked Sendable {
     /// Appends `pieces`, in order, in writes of about a megabyte each (`pwritev`, `writeSize`).
     func append(all pieces: [UnsafeRawBufferPointer]) {
         flush()
-        var iovecs = pieces.filter { !$0.isEmpty }.map {
-            iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
-        }
+        var iovecs = pieces.filter { !$0.isEmpty }.map(PendingFile.vector)
         let offset = gathering.end
         gathering.end += pieces.reduce(0) { $0 + $1.count }
         if failure == 0 { failure = PendingFile.writeAll(&iovecs, to: fd, at: offset) }
@@ -130,19 +128,14 @@ final class PendingFile: @unchecked Sendable {
 
     /// Writes `chunk` at `offset` of `fd`; returns the error number of a write that failed, or 0.
     private static func writeAll(_ chunk: UnsafeRawBufferPointer, to fd: Int32, at offset: Int) -> Int32 {
-        var done = 0
-        while done < chunk.count {
-            guard WriteStep.mayWrite() else { return errno }
-            // A megabyte at most a call (see `writeAll(_:to:at:)` of pieces).
-            let count = min(chunk.count - done, PendingFile.writeSize)
-            let n = pwrite(fd, chunk.baseAddress.map { $0 + done }, count, off_t(offset + done))
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            done += n
-        }
-        return 0
+        guard !chunk.isEmpty else { return 0 }
+        var one = [vector(chunk)]
+        return writeAll(&one, to: fd, at: offset)
+    }
+
+    /// The `iovec` of `piece`, for `pwritev`.
+    private static func vector(_ piece: UnsafeRawBufferPointer) -> iovec {
+        iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count)
     }
 
     /// Writes the bytes `iovecs` point at, one after the other, at `offset` of `fd` (`iovecs` is

@@ -107,9 +107,9 @@ extension NoteStore {
         }
         Trace.mark("move: candidates")
         let order = Array(candidates)
-        let work = UnsafeSendable((rewriter: rewriter, vault: vault, buffers: buffers))
+        let (shared, vault) = (UnsafeSendable(rewriter), vault)
         let planned = Parallel.map(count: order.count, chunk: 8) { k -> NoteRewrites? in
-            let (rewriter, vault, buffers) = work.value
+            let rewriter = shared.value
             let position = order[k]
             let status = catalog.status(at: position)
             let path = catalog.withPath(at: position) { String(decoding: $0, as: UTF8.self) }
@@ -173,33 +173,26 @@ extension NoteStore {
             var writes: [(path: String, bytes: [UInt8], mode: mode_t)] = []
             var written: [(entry: NoteRewrites, status: FileStatus)] = []
             for entry in plan.notes {
-                // Read where it is now; written where it will be.
-                guard entry.workedOn == .file, let loaded = try? vault.load(path: entry.path),
-                    loaded.status.size == entry.size, loaded.status.mtime == entry.mtime,
-                    loaded.status.inode == entry.inode,
-                    let bytes = ByteEdit.apply(entry.edits, to: loaded.bytes)
+                // Read where it is now (its bytes and status only: the plan's edits are of these
+                // very bytes while the status is the plan's); written where it will be.
+                guard entry.workedOn == .file,
+                    let (read, status) = try? FileSystem.read(vault.fullPath(entry.path)),
+                    status.size == entry.size, status.mtime == entry.mtime, status.inode == entry.inode,
+                    let bytes = ByteEdit.apply(entry.edits, to: read)
                 else {
                     report.changed.append(entry.id)
                     continue
                 }
                 // With the mode it was read with: the moved note is not at its new path yet.
                 writes.append(
-                    (
-                        vault.fullPath(entry.path == plan.from ? plan.to : entry.path), bytes,
-                        loaded.status.mode
-                    ))
-                written.append((entry, loaded.status))
+                    (vault.fullPath(entry.path == plan.from ? plan.to : entry.path), bytes, status.mode))
+                written.append((entry, status))
             }
             Trace.mark("move: read")
             // Every rewritten note is written and synced beside its file before anything is
             // renamed: a disk that cannot take them (full, read-only) fails the move with nothing
-            // changed, instead of leaving the note moved and the links to it broken. Many are
-            // synced together, by one `syncfs` (Linux), where a sync each made the disk wait for
-            // each (the 100,000-note hub's 1,000 on ext4 with a journal: 285–431 → 208–299 ms
-            // writing); a few are synced each, not waiting for whatever else the disk has to write.
-            let prepared =
-                writes.count > NoteStore.syncedTogether
-                ? FileSystem.prepareTogether(batch: writes) : FileSystem.prepare(batch: writes)
+            // changed, instead of leaving the note moved and the links to it broken.
+            let prepared = FileSystem.prepare(batch: writes)
             if let failure = prepared.firstFailure {
                 prepared.discard()
                 throw VaultError(failure)
@@ -233,11 +226,6 @@ extension NoteStore {
             return report
         }
     }
-}
-
-extension NoteStore {
-    /// A move that rewrites more notes than this syncs them together (`prepareTogether`).
-    static let syncedTogether = 64
 }
 
 extension Catalog {
@@ -301,20 +289,19 @@ struct MoveRewriter {
     /// The notes that may hold a link the move changes: the moved note, and those with a link
     /// that could name it before or after the move (`NamingKeys`, compared as bytes, in place).
     func candidates() -> [Int] {
-        let keys = UnsafeSendable([NamingKeys(before, moved), NamingKeys(after, moved)])
+        let keys = [NamingKeys(before, moved), NamingKeys(after, moved)]
         let (catalog, moved) = (self.catalog, self.moved)
-        let chunk = 2048
-        // The notes in chunks over the cores, each chunk giving its candidates, in order.
-        return Parallel.map(count: (catalog.count + chunk - 1) / chunk, chunk: 1) { c in
+        // The notes in runs over the cores, each run giving its candidates, in order.
+        return Parallel.map(count: catalog.count, runsOf: 2048) { positions in
             var found: [Int] = []
-            for position in (c * chunk)..<min(catalog.count, (c + 1) * chunk) {
+            for position in positions {
                 if position == moved {
                     found.append(position)
                     continue
                 }
                 var hit = false
                 catalog.linkKeys(at: position).forEachLink { link in
-                    hit = keys.value.contains { $0.couldName(link) }
+                    hit = keys.contains { $0.couldName(link) }
                     return !hit
                 }
                 if hit { found.append(position) }
