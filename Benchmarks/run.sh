@@ -108,8 +108,8 @@ rss_list=$(peak_mb "$notes" --vault "$vault" list --limit 20)
 vault_mb=$((vault_bytes / 1048576))
 
 # The file system the working copies are on (TMPDIR), for the move row: ext4 without a journal
-# checks each new inode against every one freed in the last half minute, so moves that follow
-# each other slow down (README, Performance, "the sixth session").
+# checks each new inode against every one freed in the last minute (up to five), so moves that follow
+# each other slow down (Benchmarks/HISTORY.md, "a sixth session").
 read -r fs_type fs_source < <(findmnt -n -o FSTYPE,SOURCE --target "$home" 2>/dev/null || echo "? ?")
 fs_name=$fs_type
 if [[ $fs_type == ext4 && -d /proc/fs/ext4/${fs_source##*/} ]]; then
