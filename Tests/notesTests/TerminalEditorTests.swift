@@ -172,6 +172,32 @@ import Testing
         #expect(try s.read("n.md").hasSuffix("---\noriginal\nfrom the editor\n"))
     }
 
+    /// The editor gets the terminal (or nothing), not the script's stdin: a `while read` loop's
+    /// next lines stay the loop's.
+    @Test func theEditorNeverReadsTheScriptsStdin() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "original\n")
+        let seen = s.root.path + "/seen"
+        let editor = try s.script(
+            "ed.sh", #"[ -t 0 ] || cat > '\#(seen)'; printf 'from the editor\n' >> "$1""#)
+        let r = try s.run(["edit", "n"], stdin: "same8\nsame9\n", env: ["NOTES_EDITOR": editor])
+        #expect(r.status == 0, "\(r)")
+        #expect((try? String(contentsOfFile: seen, encoding: .utf8)) ?? "" == "")
+        #expect(try s.read("n.md").hasSuffix("---\noriginal\nfrom the editor\n"))
+    }
+
+    @Test func everyNoteOfAWhileReadLoopIsEdited() throws {
+        let s = try Sandbox()
+        for id in ["a", "b", "c"] { try s.write(id + ".md", id + "\n") }
+        let editor = try s.script("ed.sh", #"[ -t 0 ] || cat > /dev/null; printf 'edited\n' >> "$1""#)
+        let bin = (Sandbox.binary as NSString).deletingLastPathComponent
+        let r = try s.run(
+            [], env: ["PATH": bin + ":/usr/bin:/bin", "NOTES_EDITOR": editor],
+            shell: #"printf 'a\nb\nc\n' | while read id; do notes edit "$id" || exit 9; done"#)
+        #expect(r.status == 0, "\(r)")
+        for id in ["a", "b", "c"] { #expect(try s.read(id + ".md").hasSuffix(id + "\nedited\n"), "\(id)") }
+    }
+
     @Test func aDashReadsStdin() throws {
         let s = try Sandbox()
         try s.write("n.md", "original\n")

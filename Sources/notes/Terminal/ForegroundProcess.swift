@@ -10,7 +10,10 @@ import NotesKit
 /// them to end, then end ourselves (`Terminated`): no editor stays on a terminal that the shell
 /// has taken back. When the editor stops (Ctrl-Z), we stop too, and both go on together.
 /// Meanwhile we ignore SIGINT and SIGQUIT: they are the child's keys (Ctrl-C in vim). The child
-/// gets their default actions back.
+/// gets their default actions back. Its standard input is the terminal, never a pipe or file
+/// that ours may be (SPEC §4: `edit` in a `while read` loop must not give the editor the loop's
+/// lines): our stdin when it is a terminal, else `/dev/tty` when we are its foreground, else
+/// `/dev/null`.
 enum ForegroundProcess {
     /// How the child ended.
     enum Outcome: Equatable {
@@ -46,7 +49,9 @@ enum ForegroundProcess {
             signal(SIGQUIT, previousQuit)
             signal(SIGTTOU, previousTTOU)
         }
-        let terminal = foregroundTerminal()
+        let input = standardInput()
+        defer { if input >= 0 { close(input) } }
+        let terminal = foregroundTerminal(opened: input)
         var modes = termios()
         let hasModes = terminal >= 0 && tcgetattr(terminal, &modes) == 0
         // Installed first: a signal that comes while the child starts is passed on once it runs.
@@ -66,6 +71,7 @@ enum ForegroundProcess {
         do throws(ProcessRunner.SpawnFailure) {
             pid = try ProcessRunner.spawn(
                 executable, argv: arguments, environment: environment,
+                streams: isatty(STDIN_FILENO) == 1 ? [:] : [0: input >= 0 ? .descriptor(input) : .null],
                 defaultSignals: [
                     SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU,
                 ], newGroup: true)
@@ -109,13 +115,27 @@ enum ForegroundProcess {
         return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
     }
 
-    /// One of the standard descriptors when it is a terminal whose foreground group is ours,
-    /// else -1 (we run in the background, or without a terminal): then the child is not given it.
-    private static func foregroundTerminal() -> Int32 {
+    /// One of the standard descriptors when it is a terminal whose foreground group is ours, else
+    /// the terminal `opened` for the child's input (none of them is one), else -1 (we run in the
+    /// background, or without a terminal): then the child is not given it.
+    private static func foregroundTerminal(opened: Int32) -> Int32 {
         for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where isatty(fd) == 1 {
             return tcgetpgrp(fd) == getpgrp() ? fd : -1
         }
-        return -1
+        return opened
+    }
+
+    /// The controlling terminal opened for the child's standard input when ours is not a
+    /// terminal and we are the terminal's foreground, else -1 (the child then reads `/dev/null`).
+    private static func standardInput() -> Int32 {
+        guard isatty(STDIN_FILENO) == 0 else { return -1 }
+        let terminal = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard terminal >= 0 else { return -1 }
+        guard tcgetpgrp(terminal) == getpgrp() else {
+            close(terminal)
+            return -1
+        }
+        return terminal
     }
 
     /// Installs the forwarding handler for `number` unless the signal is ignored (`nohup`), and
