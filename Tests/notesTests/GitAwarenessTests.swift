@@ -74,13 +74,34 @@ import Testing
         #expect(try s.gitStatus() == " M .notes/.gitignore\n")
     }
 
+    /// The advice, pasted into a shell, stops tracking the local state and keeps the two files a
+    /// clone needs (SPEC §3); once followed, or where only those are tracked, `init` is quiet.
     @Test func initWarnsWhenGitAlreadyTracksTheStateFolder() throws {
         let s = try Sandbox(initVault: false)
         try s.write(".notes/index", "old")
+        try s.write(".notes/.gitignore", Sandbox.stateIgnore)
+        try s.write(".notes/settings.json", "{}\n")
         try s.makeRepository()
+        try s.gitOK(["add", "-f", "--", ".notes/index"])
+        try s.gitOK(["commit", "-q", "-m", "the index too"])
         let r = try s.run(["init", s.vault])
         #expect(r.status == 0, "\(r)")
         #expect(r.stderr.contains("warning: git tracks files in '\(s.vault)/.notes'"), "\(r)")
-        #expect(r.stderr.contains("rm -r --cached .notes"), "\(r)")
+        let advice = try #require(r.stderr.components(separatedBy: "stop that with: ").last)
+        let pasted = try s.run([], shell: advice.trimmingCharacters(in: .newlines))
+        #expect(pasted.status == 0, "\(advice)\n\(pasted)")
+        #expect(try s.gitOK(["ls-files", "--", ".notes"]) == ".notes/.gitignore\n.notes/settings.json\n")
+        let again = try s.run(["init", s.vault])
+        #expect(again.status == 0 && !again.stderr.contains("git tracks"), "\(again)")
+    }
+
+    @Test func theStateFolderFilesAVaultCommitsDrawNoWarning() throws {
+        let s = try Sandbox()
+        try s.write(".notes/settings.json", "{}\n")
+        try s.makeRepository()
+        #expect(try s.gitOK(["ls-files", "--", ".notes"]) == ".notes/.gitignore\n.notes/settings.json\n")
+        let r = try s.run(["init", s.vault])
+        #expect(r.status == 0, "\(r)")
+        #expect(!r.stderr.contains("git tracks"), "\(r)")
     }
 }

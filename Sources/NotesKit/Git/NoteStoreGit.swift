@@ -119,12 +119,21 @@ extension NoteStore {
         changesCommitted = changes.count
     }
 
-    /// Whether git tracks files in the vault's `.notes/` state folder, whose every rewrite (the
-    /// index) would then leave `git status` dirty. False outside git.
+    /// Whether git tracks files in the vault's `.notes/` state folder other than the two that are
+    /// the vault's own and committed with it (`stateFolderCommitted`, SPEC §3: a clone is a vault),
+    /// whose every rewrite (the index) would then leave `git status` dirty. False outside git.
     public func gitTracksStateFolder() -> Bool {
         guard let repository = try? repository(),
             let tracked = try? repository.check(["ls-files", "-z", "--", ".notes"])
         else { return false }
-        return !tracked.stdout.isEmpty
+        return tracked.stdout.split(separator: 0).contains {
+            !Self.stateFolderCommitted.contains(String(decoding: $0, as: UTF8.self))
+        }
     }
+
+    /// The files of `.notes/` that are committed with the vault: its `.gitignore` and settings.
+    public static let stateFolderCommitted = [".notes/.gitignore", ".notes/settings.json"]
+
+    /// The pathspecs, for a shell's git, of everything else in `.notes/`: the tool's local state.
+    public static let stateFolderLocal = [".notes"] + stateFolderCommitted.map { ":(exclude)" + $0 }
 }

@@ -52,7 +52,8 @@ struct InitCommand: NotesCommand {
     }
 
     /// `.notes/` is ignored by its own `.gitignore`, but files git already tracks stay tracked:
-    /// their every rewrite (the index) would leave `git status` dirty. Says how to stop that.
+    /// their every rewrite (the index) would leave `git status` dirty. Says how to stop that,
+    /// keeping the two files that are committed with the vault.
     private func warnAboutTrackedState(in folder: String, context: Context) {
         guard let vault = try? Vault(root: folder),
             NoteStore(
@@ -61,9 +62,11 @@ struct InitCommand: NotesCommand {
             )
             .gitTracksStateFolder()
         else { return }
+        let local = NoteStore.stateFolderLocal.map(Shell.quote).joined(separator: " ")
         context.output.err(
-            "warning: git tracks files in '\(folder)/.notes', the tool's local state; stop that "
-                + "with: git -C \(Shell.quote(folder)) rm -r --cached .notes && git -C \(Shell.quote(folder)) commit -m "
-                + "'Stop tracking .notes'")
+            "warning: git tracks files in '\(folder)/.notes', the tool's local state (only its "
+                + ".gitignore and settings.json belong in git); stop that with: git -C \(Shell.quote(folder)) "
+                + "rm -r -q --cached -- \(local) && git -C \(Shell.quote(folder)) commit -m 'Stop tracking .notes'"
+        )
     }
 }
