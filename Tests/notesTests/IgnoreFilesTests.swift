@@ -79,6 +79,24 @@ import Testing
         #expect(TreeSnapshot(s.vault, skipping: [".notes"]) == before)
     }
 
+    /// A taken name's numbered ones may be ignored (`*.md`, then `!plan.md`): they are passed
+    /// over, and with none left `add` refuses, naming the first, and creates nothing.
+    @Test func aNumberedNameThatWouldBeIgnoredIsPassedOver() throws {
+        let s = try Sandbox()
+        try s.write("plan.md", "# Plan\n")
+        try s.write(".gitignore", "*.md\n!plan.md\n!plan-3.md\n")
+        var r = try s.run(["add", "--title", "Plan", "second plan"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == "plan-3\n")
+        #expect(try s.run(["show", "plan-3"]).status == 0)
+        try s.write(".gitignore", "*.md\n!plan.md\n")
+        let before = TreeSnapshot(s.vault, skipping: [".notes"])
+        r = try s.run(["add", "--title", "Plan", "third plan"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("'plan-2.md' is ignored by .gitignore:1 (*.md)"), "\(r)")
+        #expect(TreeSnapshot(s.vault, skipping: [".notes"]) == before)
+    }
+
     @Test func anIgnoredFileNamedByItsPathIsNotANote() throws {
         let s = try Sandbox()
         try s.write(".gitignore", "node_modules/\n")

@@ -417,15 +417,36 @@ public struct Vault: Sendable {
         var base = fileNaming == .title ? TitleFileName.make(probe.title) : Slug.make(probe.title)
         if base.isEmpty { base = Slug.fallback(now: now) }
         let bytes = Array(NoteDocument.newFile(document, created: now).utf8)
-        // The folder was checked; a pattern may still ignore the file's own name (`draft-*`).
-        try checkNotIgnored((folder.isEmpty ? "" : folder + "/") + base + ".md", isDirectory: false)
-        if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(fullPath(folder))) }
         func name(_ attempt: Int) -> String {
             (folder.isEmpty ? "" : folder + "/") + (attempt == 1 ? base : "\(base)-\(attempt)")
         }
-        return name(
-            try VaultError.mapping(FileSystem.createExclusively(bytes) { fullPath(name($0) + ".md") }))
+        // The folder was checked; a pattern may still ignore the file's own name (`draft-*`), or
+        // only the numbered ones of a taken name (`*.md` then `!plan.md`): those are passed over.
+        try checkNotIgnored(name(1) + ".md", isDirectory: false)
+        if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(fullPath(folder))) }
+        let rules = IgnoreRules.forEntries(of: folder, root: root)
+        var attempt = 1
+        var passedOver = 0
+        while true {
+            let path = name(attempt) + ".md"
+            if let rule = rules.ignoring(path, isDirectory: false) {
+                passedOver += 1
+                // No free name the rules let be: the first one refused is named.
+                guard passedOver < Vault.ignoredNamesPassedOver else {
+                    throw .ignored(name(2) + ".md", rule: rule.description)
+                }
+            } else {
+                passedOver = 0
+                if try VaultError.mapping(FileSystem.createExclusively(bytes, at: fullPath(path))) {
+                    return name(attempt)
+                }
+            }
+            attempt += 1
+        }
     }
+
+    /// How many numbered names in a row an ignore file may refuse before `add` gives up.
+    static let ignoredNamesPassedOver = 1000
 
     /// Replaces a note's body with `content` and sets its `updatedAt` to `now`, keeping every other
     /// byte; with `whole` (a note whose front matter holds conflict markers), `content` replaces
