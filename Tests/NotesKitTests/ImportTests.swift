@@ -67,7 +67,7 @@ import Testing
     ])
     func frontMatterValuesReadBackAsWritten(_ value: String) throws {
         let text =
-            "---\nkey: \(ImportNoteText.scalar(value))\nlist: [\(ImportNoteText.scalar(value)), other]\n---\n"
+            "---\nkey: \(FrontMatter.written(value))\nlist: [\(FrontMatter.written(value)), other]\n---\n"
         let document = NoteDocument(parsing: text)
         #expect(document.frontMatter?.scalar("key") == value)
         #expect(document.frontMatter?.items("list") == [value, "other"])

@@ -111,10 +111,50 @@ import Testing
     @Test func anUnfilledTitleLeavesNoEmptyFrontMatterKey() throws {
         let template =
             "---\ntitle: {{title}}\nname: \"{{title}}\"\nsubject: Re {{title}}\ntags: [a]\n---\nx\n"
-        #expect(try fill(template).frontMatter == ["subject: Re \n", "tags: [a]\n"])
+        #expect(try fill(template).frontMatter == ["subject: Re\n", "tags: [a]\n"])
         #expect(
             try fill(template, title: "T").frontMatter
                 == ["title: T\n", "name: \"T\"\n", "subject: Re T\n", "tags: [a]\n"])
+    }
+
+    /// What fills the front matter reads back as given, whatever it holds: quoted where a plain
+    /// value would read otherwise (`Re: budget` would be a key, ` #1` a comment), escaped in a
+    /// quoted one, and left as it is where it reads back plain.
+    @Test(arguments: [
+        #"Say "hi", Bob: #1"#, "It's [done], {ok}", "- dash", "Plan", "Plan: B", #"back\slash"#,
+    ])
+    func aFrontMatterValueReadsBackAsTheTitleGiven(title: String) throws {
+        let template = """
+            ---
+            title: {{title}}
+            quoted: "{{title}}"
+            single: '{{title}}'
+            subject: Re {{title}} # a comment
+            aliases: [{{title}}, "{{title}}", other]
+            list:
+              - {{title}}
+            day: {{date}} {{time}}
+            ---
+            x
+
+            """
+        let text = try fill(template, title: title).noteText(created: 0)
+        let document = NoteDocument(parsing: text)
+        #expect(document.warnings.isEmpty, "\(text)")
+        let fm = try #require(document.frontMatter)
+        for key in ["title", "quoted", "single"] { #expect(fm.scalar(key) == title, "\(key): \(text)") }
+        #expect(fm.scalar("subject") == "Re " + title, "\(text)")
+        #expect(fm.items("aliases") == [title, title, "other"], "\(text)")
+        #expect(fm.items("list") == [title], "\(text)")
+        #expect(fm.scalar("day") == "2026-12-02 14:05", "\(text)")
+        #expect(text.contains(" # a comment\n"))
+    }
+
+    @Test func aValueThatReadsBackPlainIsWrittenAsTheTemplateHasIt() throws {
+        let template = "---\ntitle: {{title}}\ntags: [a,{{title}}]\nat: {{time}}\n---\nx\n"
+        #expect(
+            try fill(template, title: "Weekly sync").frontMatter
+                == ["title: Weekly sync\n", "tags: [a, Weekly sync]\n", "at: 14:05\n"])
     }
 
     @Test func aLineThatHeldOnlyAnEmptyContentIsDropped() throws {

@@ -19,8 +19,10 @@ enum ImportNoteText {
         }
         var tags: [String] = []
         for tag in entry.tags.map(oneLine) where !tag.isEmpty && !tags.contains(tag) { tags.append(tag) }
-        if !tags.isEmpty { front += "tags: [" + tags.map(scalar).joined(separator: ", ") + "]\n" }
-        front += "importedFrom: " + scalar(importedFrom) + "\n---\n"
+        if !tags.isEmpty {
+            front += "tags: [" + tags.map(FrontMatter.written).joined(separator: ", ") + "]\n"
+        }
+        front += "importedFrom: " + FrontMatter.written(importedFrom) + "\n---\n"
         let text = front + normalized
         let probe = Note(path: "x.md", document: NoteDocument(parsing: text), mtime: created)
         var base = vault.fileNaming == .title ? TitleFileName.make(probe.title) : Slug.make(probe.title)
@@ -55,30 +57,5 @@ enum ImportNoteText {
             return text
         }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    private static let plainPunctuation: Set<Character> = ["-", "_", ".", "/", "@", "+", ":"]
-
-    /// `text` as a front-matter scalar that reads back as itself, alone or in an inline list:
-    /// plain when it is letters, digits and `-_./@+:` (not ending in `:`), else double-quoted.
-    static func scalar(_ text: String) -> String {
-        if let first = text.first, first.isLetter || first.isNumber, text.last != ":",
-            text.allSatisfy({ $0.isLetter || $0.isNumber || plainPunctuation.contains($0) })
-        {
-            return text
-        }
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += String(format: "\\u%04X", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -90,7 +90,7 @@ public struct Template: Equatable, Sendable {
             var lines: [String] = []
             for (index, line) in fm.lines.enumerated() where !dropped.contains(index) {
                 if noTitle, Self.valueIsOnlyTitle(line) { continue }
-                let (filled, content) = try Self.fill(line, values)
+                let (filled, content) = try Self.fillFrontMatter(line, values)
                 usedContent = usedContent || content
                 lines.append(filled.hasSuffix("\n") ? filled : filled + "\n")
             }
@@ -132,8 +132,109 @@ public struct Template: Equatable, Sendable {
         return [titlePlaceholder, "\"\(titlePlaceholder)\"", "'\(titlePlaceholder)'"].contains(value)
     }
 
-    /// `line` with its placeholders filled, and whether it held `{{content}}`.
-    static func fill(_ line: String, _ values: TemplateValues) throws(MomentFormatError) -> (String, Bool) {
+    /// The front-matter `line` with its placeholders filled so that each value reads back as
+    /// given (a title `Re: budget #2 "final"` stays that title, not `Re: budget`): escaped in a
+    /// quoted scalar, and a plain scalar that would read otherwise written quoted; in a
+    /// `key: value` line, an inline list's item, or a `- item` line. Any other line (a block
+    /// scalar's, a nested key's) is filled as it is. Also whether it held `{{content}}`.
+    static func fillFrontMatter(_ line: String, _ values: TemplateValues) throws(MomentFormatError) -> (
+        String, Bool
+    ) {
+        guard line.contains("{{") else { return (line, false) }
+        var text = Substring(line)
+        while let last = text.last, last == "\n" || last == "\r" { text.removeLast() }
+        let head: Substring
+        if let dash = text.firstIndex(where: { $0 != " " && $0 != "\t" }), text[dash...].hasPrefix("- ") {
+            head = text[..<text.index(dash, offsetBy: 2)]
+        } else if let first = text.first, first != " ", first != "\t", let colon = text.range(of: ": ") {
+            head = text[..<colon.upperBound]
+        } else {
+            return try fill(line, values)
+        }
+        var value = text[head.endIndex...]
+        let blanks = value.prefix { $0 == " " }
+        value = value.dropFirst(blanks.count)
+        // A comment is kept as written, after the value.
+        let cut = Self.commentStart(value) ?? value.endIndex
+        let comment = value[cut...]
+        value = value[..<cut]
+        let trailing = value.reversed().prefix { $0 == " " || $0 == "\t" }.count
+        value = value.dropLast(trailing)
+        var usedContent = false
+        func scalar(_ item: Substring, inList: Bool) throws(MomentFormatError) -> String {
+            let written = item.trimmingCharacters(in: .whitespaces)
+            for quote: Character in ["\"", "'"]
+            where written.count >= 2 && written.first == quote && written.last == quote {
+                let (filled, content) = try fill(String(written.dropFirst().dropLast()), values) {
+                    quote == "'"
+                        ? $0.replacingOccurrences(of: "'", with: "''")
+                        : FrontMatter.escapedForDoubleQuotes($0)
+                }
+                usedContent = usedContent || content
+                return String(quote) + filled + String(quote)
+            }
+            // A plain value's blanks at its ends are not part of it.
+            let (spaced, content) = try fill(written, values)
+            let filled = spaced.trimmingCharacters(in: .whitespaces)
+            usedContent = usedContent || content
+            return filled == written || FrontMatter.readsBackPlain(filled, inList: inList)
+                ? filled : FrontMatter.written(filled)
+        }
+        let filled: String
+        if value.first == "[", value.last == "]" {
+            var written: [String] = []
+            for item in Self.listItems(value) where !item.allSatisfy(\.isWhitespace) {
+                written.append(try scalar(item, inList: true))
+            }
+            filled = "[" + written.joined(separator: ", ") + "]"
+        } else {
+            filled = try scalar(value, inList: false)
+        }
+        return (head + blanks + filled + (comment.isEmpty ? "" : " " + comment) + "\n", usedContent)
+    }
+
+    /// Where the comment of a front-matter value starts: a `#` after a blank, outside quotes.
+    static func commentStart(_ value: Substring) -> Substring.Index? {
+        var quote: Character?
+        var previous: Character = " "
+        for i in value.indices {
+            let c = value[i]
+            if let open = quote {
+                if c == open { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "#", previous == " " || previous == "\t" {
+                return i
+            }
+            previous = c
+        }
+        return nil
+    }
+
+    /// The items of an inline list `[a, "b, c"]`, split at the commas outside quotes.
+    static func listItems(_ list: Substring) -> [Substring] {
+        var items: [Substring] = []
+        var start = list.index(after: list.startIndex)
+        var quote: Character?
+        for i in list.indices.dropFirst() {
+            let c = list[i]
+            if let open = quote {
+                if c == open { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "," || i == list.index(before: list.endIndex) {
+                items.append(list[start..<i])
+                start = list.index(after: i)
+            }
+        }
+        return items
+    }
+
+    /// `line` with its placeholders filled (each value as `escape` writes it), and whether it held
+    /// `{{content}}`.
+    static func fill(
+        _ line: String, _ values: TemplateValues, escape: (String) -> String = { $0 }
+    ) throws(MomentFormatError) -> (String, Bool) {
         guard line.contains("{{") else { return (line, false) }
         var out = ""
         var usedContent = false
@@ -147,7 +248,7 @@ public struct Template: Equatable, Sendable {
             }
             let name = inner[..<close.lowerBound]
             if let value = try value(of: name, values) {
-                out += value
+                out += escape(value)
                 usedContent = usedContent || name == "content"
             } else {
                 out += rest[open.lowerBound..<close.upperBound]
