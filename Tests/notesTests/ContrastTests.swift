@@ -118,6 +118,40 @@ import Testing
         [false, true].flatMap { dark in [false, true].map { (scheme, dark, $0) } }
     }
 
+    /// A search match, drawn on the stronger tint, stays as readable as a title: in a row's
+    /// title and in a snippet line, in every theme, mode and palette.
+    @Test func searchMatchesAreReadable() throws {
+        for (scheme, dark, trueColor) in Self.combinations {
+            let theme = Theme(scheme: scheme, dark: dark)
+            let what = "\(scheme) \(dark ? "dark" : "light") \(trueColor ? "truecolor" : "256")"
+            let style = OutputStyle(
+                width: 80, color: true, trueColor: trueColor, theme: theme,
+                dates: LocalDate(
+                    locale: Locale(identifier: "en_GB"), timeZone: RenderingTests.utc, now: Self.now))
+            var rows = Self.rows()
+            rows[2].snippet = "a plan for the recipes"
+            rows[1].snippet = "the plan of the standup"
+            var marked = 0
+            for line in NoteRows.human(rows, query: SearchQuery("plan"), style: style) {
+                if line.hasPrefix("    ") {
+                    // A snippet line: untinted, but for its matches.
+                    for cell in Self.cells(line) where cell.background != nil {
+                        marked += 1
+                        let ratio = cell.foreground.map { RGB.contrast($0, cell.background ?? $0) } ?? 1
+                        #expect(
+                            ratio >= RowColors.titleContrast,
+                            "\(what) snippet: '\(cell.character)' at \(ratio):1")
+                    }
+                } else {
+                    let tint = Self.cells(line).first?.background
+                    marked += Self.cells(line).filter { $0.background != tint && $0.character != " " }.count
+                    Self.checkRow(line, what + " matched row")
+                }
+            }
+            #expect(marked >= 12, "\(what): the matches are drawn apart")
+        }
+    }
+
     @Test func everyThemeModeAndPaletteIsReadable() throws {
         #expect(Self.combinations.count == 24)
         for (scheme, dark, trueColor) in Self.combinations {

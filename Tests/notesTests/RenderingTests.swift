@@ -224,10 +224,12 @@ import Testing
         let rows = [Self.row("creme", "Crème brûlée recipe", 1_732_954_140)]
         let line = Self.lines(rows, 60, query: "creme", color: true)
         let tint = "\u{1B}[48;5;253m"
-        let mark = "\u{1B}[48;5;250m\u{1B}[4m"
+        let text = "\u{1B}[38;5;234m"
+        // The stronger tint under text readable on it, then the row's tint and text again.
+        let mark = "\u{1B}[48;5;250m" + text + "\u{1B}[4m"
         #expect(
             line == [
-                tint + "\u{1B}[38;5;234m\u{1B}[1m " + mark + "Crème" + tint
+                tint + text + "\u{1B}[1m " + mark + "Crème" + tint + text
                     + "\u{1B}[24m brûlée recipe\u{1B}[22m"
                     + "  \u{1B}[38;5;242m30 Nov 2024 at 08:09\u{1B}[38;5;234m  creme \u{1B}[0m"
             ])

@@ -35,9 +35,9 @@ extension RGB {
 }
 
 /// The colours of list rows in a theme, for one palette (truecolor or 256 colours), chosen so
-/// that what the terminal shows stays readable: titles at least 4.5:1 against their row's
-/// background, dates at least 3:1, and the browser's selected row apart from the others by a
-/// background contrast of at least 1.3:1.
+/// that what the terminal shows stays readable: titles (and search matches) at least 4.5:1
+/// against their background, dates at least 3:1, and the browser's selected row apart from the
+/// others by a background contrast of at least 1.3:1.
 public struct RowColors: Equatable, Sendable {
     /// The minimum contrasts: titles, dates, and the selected row's background against the others'.
     public static let titleContrast = 4.5, dateContrast = 3.0, selectionContrast = 1.3
@@ -51,6 +51,8 @@ public struct RowColors: Equatable, Sendable {
 
     /// Every row but the selected one, and the selected one.
     public var plain: Row, selected: Row
+    /// A search match: the stronger tint, and text readable on it as a title is on its row.
+    public var match: Row
 
     /// The colours of `theme` as drawn with `trueColor` or 256 colours.
     public init(_ theme: Theme, trueColor: Bool) {
@@ -71,6 +73,7 @@ public struct RowColors: Equatable, Sendable {
                 RGB.contrast($0.shown(trueColor: trueColor), shown) >= RowColors.selectionContrast
             } ?? Paint(opposite)
         selected = RowColors.row(on: apart, theme: theme, trueColor: trueColor)
+        match = RowColors.row(on: Paint(theme.highlight), theme: theme, trueColor: trueColor)
     }
 
     /// The title and date colours on `background`: the theme's text colour when it is readable

@@ -327,7 +327,8 @@ struct RowLayout: Equatable {
 /// The escape codes of a style; all empty when colour is off.
 struct RowCodes {
     var tint = "", text = "", dim = "", bold = "", boldOff = "", reset = ""
-    /// A match inside a tinted row: the stronger tint, underlined; then back to the row's tint.
+    /// A match inside a tinted row: the stronger tint under text readable on it, underlined; then
+    /// back to the row's tint and text.
     var mark = "", markOff = ""
     /// A match in an untinted snippet line.
     var snippetMark = "", snippetMarkOff = ""
@@ -344,10 +345,12 @@ struct RowCodes {
         bold = ANSI.bold
         boldOff = ANSI.normalIntensity
         reset = ANSI.reset
-        let highlight = ANSI.background(theme.highlight, trueColor: style.trueColor)
+        let highlight =
+            ANSI.background(colors.match.background, trueColor: style.trueColor)
+            + ANSI.foreground(colors.match.text, trueColor: style.trueColor)
         mark = highlight + ANSI.underline
-        markOff = tint + ANSI.underlineOff
-        snippetMark = ANSI.bold + highlight + text + ANSI.underline
+        markOff = tint + text + ANSI.underlineOff
+        snippetMark = ANSI.bold + highlight + ANSI.underline
         snippetMarkOff = ANSI.reset
     }
 }
