@@ -42,6 +42,10 @@ import Testing
         ("empty", "", ""),
         ("only punctuation", "!!! ??? ---", ""),
         ("only emoji", "🎉🎉", ""),
+        ("a symbol with a variation selector is dropped", "Trip: Paris / Lyon ✈️", "trip-paris-lyon"),
+        ("an emoji heart is dropped", "Heart ❤️ love", "heart-love"),
+        ("a keycap digit keeps its digit", "Step 1️⃣", "step-1⃣"),
+        ("a letter's variation selector is left out", "Ma\u{FE0E}p", "map"),
         ("white space only", " \t\n ", ""),
     ])
     func slug(_ name: String, _ title: String, _ expected: String) {

@@ -33,13 +33,16 @@ public enum Slug {
                 piece = String(character).lowercased()
             }
             for c in piece {
-                if c.unicodeScalars.contains(where: isWordScalar) {
+                // A character is of a word by its first scalar: a symbol with a variation selector
+                // (`✈️`, U+FE0F a mark) is no letter, and the selectors are left out of a word.
+                if let first = c.unicodeScalars.first, isWordScalar(first) {
                     if pendingDash && !out.isEmpty {
                         out.append("-")
                         length += 1
                     }
                     pendingDash = false
-                    out.append(c)
+                    out.unicodeScalars.append(
+                        contentsOf: c.unicodeScalars.filter { !isVariationSelector($0) })
                     length += 1
                 } else {
                     pendingDash = true
@@ -98,6 +101,11 @@ public enum Slug {
         default:
             return false
         }
+    }
+
+    /// U+FE00–FE0F and U+E0100–E01EF, which choose how the character before them is drawn.
+    static func isVariationSelector(_ s: Unicode.Scalar) -> Bool {
+        (0xFE00...0xFE0F).contains(s.value) || (0xE0100...0xE01EF).contains(s.value)
     }
 
     static func isLatin(_ s: Unicode.Scalar) -> Bool {
