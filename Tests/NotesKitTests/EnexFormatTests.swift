@@ -258,11 +258,22 @@ enum ImportFixtures {
         #expect(error.reason == "its data is not valid base64")
     }
 
-    @Test func mediaWithoutItsResourceFails() throws {
-        let error = try #require(
-            try readError(note("<en-media hash=\"00112233445566778899aabbccddeeff\" type=\"image/png\"/>")))
-        #expect(error.place == "entry 1")
-        #expect(error.reason.contains("00112233445566778899aabbccddeeff"))
+    /// Real exports show resources they do not hold: the note comes without them, with a
+    /// warning naming the entry and the hash, and the other notes as ever.
+    @Test func mediaWithoutItsResourceIsAWarningAndTheNoteComesWithoutIt() throws {
+        let enml =
+            "<div>Photo: <en-media hash=\"00112233445566778899aabbccddeeff\" type=\"image/png\"/></div>"
+        let path = try ImportFixtures.scratch("one.enex", note(enml))
+        defer { ImportFixtures.remove(path) }
+        let entries = try EnexFormat.read([path])
+        #expect(entries.map(\.body) == ["Photo:"])
+        #expect(
+            entries.map(\.warnings) == [
+                [
+                    "'\(path)': entry 1 shows the resource with hash 00112233445566778899aabbccddeeff, "
+                        + "which the file does not hold; the note is imported without it"
+                ]
+            ])
     }
 
     @Test func notAnExportFails() throws {

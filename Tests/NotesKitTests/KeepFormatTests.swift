@@ -86,7 +86,6 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"title": "a", "textContent": "b", "userEditedTimestampUsec": 1}"#, "createdTimestampUsec"),
         (#"{"title": "a", "textContent": "b", "createdTimestampUsec": "soon"}"#, "createdTimestampUsec"),
         (#"{"title": "a", "createdTimestampUsec": 1741601700000000}"#, "the top level"),
         (#"{"listContent": [{"isChecked": true}], "createdTimestampUsec": 1}"#, "listContent item 1"),
@@ -118,6 +117,44 @@ import Testing
                         + "the note is imported without it"
                 ]
             ])
+    }
+
+    /// Older exports have no creation time: the last edit stands for it, and without either the
+    /// import's time does (`createdAt` nil).
+    @Test func aNoteWithoutItsCreationTimeTakesItsLastEdit() throws {
+        for (text, created) in [
+            (
+                #"{"title": "a", "textContent": "b", "userEditedTimestampUsec": 1741515300000000}"#,
+                1_741_515_300.0
+            ),
+            (#"{"title": "a", "textContent": "b"}"#, nil),
+        ] {
+            let path = try ImportFixtures.scratch("Note.json", text)
+            defer { ImportFixtures.remove(path) }
+            let entries = try KeepFormat.read([(path as NSString).deletingLastPathComponent])
+            #expect(entries.map { $0.createdAt?.timeIntervalSince1970 } == [created], "\(text)")
+        }
+    }
+
+    /// A folder without a note in it is most likely the wrong one: an error says which to give.
+    @Test func aFolderWithoutNotesNamesTheKeepFolder() throws {
+        let path = try ImportFixtures.scratch("archive_browser.html", "<html/>")
+        defer { ImportFixtures.remove(path) }
+        let takeout = (path as NSString).deletingLastPathComponent
+        func failure() -> ImportSourceError? {
+            do {
+                _ = try KeepFormat.read([takeout])
+                return nil
+            } catch { return error }
+        }
+        var error = try #require(failure())
+        #expect(
+            error.reason
+                == "it holds no Keep notes (.json files); give the 'Keep' folder of the Takeout export")
+        try FileManager.default.createDirectory(atPath: takeout + "/Keep", withIntermediateDirectories: true)
+        error = try #require(failure())
+        #expect(
+            error.reason == "it holds no Keep notes (.json files); give its 'Keep' folder: \(takeout)/Keep")
     }
 
     /// A trashed note is not read at all, even when it lacks what a note needs.

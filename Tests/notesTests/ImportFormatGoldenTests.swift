@@ -158,7 +158,7 @@ import Testing
             "line 2, column 24: unexpected end of input"
         ),
         (
-            "keep", "Note.json", "{\"title\": \"a\", \"textContent\": \"b\"}",
+            "keep", "Note.json", "{\"title\": \"a\", \"textContent\": \"b\", \"createdTimestampUsec\": -1}",
             "createdTimestampUsec: it is missing, or not a whole number of microseconds"
         ),
     ])

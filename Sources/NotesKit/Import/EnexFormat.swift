@@ -102,6 +102,7 @@ public enum EnexFormat: ImportFormat {
         var media: [String: String] = [:]
         var attachments: [ImportAttachment] = []
         var hashes: [String] = []
+        var warnings: [String] = []
         for (index, resource) in note.resources.enumerated() {
             let base64 = resource.data.filter { !$0.isWhitespace }
             guard let data = Data(base64Encoded: base64) else {
@@ -133,12 +134,11 @@ public enum EnexFormat: ImportFormat {
             }
             var converter = EnexMarkdown(media: media)
             body = converter.markdown(of: root)
-            if let missing = converter.mediaUsed.first(where: { media[$0] == nil }) {
-                throw ImportSourceError(
-                    file: file, place: place,
-                    reason:
-                        "its content shows the resource with hash \(missing), which is not among its resources"
-                )
+            // Real exports show resources they do not hold: the note comes without them.
+            for missing in converter.mediaUsed where media[missing] == nil {
+                warnings.append(
+                    "'\(file)': \(place) shows the resource with hash \(missing), which the file does not "
+                        + "hold; the note is imported without it")
             }
             let unshown = hashes.filter { !converter.mediaUsed.contains($0) }.compactMap { media[$0] }
             if !unshown.isEmpty { body += (body.isEmpty ? "" : "\n\n") + unshown.joined(separator: "\n") }
@@ -157,7 +157,7 @@ public enum EnexFormat: ImportFormat {
             sourceID: sourceID(created: note.created, title: note.title, content: note.content),
             title: title.isEmpty ? nil : title, body: body, createdAt: created, updatedAt: updated,
             tags: tags,
-            attachments: attachments)
+            attachments: attachments, warnings: warnings)
     }
 
     /// The id of a note, which ENEX does not give: its `created` text as written, `-`, and the

@@ -34,8 +34,18 @@ public enum KeepFormat: ImportFormat {
             throw ImportSourceError(file: path, place: "", reason: "it cannot be read")
         }
         let folder = path.hasSuffix("/") ? path : path + "/"
-        return names.filter { $0.kind != .directory && $0.name.lowercased().hasSuffix(".json") }
+        let files = names.filter { $0.kind != .directory && $0.name.lowercased().hasSuffix(".json") }
             .map(\.name).sorted().map { folder + $0 }
+        // A folder without one is most likely the wrong one (Takeout, not Takeout/Keep).
+        guard !files.isEmpty else {
+            let keep = names.first { $0.kind == .directory && $0.name.lowercased() == "keep" }
+            throw ImportSourceError(
+                file: path, place: "",
+                reason: "it holds no Keep notes (.json files); "
+                    + (keep.map { "give its '\($0.name)' folder: \(Shell.quote(folder + $0.name))" }
+                        ?? "give the 'Keep' folder of the Takeout export"))
+        }
+        return files
     }
 
     /// A note file as an entry; nil when it is in the trash.
@@ -46,8 +56,11 @@ public enum KeepFormat: ImportFormat {
                 file: file, place: "the top level", reason: "it is not a Keep note: not an object")
         }
         if note["isTrashed"]?.boolValue == true { return nil }
-        let created = try microseconds(note, "createdTimestampUsec", file: file)
         let edited = try microseconds(note, "userEditedTimestampUsec", file: file)
+        // Older exports have no creation time: the last edit stands for it (else the import's).
+        let created =
+            note["createdTimestampUsec"] == nil
+            ? edited : try microseconds(note, "createdTimestampUsec", file: file)
         let title = ImportNoteText.trimmed(note["title"]?.stringValue ?? "")
         var parts: [String] = []
         if let text = note["textContent"]?.stringValue {
