@@ -19,6 +19,72 @@ import Testing
         #expect(ConflictMarkers.present(in: text) == present)
     }
 
+    /// A named case of `ConflictMarkers.introduced`: the merged file, its three versions, and
+    /// whether the merge put markers in it.
+    struct MergedCase: CustomTestStringConvertible, Sendable {
+        var name: String
+        var merged: String
+        var base = ""
+        var ours = ""
+        var theirs = ""
+        var introduced: Bool
+        var testDescription: String { name }
+    }
+
+    static let quoted = "# Git tips\n\n```\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> branch\n```\n"
+
+    @Test(arguments: [
+        MergedCase(
+            name: "the driver's markers",
+            merged: "a\n<<<<<<< a.md (ours)\nx\n=======\ny\n>>>>>>> a.md (theirs)\n",
+            base: "a\nw\n", ours: "a\nx\n", theirs: "a\ny\n", introduced: true),
+        MergedCase(
+            name: "git's own markers", merged: "<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> 1234567 (Edit)\n",
+            base: "w\n", ours: "x\n", theirs: "y\n", introduced: true),
+        MergedCase(
+            name: "a closing marker left alone", merged: "x\ny\n>>>>>>> a.md (theirs)\n", ours: "x\n",
+            theirs: "y\n", introduced: true),
+        MergedCase(
+            name: "markers of another size (%L)", merged: "<<<<<<<<<< ours\nx\n>>>>>>>>>> theirs\n",
+            introduced: true),
+        MergedCase(
+            name: "CRLF markers", merged: "<<<<<<< ours\r\nx\r\n=======\r\ny\r\n>>>>>>> theirs\r\n",
+            ours: "x\r\n", theirs: "y\r\n", introduced: true),
+        MergedCase(
+            name: "no markers", merged: "x\ny\n", base: "w\n", ours: "x\n", theirs: "y\n", introduced: false),
+        MergedCase(
+            name: "a quote both sides have, mended", merged: quoted + "\nend A and B\n",
+            base: quoted + "\nend\n",
+            ours: quoted + "\nend A\n", theirs: quoted + "\nend B\n", introduced: false),
+        MergedCase(
+            name: "a quote both sides have, not mended",
+            merged: quoted + "\n<<<<<<< t.md (ours)\nend A\n=======\nend B\n>>>>>>> t.md (theirs)\n",
+            base: quoted + "\nend\n", ours: quoted + "\nend A\n", theirs: quoted + "\nend B\n",
+            introduced: true),
+        MergedCase(
+            name: "git's markers with the label the quote has",
+            merged: "<<<<<<< HEAD\n" + quoted + "x\n=======\n" + quoted + "y\n>>>>>>> branch\n",
+            base: quoted, ours: quoted + "x\n", theirs: quoted + "y\n", introduced: true),
+        MergedCase(
+            name: "a quote one side added", merged: "x\n" + quoted, base: "w\n", ours: "x\n",
+            theirs: "w\n" + quoted, introduced: false),
+        MergedCase(
+            name: "the same quote added by both sides, both kept", merged: quoted + quoted, ours: quoted,
+            theirs: quoted, introduced: false),
+        MergedCase(
+            name: "one quote in three versions, two in the result", merged: quoted + quoted, base: quoted,
+            ours: quoted, theirs: quoted, introduced: true),
+        MergedCase(
+            name: "a quote the file lost, its markers kept", merged: "<<<<<<< HEAD\n>>>>>>> branch\n",
+            base: quoted, ours: quoted, theirs: "", introduced: false),
+    ])
+    func markersOfTheMerge(_ c: MergedCase) {
+        #expect(
+            ConflictMarkers.introduced(
+                in: Array(c.merged.utf8), base: Array(c.base.utf8), ours: Array(c.ours.utf8),
+                theirs: Array(c.theirs.utf8)) == c.introduced)
+    }
+
     @Test func aNoteWithMarkersIsConflicted() {
         let note = Note(
             path: "a.md", document: NoteDocument(parsing: "# A\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> b\n"),

@@ -26,6 +26,44 @@ public enum ConflictMarkers {
         return false
     }
 
+    /// Whether `merged` holds a marker line (one that starts with seven `<` or seven `>`) that the
+    /// merge of `ours` and `theirs` from `base` put there: more copies of that line than the sides
+    /// account for (the most either side has, or what both added to the base together). Markers a
+    /// note quotes, in a "Git tips" note's code block, are on a side already and do not count; a
+    /// merge's own markers carry their labels and their size (git's `%L`, longer in a merge of
+    /// merge bases) and so are lines no side has. Lines are compared as written, without a final
+    /// `\r`.
+    public static func introduced(in merged: [UInt8], base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> Bool {
+        let found = markerLines(in: merged)
+        guard !found.isEmpty else { return false }
+        let (base, ours, theirs) = (markerLines(in: base), markerLines(in: ours), markerLines(in: theirs))
+        return found.contains { line, count in
+            let (inBase, inOurs, inTheirs) = (
+                base[line, default: 0], ours[line, default: 0], theirs[line, default: 0]
+            )
+            return count > max(inOurs, inTheirs, inOurs + inTheirs - inBase)
+        }
+    }
+
+    /// The lines of `bytes` that start with seven `<` or seven `>` (without a final `\r`), each
+    /// with how many times it occurs.
+    static func markerLines(in bytes: [UInt8]) -> [ArraySlice<UInt8>: Int] {
+        var lines: [ArraySlice<UInt8>: Int] = [:]
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            var line = bytes[start..<end]
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            if let first = line.first, first == UInt8(ascii: "<") || first == UInt8(ascii: ">"),
+                line.count >= 7, line.prefix(7).allSatisfy({ $0 == first })
+            {
+                lines[line, default: 0] += 1
+            }
+            start = end + 1
+        }
+        return lines
+    }
+
     /// Whether `bytes` holds `<<<<<<<` anywhere.
     static func hasSevenOpenings(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
