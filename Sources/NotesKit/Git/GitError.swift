@@ -48,7 +48,10 @@ public enum GitError: LocalizedError, Equatable, Sendable {
                 + "\nNothing was resolved for you and no line is lost: edit each note to keep what you want, "
                 + "removing the <<<<<<<, ======= and >>>>>>> lines (a note deleted on one side and changed "
                 + "on the other is kept, unless you delete it)"
-                + (others.isEmpty ? "" : "; resolve the other files with 'git add FILE'")
+                + (others.isEmpty
+                    ? ""
+                    : "; resolve the other files too, removing those lines, and mark them with "
+                        + "'git add FILE'")
                 + ". Or go back to before the pull with 'git rebase --abort'"
         }
     }

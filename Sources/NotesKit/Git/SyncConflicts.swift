@@ -1,14 +1,16 @@
 import Foundation
 
 /// What `sync` does around a rebase that stops: which files git left conflicted (read from the
-/// index, never guessed from markers), putting markers where a failed driver left none, and going
-/// on once the user has removed them.
+/// index, never guessed from markers), putting markers where a failed driver left none, going on
+/// once the user has removed them (the markers the merge put there, from every file of the step,
+/// unmerged or staged).
 extension GitRepository {
     /// The work-tree paths (from the top) that the index holds unmerged: both sides changed them,
     /// or one changed and the other deleted them.
     func conflictedPaths() throws(GitError) -> [String] {
-        try check(["diff", "--name-only", "-z", "--diff-filter=U"]).stdout.split(separator: 0)
-            .map { String(decoding: $0, as: UTF8.self) }
+        // `--no-relative`: a `diff.relative` setting would name them from the vault's folder.
+        let names = try check(["diff", "--name-only", "--no-relative", "-z", "--diff-filter=U"]).stdout
+        return names.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The error for a rebase step (`command`, which printed `result`) that did not finish:
@@ -25,22 +27,22 @@ extension GitRepository {
     }
 
     /// Writes what the driver should have into a conflicted note's file when the file holds no
-    /// markers and both sides have a version (a modify/delete conflict has only one): git's line
-    /// merge of the index's three stages with the later `updatedAt`, markers where the same lines
-    /// changed. A clean result is written too: the next sync adds it.
+    /// markers of the merge (those a note quotes are on a side already) and both sides have a
+    /// version (a modify/delete conflict has only one): git's line merge of the index's three
+    /// stages with the later `updatedAt`, markers where the same lines changed. A clean result is
+    /// written too: the next sync adds it.
     private func putMarkers(in path: String) throws(GitError) {
         let file = folder + "/" + path
-        guard let bytes = try? FileSystem.read(file).0,
-            !ConflictMarkers.present(in: String(decoding: bytes, as: UTF8.self))
-        else { return }
         let treePath = prefix + path
-        func stage(_ n: Int) throws(GitError) -> [UInt8]? {
-            let result = try run(["cat-file", "blob", ":\(n):" + treePath])
-            return result.status == 0 ? result.stdout : nil
-        }
-        guard let oursStage = try stage(2), let theirsStage = try stage(3) else { return }
+        guard let bytes = try? FileSystem.read(file).0,
+            let oursStage = try blob(":2:" + treePath), let theirsStage = try blob(":3:" + treePath)
+        else { return }
+        let baseStage = try blob(":1:" + treePath) ?? []
+        guard
+            !ConflictMarkers.introduced(in: bytes, base: baseStage, ours: oursStage, theirs: theirsStage)
+        else { return }
         let (base, ours, theirs) = MergeDriver.aligningUpdatedAt(
-            base: try stage(1) ?? [], ours: oursStage, theirs: theirsStage)
+            base: baseStage, ours: oursStage, theirs: theirsStage)
         let folder: String
         do {
             folder = try FileSystem.makeTemporaryDirectory(gitDirectory + "/notes-merge-XXXXXX")
@@ -66,11 +68,14 @@ extension GitRepository {
         }
     }
 
-    /// Goes on with a rebase that stopped on conflicts: each conflicted note whose file no
-    /// longer holds markers is added (a removed one, removed), then `git rebase --continue`
-    /// runs without an editor. Throws `rebaseConflict` with what is still conflicted (a file
-    /// that is not a note is the user's to resolve with git), or when the next commit conflicts.
-    /// Returns the commit HEAD was on before the rebase began.
+    /// Goes on with a rebase that stopped on conflicts. Every file of the step — unmerged, or
+    /// staged as git's "mark resolved" (`git add`) has it — is looked at as it is in the work
+    /// tree: one holding conflict markers that the merge put there (not those a note quotes,
+    /// which a side has too) is still conflicted, and so is an unmerged file that is not a note
+    /// (the user's to resolve with git). Otherwise each note of the step is added (a removed one,
+    /// removed), and `git rebase --continue` runs without an editor. Throws `rebaseConflict` with
+    /// what is still conflicted, or when the next commit conflicts. Returns the commit HEAD was on
+    /// before the rebase began.
     /// Only a rebase onto the branch's upstream (what a pull makes) goes on: one of the user's
     /// own (`git rebase -i HEAD~3`) throws `unfinished`.
     func continueRebase(in state: String) throws(GitError) -> String? {
@@ -86,22 +91,35 @@ extension GitRepository {
                 .output
                 .trimmingCharacters(in: .newlines) == onto
         else { throw .unfinished("rebase") }
+        // The commit being applied: git names it REBASE_HEAD while a step is stopped.
+        let applied =
+            try run(["rev-parse", "--verify", "--quiet", "REBASE_HEAD"]).output
+            .trimmingCharacters(in: .newlines)
+        let applying = applied.isEmpty ? stateFile("stopped-sha") : applied
+        let unmerged = try conflictedPaths()
+        let stagedNames = try check([
+            "diff", "--cached", "--name-only", "--no-relative", "--no-renames", "-z", "HEAD",
+        ])
+        let staged = stagedNames.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         var mended: [String] = []
         var removed: [String] = []
         var left: [String] = []
-        for treePath in try conflictedPaths() {
-            guard let path = vaultPath(treePath), Vault.isNoteName(path) else {
-                left.append(treePath)
+        for treePath in Set(unmerged + staged).sorted() {
+            let path = vaultPath(treePath).flatMap { Vault.isNoteName($0) ? $0 : nil }
+            let isUnmerged = unmerged.contains(treePath)
+            guard let bytes = try? FileSystem.read(workTreeFile(treePath)).0 else {
+                if let path, FileSystem.status(folder + "/" + path) == nil {
+                    removed.append(path)
+                } else if isUnmerged {
+                    left.append(treePath)
+                }
                 continue
             }
-            let file = folder + "/" + path
-            if FileSystem.status(file) == nil {
-                removed.append(path)
-            } else if let bytes = try? FileSystem.read(file).0,
-                !ConflictMarkers.present(in: String(decoding: bytes, as: UTF8.self))
-            {
+            if try hasMarkersOfTheMerge(bytes, at: treePath, unmerged: isUnmerged, applying: applying) {
+                left.append(treePath)
+            } else if let path {
                 mended.append(path)
-            } else {
+            } else if isUnmerged {
                 left.append(treePath)
             }
         }
@@ -120,6 +138,37 @@ extension GitRepository {
         let result = try editorless.run(["rebase", "--continue"])
         guard result.status == 0 else { throw try stop(after: result, of: "git rebase --continue") }
         return before
+    }
+
+    /// Whether `bytes`, the work-tree file at `treePath` of a stopped rebase step, holds conflict
+    /// markers the merge put there, beside the file's three versions: the index's stages while
+    /// it is unmerged; once staged, HEAD's (ours), the commit being applied's (`applying`: theirs)
+    /// and its parent's (the base). A file without marker lines needs no version read.
+    private func hasMarkersOfTheMerge(
+        _ bytes: [UInt8], at treePath: String, unmerged: Bool, applying: String?
+    ) throws(GitError) -> Bool {
+        guard !ConflictMarkers.markerLines(in: bytes).isEmpty else { return false }
+        let (base, ours, theirs): (String?, String?, String?) =
+            unmerged
+            ? (":1:", ":2:", ":3:")
+            : (applying.map { $0 + "^:" }, "HEAD:", applying.map { $0 + ":" })
+        func version(_ revision: String?) throws(GitError) -> [UInt8] {
+            guard let revision else { return [] }
+            return try blob(revision + treePath) ?? []
+        }
+        return ConflictMarkers.introduced(
+            in: bytes, base: try version(base), ours: try version(ours), theirs: try version(theirs))
+    }
+
+    /// The file at `treePath` (from the top of the work tree), reached from the vault's folder.
+    private func workTreeFile(_ treePath: String) -> String {
+        folder + "/" + String(repeating: "../", count: prefix.split(separator: "/").count) + treePath
+    }
+
+    /// The bytes of the blob `name` (`HEAD:a.md`, `:2:a.md`), or nil when there is none.
+    private func blob(_ name: String) throws(GitError) -> [UInt8]? {
+        let result = try run(["cat-file", "blob", name])
+        return result.status == 0 ? result.stdout : nil
     }
 
     /// Commits the vault's own files that git has changes to — `.gitattributes` (the merge
