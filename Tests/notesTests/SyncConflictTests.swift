@@ -134,4 +134,124 @@ import Testing
         // The quoted markers still mark the note in `list`, as any markers do.
         #expect(try s.run(["list", "--marks"]).stdout.hasSuffix("\t!\n"))
     }
+
+    /// The clones of `GitSyncTests`, with `todo.txt` (not a note) committed in both, and changed
+    /// and pushed by the other clone.
+    static func clonesWithTodoChangedThere() throws -> (Sandbox, other: String) {
+        let (s, other) = try GitSyncTests.clones()
+        try s.write("todo.txt", "base\n")
+        try s.gitOK(["add", "todo.txt"])
+        try s.gitOK(["commit", "-q", "-m", "A list"])
+        try s.gitOK(["push", "-q"])
+        try s.gitOK(["pull", "-q"], in: other)
+        try "there\n".write(toFile: other + "/todo.txt", atomically: true, encoding: .utf8)
+        try s.gitOK(["commit", "-q", "-am", "The list there"], in: other)
+        return (s, other)
+    }
+
+    static let autostashConflict = """
+        Error: putting back your uncommitted changes after the pull conflicted in:
+          todo.txt
+        The pull itself went through, and your changes are safe in the stash ('git stash list' shows it). \
+        Resolve each file: keep what you want, remove the <<<<<<<, ======= and >>>>>>> lines, and mark it \
+        resolved with 'git add FILE' (or 'git restore --staged FILE' to leave the change uncommitted); then \
+        drop the stash with 'git stash drop' (check with 'git stash list' that it holds nothing else you want)
+
+        """
+
+    @Test func uncommittedChangesThatConflictAfterThePullAreSaidAndKept() throws {
+        let (s, other) = try Self.clonesWithTodoChangedThere()
+        try s.gitOK(["push", "-q"], in: other)
+        try s.write("todo.txt", "here\n")
+        try s.run(["edit", "plan", "# Plan\n\nfirst\nsecond"])
+
+        var r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(
+            r.stdout == """
+                Committed notes: edit plan
+                From origin/main, 1 commit that changed no note.
+                Pushed 1 commit to origin/main.
+
+                """, "\(r)")
+        #expect(r.stderr == Self.autostashConflict, "\(r)")
+        #expect(try s.gitStatus() == "UU todo.txt\n")
+        #expect(try s.gitOK(["stash", "list"]).contains("autostash"))
+        let todo = try s.read("todo.txt")
+        #expect(todo.contains("there\n") && todo.contains("here\n") && todo.contains("<<<<<<<"), "\(todo)")
+        #expect(try Self.onRemote(s, "plan.md")?.contains("second") == true)
+
+        // Nothing is in progress, yet the file is unmerged: the next sync says so.
+        r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout == "", "\(r)")
+        #expect(
+            r.stderr.hasPrefix(
+                "Error: these files are unmerged, with no rebase or merge in progress:\n  todo.txt\n"),
+            "\(r)")
+        #expect(
+            r.stderr.hasSuffix(
+                "'git stash drop' (check with 'git stash list' that it holds nothing else "
+                    + "you want), and sync again\n"), "\(r)")
+
+        try s.write("todo.txt", "here and there\n")
+        try s.gitOK(["restore", "--staged", "todo.txt"])
+        try s.gitOK(["stash", "drop", "-q"])
+        r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == "Nothing new from origin/main.\nNothing to push.\n", "\(r)")
+        #expect(try s.gitStatus() == " M todo.txt\n")
+    }
+
+    /// The stash is put back when the rebase that a later sync went on with ends; no pull can run
+    /// over the unmerged files then, so the sync reports what that rebase brought.
+    @Test func uncommittedChangesThatConflictAfterAResumedRebaseAreSaid() throws {
+        let (s, other) = try Self.clonesWithTodoChangedThere()
+        try "# Groceries\n\n- milk\n- oat milk\n".write(
+            toFile: other + "/groceries.md", atomically: true, encoding: .utf8)
+        try s.gitOK(["commit", "-q", "-am", "Oat milk"], in: other)
+        try s.gitOK(["push", "-q"], in: other)
+        try s.write("groceries.md", "# Groceries\n\n- milk\n- butter\n")
+        try s.write("todo.txt", "here\n")
+
+        var r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.hasPrefix(Self.stopped), "\(r)")
+        try s.write("groceries.md", "# Groceries\n\n- milk\n- oat milk\n- butter\n")
+        r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(
+            r.stdout == """
+                From origin/main, 1 note:
+                  changed  Groceries (groceries)
+                Pushed 1 commit to origin/main.
+
+                """, "\(r)")
+        #expect(r.stderr == Self.autostashConflict, "\(r)")
+        #expect(!FileManager.default.fileExists(atPath: s.vault + "/.git/rebase-merge"))
+        #expect(try s.gitStatus() == "UU todo.txt\n")
+        #expect(try Self.onRemote(s, "groceries.md") == "# Groceries\n\n- milk\n- oat milk\n- butter\n")
+    }
+
+    /// Unmerged files of a cherry-pick are the cherry-pick's, not a stash's.
+    @Test func aCherryPickInProgressIsNamed() throws {
+        let (s, _) = try GitSyncTests.clones()
+        try s.write("todo.txt", "base\n")
+        try s.gitOK(["add", "todo.txt"])
+        try s.gitOK(["commit", "-q", "-m", "A list"])
+        try s.gitOK(["switch", "-q", "-c", "elsewhere"])
+        try s.write("todo.txt", "elsewhere\n")
+        try s.gitOK(["commit", "-q", "-am", "Elsewhere"])
+        try s.gitOK(["switch", "-q", "main"])
+        try s.write("todo.txt", "here\n")
+        try s.gitOK(["commit", "-q", "-am", "Here"])
+        #expect(try s.git(["cherry-pick", "elsewhere"]).status != 0)
+
+        let r = try s.run(["sync"])
+        #expect(r.status == 1, "\(r)")
+        #expect(
+            r.stderr
+                == "Error: a cherry-pick is in progress; finish it (git status says how) or abort it, then sync again\n",
+            "\(r)")
+    }
 }

@@ -20,6 +20,21 @@ public enum GitError: LocalizedError, Equatable, Sendable {
     /// vault-relative note paths (and in these other files of the work tree); the repository is
     /// left as git left it, and the next sync goes on once the notes hold no markers.
     case rebaseConflict(notes: [String], others: [String])
+    /// The pull's rebase finished, but putting back the uncommitted changes git had stashed for it
+    /// (`--autostash`) conflicted in these files (from the top of the work tree); the changes are
+    /// still in the stash.
+    case autostashConflict(files: [String])
+    /// These files (from the top of the work tree) are unmerged with no rebase or merge going on,
+    /// as a conflicted `git stash pop` or autostash leaves them; git pulls nothing over them.
+    case unmergedFiles([String])
+
+    /// What to do with files that re-applied stashed changes left conflicted.
+    private var resolving: String {
+        "Resolve each file: keep what you want, remove the <<<<<<<, ======= and >>>>>>> lines, and "
+            + "mark it resolved with 'git add FILE' (or 'git restore --staged FILE' to leave the change "
+            + "uncommitted); then drop the stash with 'git stash drop' (check with 'git stash list' that "
+            + "it holds nothing else you want)"
+    }
 
     public var errorDescription: String? {
         switch self {
@@ -53,6 +68,16 @@ public enum GitError: LocalizedError, Equatable, Sendable {
                     : "; resolve the other files too, removing those lines, and mark them with "
                         + "'git add FILE'")
                 + ". Or go back to before the pull with 'git rebase --abort'"
+        case .autostashConflict(let files):
+            return "putting back your uncommitted changes after the pull conflicted in:\n"
+                + files.map { "  " + $0 + "\n" }.joined()
+                + "The pull itself went through, and your changes are safe in the stash ('git stash list' "
+                + "shows it). " + resolving
+        case .unmergedFiles(let files):
+            return "these files are unmerged, with no rebase or merge in progress:\n"
+                + files.map { "  " + $0 + "\n" }.joined()
+                + "Putting back stashed changes leaves them so, when they conflict (a pull's autostash, "
+                + "'git stash pop'), and nothing can be pulled over them. " + resolving + ", and sync again"
         }
     }
 }

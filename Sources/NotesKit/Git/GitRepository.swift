@@ -292,9 +292,6 @@ public struct GitStatus: Equatable, Sendable {
         Set(entries.flatMap { [$0.path] + ($0.source.map { [$0] } ?? []) })
     }
 
-    /// The paths git is merging (conflicts not resolved yet).
-    public var unmergedPaths: [String] { entries.filter(\.isUnmerged).map(\.path) }
-
     /// The uncommitted changes to note files (visible `.md`/`.markdown` files) as change records,
     /// for `sync` to commit as auto-commit would. `exists` says whether a path is on disk.
     public func noteChanges(exists: (String) -> Bool) -> [Change] {

@@ -18,11 +18,17 @@ public struct SyncReport: Equatable, Sendable {
     public var upstream: String = ""
     /// The notes the pull brought, in path order.
     public var incoming: [Incoming] = []
+    /// How many commits the pull brought (some may change no note).
+    public var commitsIn = 0
     /// Whether the vault's own files (`.gitattributes`, `.notes/.gitignore`, `.notes/settings.json`)
     /// were committed.
     public var vaultFilesCommitted = false
     /// How many commits were pushed.
     public var pushed = 0
+    /// The files (from the top of the work tree) where git's putting back of the uncommitted
+    /// changes it had stashed for the pull (`--autostash`) conflicted: they are left unmerged,
+    /// with markers, and the changes are still in the stash. Empty when it went well.
+    public var autostashConflicts: [String] = []
 }
 
 extension GitRepository {
@@ -31,7 +37,10 @@ extension GitRepository {
     /// through `mergeDriver` (the `merge.notes.driver` command, set when given; `.gitattributes`
     /// is written and committed after the pull when it lacks the lines). A rebase that stops on a
     /// conflict throws `rebaseConflict` and leaves the repository as git left it; the next sync
-    /// goes on with it once the notes hold no markers. `committed` is called as soon as the local
+    /// goes on with it once the notes hold no markers of the merge. When putting back the stashed
+    /// uncommitted changes conflicts, the sync still finishes (what came in, the push) and says so
+    /// in `autostashConflicts`; a later sync throws `unmergedFiles` until the user has resolved
+    /// them. `committed` is called as soon as the local
     /// commit is made, so a sync that fails after it can still say so. `title` reads a note's
     /// title from its text; `attachments` gives the untracked files the notes link to, which are
     /// committed with them.
@@ -45,12 +54,22 @@ extension GitRepository {
         let remotes = try check(["remote"]).output.split(separator: "\n")
         guard let firstRemote = remotes.first.map(String.init) else { throw .noRemote }
         var resumedFrom: String?
+        var autostashConflicts: [String] = []
         if FileSystem.status(gitDirectory + "/rebase-apply") != nil { throw .unfinished("rebase") }
         if FileSystem.status(gitDirectory + "/rebase-merge") != nil {
-            resumedFrom = try continueRebase(in: "rebase-merge")
+            (resumedFrom, autostashConflicts) = try continueRebase(in: "rebase-merge")
+        }
+        if autostashConflicts.isEmpty {
+            for (head, what) in [("CHERRY_PICK_HEAD", "cherry-pick"), ("REVERT_HEAD", "revert")]
+            where FileSystem.status(gitDirectory + "/" + head) != nil {
+                throw .unfinished(what)
+            }
+            // Unmerged files with no rebase, merge or cherry-pick going on: a `git stash pop` (or
+            // a sync's autostash) that conflicted. A pull would refuse to run.
+            let unmerged = try conflictedPaths()
+            if !unmerged.isEmpty { throw .unmergedFiles(unmerged) }
         }
         let status = try status()
-        if !status.unmergedPaths.isEmpty { throw .unfinished("merge") }
         let branchResult = try run(["symbolic-ref", "--quiet", "--short", "HEAD"])
         guard branchResult.status == 0 else { throw .detachedHead }
         let branch = branchResult.output.trimmingCharacters(in: .newlines)
@@ -81,8 +100,13 @@ extension GitRepository {
             before = try check(["rev-parse", "HEAD"]).output.trimmingCharacters(in: .newlines)
         }
 
-        let pull = try run(["pull", "--rebase", "--autostash"])
-        guard pull.status == 0 else { throw try stop(after: pull, of: "git pull") }
+        // After a rebase this sync went on with and whose stash conflicted, a pull would refuse
+        // to run over the unmerged files: what came in is what that rebase brought.
+        if autostashConflicts.isEmpty {
+            let pull = try run(["pull", "--rebase", "--autostash"])
+            autostashConflicts = try self.autostashConflicts(after: pull, of: "git pull")
+        }
+        report.autostashConflicts = autostashConflicts
         do {
             try MergeDriver.writeAttributes(in: folder)
         } catch {
@@ -91,6 +115,10 @@ extension GitRepository {
         if try commitVaultFiles() { report.vaultFilesCommitted = true }
         let tip = try check(["rev-parse", "@{upstream}"]).output.trimmingCharacters(in: .newlines)
         report.incoming = try incoming(since: before, to: tip, title: title)
+        report.commitsIn =
+            Int(
+                try check(["rev-list", "--count", tip] + (before.map { ["^" + $0] } ?? [])).output
+                    .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
 
         let ahead =
             Int(

@@ -3,7 +3,7 @@ import Foundation
 /// What `sync` does around a rebase that stops: which files git left conflicted (read from the
 /// index, never guessed from markers), putting markers where a failed driver left none, going on
 /// once the user has removed them (the markers the merge put there, from every file of the step,
-/// unmerged or staged).
+/// unmerged or staged), and the files where the stash of uncommitted changes did not go back.
 extension GitRepository {
     /// The work-tree paths (from the top) that the index holds unmerged: both sides changed them,
     /// or one changed and the other deleted them.
@@ -75,10 +75,12 @@ extension GitRepository {
     /// (the user's to resolve with git). Otherwise each note of the step is added (a removed one,
     /// removed), and `git rebase --continue` runs without an editor. Throws `rebaseConflict` with
     /// what is still conflicted, or when the next commit conflicts. Returns the commit HEAD was on
-    /// before the rebase began.
+    /// before the rebase began, and the files where putting back the stashed changes conflicted
+    /// (`autostashConflicts(after:of:)`).
     /// Only a rebase onto the branch's upstream (what a pull makes) goes on: one of the user's
     /// own (`git rebase -i HEAD~3`) throws `unfinished`.
-    func continueRebase(in state: String) throws(GitError) -> String? {
+    func continueRebase(in state: String) throws(GitError) -> (before: String?, autostashConflicts: [String])
+    {
         func stateFile(_ name: String) -> String? {
             (try? FileSystem.read(gitDirectory + "/" + state + "/" + name).0).map {
                 String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -136,8 +138,21 @@ extension GitRepository {
         let editorless = GitRepository(
             folder: folder, prefix: prefix, gitDirectory: gitDirectory, git: git, environment: quiet)
         let result = try editorless.run(["rebase", "--continue"])
-        guard result.status == 0 else { throw try stop(after: result, of: "git rebase --continue") }
-        return before
+        return (before, try autostashConflicts(after: result, of: "git rebase --continue"))
+    }
+
+    /// The files left unmerged by a pull or a `git rebase --continue` (`command`, which printed
+    /// `result`) whose rebase finished: there, putting back the uncommitted changes stashed
+    /// before the rebase (`--autostash`) conflicted, and git keeps them in the stash; git says
+    /// so but exits 0. Throws what `stop` makes when the rebase itself stopped or the command
+    /// failed.
+    func autostashConflicts(after result: ProcessResult, of command: String) throws(GitError) -> [String] {
+        if unfinishedOperation() == nil {
+            let unmerged = try conflictedPaths()
+            if !unmerged.isEmpty { return unmerged }
+        }
+        guard result.status == 0 else { throw try stop(after: result, of: command) }
+        return []
     }
 
     /// Whether `bytes`, the work-tree file at `treePath` of a stopped rebase step, holds conflict

@@ -30,7 +30,11 @@ struct SyncCommand: NotesCommand {
             })
         let upstream = ANSI.printable(report.upstream)
         if report.incoming.isEmpty {
-            output.out("Nothing new from \(upstream).\n")
+            switch report.commitsIn {
+            case 0: output.out("Nothing new from \(upstream).\n")
+            case 1: output.out("From \(upstream), 1 commit that changed no note.\n")
+            default: output.out("From \(upstream), \(report.commitsIn) commits that changed no note.\n")
+            }
         } else {
             let count = report.incoming.count == 1 ? "1 note" : "\(report.incoming.count) notes"
             output.out("From \(upstream), \(count):\n")
@@ -49,6 +53,10 @@ struct SyncCommand: NotesCommand {
         case 0: output.out("Nothing to push.\n")
         case 1: output.out("Pushed 1 commit to \(upstream).\n")
         default: output.out("Pushed \(report.pushed) commits to \(upstream).\n")
+        }
+        // What came in and went out is said first: only the user's uncommitted changes are left.
+        if !report.autostashConflicts.isEmpty {
+            throw GitError.autostashConflict(files: report.autostashConflicts)
         }
     }
 }
