@@ -128,13 +128,10 @@ extension Catalog {
             for position in positions where !resolver.value.isCopyBesideOriginal(position) {
                 var source: [UInt8]?
                 catalog.linkKeys(at: position).forEachLink { link in
-                    guard link.isToNote else { return true }
+                    guard link.mayBeToNote else { return true }
                     let from = source ?? catalog.withPath(at: position) { Array($0) }
                     source = from
-                    if let target = resolver.value.resolve(
-                        markdown: link.isMarkdown, key: link.key, alternative: link.alternative, from: from),
-                        target != position
-                    {
+                    if let target = resolver.value.note(of: link, from: from), target != position {
                         found.append(Int32(target))
                     }
                     return true
@@ -159,12 +156,9 @@ extension Catalog {
         let copies = originalsOfCopies()
         for position in 0..<count where position != target && copies[position] == nil {
             linkKeys(at: position).forEachLink { link in
-                guard link.isToNote, keys.couldName(link) else { return true }
+                guard keys.couldName(link) else { return true }
                 let source = withPath(at: position) { Array($0) }
-                if resolver.resolve(
-                    markdown: link.isMarkdown, key: link.key, alternative: link.alternative, from: source)
-                    == target
-                {
+                if resolver.note(of: link, from: source) == target {
                     kept[position] = true
                     return false
                 }

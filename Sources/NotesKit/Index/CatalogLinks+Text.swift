@@ -12,8 +12,8 @@ extension Catalog {
         var folding = TextFolder()
         let keys = LinkKeys.make(link, from: source, folding: &folding)
         let resolver = LinkResolver(catalog: self)
-        return resolver.resolve(keys, markdown: link.style == .markdown, from: Array(source.utf8)).map {
-            note(at: $0)
-        }
+        return resolver.resolution(
+            keys, kind: link.kind, markdown: link.style == .markdown, from: Array(source.utf8)
+        ).map { note(at: $0.position) }
     }
 }

@@ -121,14 +121,9 @@ extension Catalog {
             var numbers: [Int] = []
             var links = linkKeys(at: position).links
             while let link = links.next() {
-                guard link.isToNote, keys.couldName(link) else { continue }
+                guard keys.couldName(link) else { continue }
                 let source = withPath(at: position) { Array($0) }
-                if resolver.resolve(
-                    markdown: link.isMarkdown, key: link.key, alternative: link.alternative, from: source)
-                    == target
-                {
-                    numbers.append(link.number)
-                }
+                if resolver.note(of: link, from: source) == target { numbers.append(link.number) }
             }
             if !numbers.isEmpty { sources.append((position, numbers.map { ($0, nil) })) }
         }

@@ -20,7 +20,6 @@ struct LinkChecker {
     let resolver: LinkResolver
     let files: VaultFiles
     private var anchors: [Int: NoteAnchors.Matcher] = [:]
-    private var folding = TextFolder()
     private let viaPread: Bool
 
     /// Where one link goes: a note (its position) or a file (its vault path), and what is wrong.
@@ -35,7 +34,7 @@ struct LinkChecker {
     init(catalog: Catalog, fewNotes: Bool = false) {
         self.catalog = catalog
         resolver = LinkResolver(catalog: catalog)
-        files = VaultFiles(catalog: catalog)
+        files = resolver.files
         viaPread = fewNotes
     }
 
@@ -52,12 +51,8 @@ struct LinkChecker {
             let from = String(decoding: source, as: UTF8.self)
             if let file = files.resolve(path, from: from) { return Outcome(file: file) }
             // `[text](Other%20note)`: Obsidian reads a path without an extension as a note's.
-            guard markdown, let name = path.split(separator: "/").last, !name.contains(".") else {
-                return Outcome(problem: .noFile)
-            }
-            let written = path.replacingOccurrences(of: "%", with: "%25") + ".md"
-            let keys = LinkKeys.make(style: .markdown, target: written, from: from, folding: &folding)
-            guard let found = resolver.resolve(keys, markdown: true, from: source) else {
+            guard markdown, LinkResolver.bareName(key) != nil else { return Outcome(problem: .noFile) }
+            guard let found = resolver.note(ofBare: key, from: source) else {
                 return Outcome(problem: .noNote)
             }
             target = found

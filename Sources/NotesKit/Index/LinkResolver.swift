@@ -8,7 +8,9 @@ import Foundation
 /// with it, as a file name names them. Then, outside a vault with `.obsidian/` (`LinkRules`), the
 /// note that lists the folded target among its folded aliases, and the note whose folded title it
 /// is (the nearest too); else it is broken. A Markdown link goes to the note at its path from the
-/// linking note's folder, else (Obsidian's absolute-in-vault links) from the top of the vault.
+/// linking note's folder, else (Obsidian's absolute-in-vault links) from the top of the vault; one
+/// without an extension (`[p](Plan)`, an attachment link by its form) goes to the note at its path
+/// with `.md`, as Obsidian reads it, unless a file of the vault is its target (`note(ofBare:from:)`).
 ///
 /// With `moving`, it resolves as the vault will be once that note is at its new path: the one
 /// place a move asks "where will this link go?".
@@ -55,6 +57,8 @@ final class LinkResolver {
         }
         /// The conflict copies beside their originals, which no name or title resolves a link to.
         lazy var copies = catalog.originalsOfCopies()
+        /// The vault's other files, which take a Markdown link without an extension before a note.
+        let files: VaultFiles
         lazy var byCaselessName = HashTable(count: catalog.count) { position in
             self.catalog.withPath(at: position) { CaselessName.hash(LinkResolver.name(ofPath: $0)) }
         }
@@ -80,6 +84,7 @@ final class LinkResolver {
 
         init(catalog: Catalog) {
             self.catalog = catalog
+            files = VaultFiles(catalog: catalog)
             let index = catalog.index
             var positions = [Int32](
                 repeating: -1, count: (index?.base.count ?? 0) + (index?.delta?.count ?? 0))
@@ -94,6 +99,9 @@ final class LinkResolver {
         let tables = UnsafeSendable(self.tables)
         _ = Parallel.map(count: Tables.count, chunk: 1) { tables.value.make($0) }
     }
+
+    /// The vault's other files (attachment targets), shared by the resolvers `moving` makes.
+    var files: VaultFiles { tables.files }
 
     // MARK: Notes by path, name and title
 
@@ -282,6 +290,57 @@ final class LinkResolver {
         return nil
     }
 
+    /// Where a link of `kind` with `key` and `alternative` in the note at `source` goes when it
+    /// goes to a note: a link to a note as `resolve` has it; a Markdown link without an extension
+    /// as `note(ofBare:from:)` has it; nil for every other link. The one rule of `links`,
+    /// `backlinks`, the link filters, orphans and a move.
+    func note(
+        kind: NoteLink.Kind, markdown: Bool, key: UnsafeRawBufferPointer, alternative: UnsafeRawBufferPointer,
+        from source: [UInt8]
+    ) -> Int? {
+        switch kind {
+        case .note: return resolve(markdown: markdown, key: key, alternative: alternative, from: source)
+        case .attachment: return markdown ? note(ofBare: key, from: source) : nil
+        case .sameNote: return nil
+        }
+    }
+
+    /// `note(kind:markdown:key:alternative:from:)` of a link as the keys chunk has it.
+    func note(of link: LinkKeysChunk.Link, from source: [UInt8]) -> Int? {
+        note(
+            kind: link.kind, markdown: link.isMarkdown, key: link.key, alternative: link.alternative,
+            from: source)
+    }
+
+    /// Where a Markdown link whose target (its key: the path percent-decoded, without `#…`) has no
+    /// extension goes, in the note at `source`: Obsidian reads `[p](Plan)` and `[p](../My%20Plan)`
+    /// as links to the note at that path with `.md`. A file of the vault that is the link's target
+    /// as an attachment link's (`LinkChecker`) takes it first; then it goes to no note.
+    func note(ofBare key: UnsafeRawBufferPointer, from source: [UInt8]) -> Int? {
+        guard LinkResolver.bareName(key) != nil else { return nil }
+        let path = String(decoding: key, as: UTF8.self)
+        let from = String(decoding: source, as: UTF8.self)
+        // The note first: a file is looked for only when a note would take the link.
+        guard
+            let found = resolve(
+                LinkKeys.markdown(path: path + ".md", from: from), markdown: true, from: source),
+            files.resolve(path, from: from) == nil
+        else { return nil }
+        return found
+    }
+
+    /// The last part of a Markdown link's decoded target when it has no extension (`Plan` in
+    /// `../Plan`, `/scripts/`): the file name of the note it may name, without `.md`. Nil when
+    /// it has one, or is empty.
+    static func bareName(_ key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        let slash = UInt8(ascii: "/")
+        var end = key.count
+        while end > 0 && key[end - 1] == slash { end -= 1 }
+        let start = key[..<end].lastIndex(of: slash).map { $0 + 1 } ?? 0
+        guard start < end, !key[start..<end].contains(UInt8(ascii: ".")) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: key[start..<end])
+    }
+
     /// A folded target without a `.md` ending (as the key of a wiki link is made).
     static func withoutMD(_ target: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         hasSuffix(target, ".md") && target.count > 3
@@ -297,10 +356,19 @@ final class LinkResolver {
         }
     }
 
-    /// Where a link with `keys` goes and by which step (a Markdown link's is always `.path`).
-    func resolution(_ keys: LinkKeys, markdown: Bool, from source: [UInt8]) -> (
+    /// Where a link of `kind` with `keys` goes when it goes to a note (as `note(kind:…)` has it),
+    /// and by which step (a Markdown link's is always `.path`).
+    func resolution(_ keys: LinkKeys, kind: NoteLink.Kind = .note, markdown: Bool, from source: [UInt8]) -> (
         position: Int, step: LinkStep
     )? {
+        guard kind == .note else {
+            return keys.key.withUnsafeBytes { key in
+                let none = UnsafeRawBufferPointer(rebasing: key[0..<0])
+                return note(kind: kind, markdown: markdown, key: key, alternative: none, from: source).map {
+                    ($0, .path)
+                }
+            }
+        }
         guard !markdown else { return resolve(keys, markdown: true, from: source).map { ($0, .path) } }
         return keys.key.withUnsafeBytes { key in
             keys.alternative.withUnsafeBytes { resolveWiki(key: key, alternative: $0, from: source) }
@@ -391,7 +459,13 @@ final class NamingKeys: Sendable {
 
     /// Whether `link` could resolve to the note (it does if it resolves to nothing nearer).
     func couldName(_ link: LinkKeysChunk.Link) -> Bool {
-        guard link.isToNote else { return false }
+        guard link.isToNote else {
+            // A Markdown link without an extension names a note by its file name (`[p](../Plan)`).
+            guard link.kind == .attachment, link.isMarkdown, let bare = LinkResolver.bareName(link.key) else {
+                return false
+            }
+            return Self.same(bare, name)
+        }
         if link.isMarkdown { return Self.same(link.key, path) || Self.same(link.alternative, path) }
         if Self.same(link.key, id) || Self.same(link.key, name) || NamingKeys.ends(id, with: link.key) {
             return true

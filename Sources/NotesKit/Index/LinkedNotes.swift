@@ -19,7 +19,8 @@ import Foundation
 ///     then the checksum of every byte before it (u64)
 enum LinkedNotes {
     static let magic = Array("MYNOTES-LINKED\n".utf8)
-    static let version: UInt32 = 1
+    /// 2: Markdown links without an extension count (`LinkResolver.note(ofBare:from:)`).
+    static let version: UInt32 = 2
 
     /// The file beside the index at `indexPath`.
     static func path(besideIndex indexPath: String) -> String { indexPath + ".linked" }

@@ -31,12 +31,16 @@ struct LinkKeys: Equatable {
             var (target, bytes) = (target, [UInt8]())
             let (key, alternative) = target.withUTF8 { appendWiki(target: $0, to: &bytes, folding: &folding) }
             return LinkKeys(key: Array(bytes[key]), alternative: Array(bytes[alternative]))
-        case .markdown:
-            let path = NoteLinks.percentDecoded(target)
-            let relative = LinkKeys.join(LinkKeys.folder(of: source), path)
-            let fromTop = path.hasPrefix("./") || path.hasPrefix("../") ? nil : LinkKeys.join("", path)
-            return LinkKeys(key: Array((relative ?? "").utf8), alternative: Array((fromTop ?? "").utf8))
+        case .markdown: return markdown(path: NoteLinks.percentDecoded(target), from: source)
         }
+    }
+
+    /// The keys of a Markdown link to a note whose path, percent-decoded, is `path`, in the note
+    /// at `source`.
+    static func markdown(path: String, from source: String) -> LinkKeys {
+        let relative = LinkKeys.join(LinkKeys.folder(of: source), path)
+        let fromTop = path.hasPrefix("./") || path.hasPrefix("../") ? nil : LinkKeys.join("", path)
+        return LinkKeys(key: Array((relative ?? "").utf8), alternative: Array((fromTop ?? "").utf8))
     }
 
     /// A wiki link's keys made of its target's bytes, appended to `out`: the target without a
@@ -333,6 +337,11 @@ struct LinkKeysChunk {
         var isMarkdown: Bool { flags & NoteRefs.markdown != 0 }
         /// Whether it is a link to a note (not an attachment, nor into its own note).
         var isToNote: Bool { flags & (NoteRefs.attachment | NoteRefs.sameNote) == 0 }
+        /// Whether it may go to a note: a link to a note, or a Markdown link without an extension
+        /// (`LinkResolver.note(ofBare:from:)`).
+        var mayBeToNote: Bool {
+            isToNote || (flags & NoteRefs.attachment != 0 && isMarkdown && LinkResolver.bareName(key) != nil)
+        }
         var kind: NoteLink.Kind {
             flags & NoteRefs.attachment != 0
                 ? .attachment : flags & NoteRefs.sameNote != 0 ? .sameNote : .note

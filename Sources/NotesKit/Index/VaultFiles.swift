@@ -103,11 +103,13 @@ public enum AttachmentResolver {
 }
 
 /// The vault's other files (attachment targets) as the catalog's index keeps them: a path is
-/// looked up in the index's own table, and file names in tables made when first asked for.
+/// looked up in the index's own table, and file names in tables made when first asked for (under
+/// a lock: the threads that resolve links with one `LinkResolver` share its files).
 final class VaultFiles {
     private let catalog: Catalog
     private var byName: [String: [String]]?
     private var byFoldedName: [String: [String]]?
+    private let lock = NSLock()
 
     init(catalog: Catalog) { self.catalog = catalog }
 
@@ -119,6 +121,8 @@ final class VaultFiles {
 
     /// The files named `name` (`folded`: whose folded name is `name`).
     func named(_ name: String, folded: Bool) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
         if byName == nil, let index = catalog.index {
             var names: [String: [String]] = [:]
             var folds: [String: [String]] = [:]

@@ -47,8 +47,9 @@ extension NoteStore {
                 guard let written = link.heading else { continue }
                 switch link.kind {
                 case .sameNote: guard source == path else { continue }
-                case .note: guard catalog.target(of: link, from: source)?.path == path else { continue }
-                case .attachment: continue
+                // An attachment link by its form may go to a note (`[p](Plan#Goal)`).
+                case .note, .attachment:
+                    guard catalog.target(of: link, from: source)?.path == path else { continue }
                 }
                 let markdown = link.style == .markdown
                 let bySlug = markdown && written == slug && NoteAnchors.key(written) != key

@@ -259,6 +259,8 @@ extension IndexedLink {
 /// What rewriting needs of a link, however it was read (from the index or from the file).
 struct WrittenLink {
     var style: NoteLink.Style
+    /// A link to a note, or an attachment link (which may go to a note: `[p](Plan)`).
+    var kind: NoteLink.Kind
     /// The target as written.
     var target: String
     /// A Markdown destination in `<…>`.
@@ -319,69 +321,96 @@ struct MoveRewriter {
         let sourceBefore = before.path(position)
         let sourceAfter = after.path(position)
         let markdown = link.style == .markdown
-        guard let (desired, step) = before.resolution(link.keys, markdown: markdown, from: sourceBefore)
+        guard
+            let (desired, step) = before.resolution(
+                link.keys, kind: link.kind, markdown: markdown, from: sourceBefore)
         else {
             return nil
         }
         var folding = TextFolder()
         let sourceAfterPath = String(decoding: sourceAfter, as: UTF8.self)
+        // A Markdown link without an extension (`[p](Plan)`) goes to a note as the link with
+        // `.md` would, and is written without it again.
+        let bare = link.kind == .attachment
+        func pathKey(_ target: String, from source: String) -> [UInt8] {
+            guard bare else {
+                return LinkKeys.make(style: .markdown, target: target, from: source, folding: &folding).key
+            }
+            return LinkKeys.markdown(path: NoteLinks.percentDecoded(target) + ".md", from: source).key
+        }
         // A relative Markdown link stays one: reaching the note only from the vault's top (as
         // Obsidian would) is not enough, other Markdown readers would not find it.
-        let viaKey = markdown && !link.keys.key.isEmpty && before.position(ofPath: link.keys.key) == desired
+        let keyBefore =
+            bare ? pathKey(link.target, from: String(decoding: sourceBefore, as: UTF8.self)) : link.keys.key
+        let viaKey = markdown && !keyBefore.isEmpty && before.position(ofPath: keyBefore) == desired
         func resolvesAfter(_ target: String) -> Bool {
-            let keys = LinkKeys.make(
-                style: link.style, target: target, from: sourceAfterPath, folding: &folding)
-            if viaKey { return after.position(ofPath: keys.key) == desired }
-            guard let found = after.resolution(keys, markdown: markdown, from: sourceAfter) else {
-                return false
-            }
-            return found.position == desired && (found.step.isByName || !step.isByName)
+            let keys =
+                bare
+                ? LinkKeys(key: Array(NoteLinks.percentDecoded(target).utf8), alternative: [])
+                : LinkKeys.make(style: link.style, target: target, from: sourceAfterPath, folding: &folding)
+            guard let found = after.resolution(keys, kind: link.kind, markdown: markdown, from: sourceAfter),
+                found.position == desired
+            else { return false }
+            if viaKey { return after.position(ofPath: pathKey(target, from: sourceAfterPath)) == desired }
+            return found.step.isByName || !step.isByName
         }
         if resolvesAfter(link.target) { return nil }
-        let destination = String(decoding: after.path(desired), as: UTF8.self)
+        var destination = String(decoding: after.path(desired), as: UTF8.self)
+        if bare { destination = String(destination.dropLast(3)) }
         if markdown {
-            func written(_ path: String) -> String {
-                var path = path
-                if link.target.hasPrefix("./") && !path.hasPrefix("../") && !path.hasPrefix("./") {
-                    path = "./" + path
-                }
-                // Inside <…> anything but <, > goes as it is; else blanks and the like are escaped,
-                // and everything is when the link was written escaped.
-                let plain =
-                    link.angled
-                    ? !path.contains { "<>".contains($0) }
-                    : !link.target.contains("%") && !path.contains { " ()<>#?".contains($0) }
-                return plain ? path : MoveRewriter.percentEncoded(path)
-            }
-            let relative = written(
-                MoveRewriter.relativePath(from: LinkKeys.folder(of: sourceAfterPath), to: destination))
+            let relative = MoveRewriter.written(
+                MoveRewriter.relativePath(from: LinkKeys.folder(of: sourceAfterPath), to: destination),
+                like: link)
             // A path from the vault's top stays one, unless a note at the same path from the
             // linking note's folder would take the link.
-            if !viaKey, resolvesAfter(written(destination)) { return written(destination) }
+            let fromTop = MoveRewriter.written(destination, like: link)
+            if !viaKey, resolvesAfter(fromTop) { return fromTop }
             return relative
         }
         // As short as it was written, or as little longer as it takes: the file name, or the
         // end of the ID with as many folders as the link had, then more, up to the whole ID.
         let id = Note.id(forPath: destination)
         let suffix = link.target.hasSuffix(".md") ? ".md" : ""
-        let components = id.split(separator: "/", omittingEmptySubsequences: false)
-        let written = link.target.split(separator: "/", omittingEmptySubsequences: false).count
-        var forms = (min(written, components.count)...components.count).map {
-            components.suffix($0).joined(separator: "/")
-        }
-        if forms.first != Note.fileTitle(destination) && written == 1 {
+        var forms = MoveRewriter.forms(of: id, writtenLike: link.target)
+        if forms.first != Note.fileTitle(destination) && !link.target.contains("/") {
             forms.insert(Note.fileTitle(destination), at: 0)
         }
         for form in forms where resolvesAfter(form + suffix) { return form + suffix }
         return id + suffix
     }
 
+    /// The ends of the vault path or ID `path` a wiki link may be written as, shortest first: with
+    /// as many parts as `target` has (or all of them), then one more each, up to the whole.
+    static func forms(of path: String, writtenLike target: String) -> [String] {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        let written = target.split(separator: "/", omittingEmptySubsequences: false).count
+        return (min(written, components.count)...components.count).map {
+            components.suffix($0).joined(separator: "/")
+        }
+    }
+
+    /// The vault path or relative path `path` written as the Markdown destination `link` was:
+    /// `./` kept; inside `<…>` anything but `<`, `>` as it is; else blanks and the like escaped,
+    /// and everything when the link was written escaped.
+    static func written(_ path: String, like link: WrittenLink) -> String {
+        var path = path
+        if link.target.hasPrefix("./") && !path.hasPrefix("../") && !path.hasPrefix("./") {
+            path = "./" + path
+        }
+        let plain =
+            link.angled
+            ? !path.contains { "<>".contains($0) }
+            : !link.target.contains("%") && !path.contains { " ()<>#?".contains($0) }
+        return plain ? path : MoveRewriter.percentEncoded(path)
+    }
+
     /// The rewrites of the links of the note at `position` as the index has them.
     func indexRewrites(at position: Int) -> [LinkRewrite] {
         var rewrites: [LinkRewrite] = []
-        for link in catalog.links(at: position) where link.kind == .note {
+        for link in catalog.links(at: position) where link.kind != .sameNote {
             let written = WrittenLink(
-                style: link.style, target: link.target, angled: link.isAngled, keys: link.keys)
+                style: link.style, kind: link.kind, target: link.target, angled: link.isAngled,
+                keys: link.keys)
             guard let target = newTarget(for: written, in: position) else { continue }
             rewrites.append(
                 LinkRewrite(line: link.line, old: link.text, new: link.replacingTarget(with: target)))
@@ -400,12 +429,12 @@ struct MoveRewriter {
         let bodyStart = bytes.count - body.count
         var edits: [ByteEdit] = []
         var rewrites: [LinkRewrite] = []
-        for link in NoteLinks.of(document) {
+        for link in NoteLinks.all(document) where link.kind != .sameNote {
             let angled =
                 link.style == .markdown && link.targetRange.lowerBound > 0
                 && body[link.targetRange.lowerBound - 1] == UInt8(ascii: "<")
             let written = WrittenLink(
-                style: link.style, target: link.target, angled: angled,
+                style: link.style, kind: link.kind, target: link.target, angled: angled,
                 keys: LinkKeys.make(link, from: sourcePath, folding: &folding))
             guard let target = newTarget(for: written, in: position) else { continue }
             let range = (bodyStart + link.targetRange.lowerBound)..<(bodyStart + link.targetRange.upperBound)
