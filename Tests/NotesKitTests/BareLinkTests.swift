@@ -107,18 +107,19 @@ import Testing
         }
     }
 
-    /// The moved note's own links without an extension follow it to its new folder.
+    /// The moved note's own links without an extension follow it to its new folder, to a note
+    /// or (an attachment link) to the file that takes it.
     @Test func theMovedNotesOwnOnesFollowItsFolder() throws {
-        try Sandbox(tree: Self.tree + [.file("l2.md", "[p](Plan) [m](./My%20Plan)\n")]).test {
+        try Sandbox(tree: Self.tree + [.file("l2.md", "[l](LICENSE) [p](Plan) [m](./My%20Plan)\n")]).test {
             root in
             let notes = store(try Vault(root: root))
             _ = try notes.move(try notes.planMove(try notes.open("l2", cwd: root), to: "x/y/l2"))
             #expect(
-                Disk.text(root + "/x/y/l2.md") == "[p](../../Plan) [m](../../My%20Plan)\n")
+                Disk.text(root + "/x/y/l2.md") == "[l](../../LICENSE) [p](../../Plan) [m](../../My%20Plan)\n")
             let catalog = notes.refresh()
             #expect(
                 catalog.links(of: try Self.note(catalog, "x/y/l2")).map { $0.note?.id ?? $0.file } == [
-                    "Plan", "My Plan",
+                    "LICENSE", "Plan", "My Plan",
                 ])
         }
     }

@@ -124,6 +124,53 @@ import Testing
         }
     }
 
+    /// The moved note's attachment links keep going to the files they went to from its old
+    /// folder: a relative path follows the note, a name that a nearer file of that name would
+    /// now take gets as much of the file's path as it needs; paths from the vault's top, and
+    /// links that still find their file, stay as written.
+    @Test func theMovedNotesAttachmentLinksKeepTheirFiles() throws {
+        let text =
+            "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# N\n"
+            + "![](../img/a.png) ![[a.png|300]] ![](<../img/a.png>) [pdf](../docs/My%20Doc.pdf#page=2)\n"
+            + "![](/img/a.png) ![[img/a.png]] ![[b.png]] ![](gone.png) `![](../img/a.png)`\n"
+        try Sandbox(tree: [
+            .file("notes/n.md", text), .file("img/a.png", "a"), .file("other/img/a.png", "other a"),
+            .file("img/b.png", "b"), .file("docs/My Doc.pdf", "pdf"),
+        ]).test { root in
+            let notes = store(try Vault(root: root))
+            let files = { (id: String) throws -> [String?] in
+                let catalog = notes.refresh()
+                let note = try #require(catalog.notes.first { $0.id == id })
+                return catalog.links(of: note).map(\.file)
+            }
+            let expected = [
+                "img/a.png", "img/a.png", "img/a.png", "docs/My Doc.pdf", "img/a.png", "img/a.png",
+                "img/b.png", nil,
+            ]
+            #expect(try files("notes/n") == expected)
+            // In its own folder under another name, every link still goes where it went.
+            #expect(try notes.planMove(try notes.open("notes/n", cwd: root), to: "notes/m").linkCount == 0)
+            let report = try notes.move(
+                try notes.planMove(try notes.open("notes/n", cwd: root), to: "other/deep/n"))
+            #expect(report.linkCount == 4)
+            #expect(
+                Disk.text(root + "/other/deep/n.md")
+                    == "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# N\n"
+                    + "![](../../img/a.png) ![[img/a.png|300]] ![](<../../img/a.png>) [pdf](../../docs/My%20Doc.pdf#page=2)\n"
+                    + "![](/img/a.png) ![[img/a.png]] ![[b.png]] ![](gone.png) `![](../img/a.png)`\n")
+            #expect(try files("other/deep/n") == expected)
+            // Next to `other/img/a.png`, `img/a.png` names that one: the path from the note's
+            // folder is written instead.
+            _ = try notes.move(try notes.planMove(try notes.open("other/deep/n", cwd: root), to: "other/n"))
+            #expect(
+                Disk.text(root + "/other/n.md")
+                    == "---\ncreatedAt: 2026-01-01T00:00:00Z\n---\n# N\n"
+                    + "![](../img/a.png) ![[../img/a.png|300]] ![](<../img/a.png>) [pdf](../docs/My%20Doc.pdf#page=2)\n"
+                    + "![](/img/a.png) ![[../img/a.png]] ![[b.png]] ![](gone.png) `![](../img/a.png)`\n")
+            #expect(try files("other/n") == expected)
+        }
+    }
+
     /// A link that went by a name (ID, file name) must go by a name after the move, even when
     /// the title or an alias would still find the note; links by title or alias stay as written.
     @Test func linksByNameStayByNameThoughATitleOrAliasWouldFindTheNote() throws {

@@ -55,4 +55,27 @@ import Testing
         #expect(try Self.run(s, ["links", "--broken"]).stdout == "")
         #expect(try Self.run(s, ["backlinks", "Plan2"]).stdout.split(separator: "\n").count == 2)
     }
+
+    @Test func aMovedNotesAttachmentLinksKeepTheirPictures() throws {
+        let s = try Self.vault([
+            ("img/a.png", "a"), ("other/img/a.png", "another a"),
+            ("notes/n.md", "# N\n\n![](../img/a.png) ![[a.png]]\n"),
+        ])
+        #expect(
+            try Self.run(s, ["links", "notes/n"]).stdout.split(separator: "\n").map {
+                $0.split(separator: "\t")[1]
+            } == ["img/a.png", "img/a.png"])
+        let r = try Self.run(s, ["move", "notes/n", "other/deep/n"])
+        #expect(
+            r.stdout == """
+                Moved 'notes/n' to 'other/deep/n'; rewrote 2 links in 1 note:
+                  other/deep/n:3  ![](../img/a.png) → ![](../../img/a.png)
+                  other/deep/n:3  ![[a.png]] → ![[img/a.png]]
+
+                """, "\(r)")
+        #expect(try s.bytes("other/deep/n.md") == Array("# N\n\n![](../../img/a.png) ![[img/a.png]]\n".utf8))
+        #expect(
+            try Self.run(s, ["links", "other/deep/n"]).stdout
+                == "3\timg/a.png\t![](../../img/a.png)\n3\timg/a.png\t![[img/a.png]]\n")
+    }
 }

@@ -325,7 +325,7 @@ struct MoveRewriter {
             let (desired, step) = before.resolution(
                 link.keys, kind: link.kind, markdown: markdown, from: sourceBefore)
         else {
-            return nil
+            return link.kind == .attachment && position == moved ? newAttachmentTarget(for: link) : nil
         }
         var folding = TextFolder()
         let sourceAfterPath = String(decoding: sourceAfter, as: UTF8.self)
@@ -377,6 +377,42 @@ struct MoveRewriter {
         }
         for form in forms where resolvesAfter(form + suffix) { return form + suffix }
         return id + suffix
+    }
+
+    /// How an attachment link of the moved note must now be written so that it goes to the file
+    /// it went to from the note's old folder, or nil when it still does, or went to none. As a
+    /// link to a note is: a relative Markdown path stays relative (else a path from the vault's
+    /// top stays one when it still finds the file), a wiki link takes as little more of the
+    /// file's path as it needs.
+    func newAttachmentTarget(for link: WrittenLink) -> String? {
+        let files = before.files
+        let (from, to) = (String(decoding: before.path(moved), as: UTF8.self), self.to)
+        let markdown = link.style == .markdown
+        func decoded(_ target: String) -> String { markdown ? NoteLinks.percentDecoded(target) : target }
+        func relativeFile(_ target: String, from source: String) -> String? {
+            LinkKeys.join(LinkKeys.folder(of: source), decoded(target)).flatMap {
+                files.exists($0) ? $0 : nil
+            }
+        }
+        guard let file = files.resolve(decoded(link.target), from: from) else { return nil }
+        // A relative Markdown path stays one (see `newTarget`).
+        let viaPath = markdown && !link.target.hasPrefix("/") && relativeFile(link.target, from: from) == file
+        func resolvesAfter(_ target: String) -> Bool {
+            guard files.resolve(decoded(target), from: to) == file else { return false }
+            return !viaPath || relativeFile(target, from: to) == file
+        }
+        if resolvesAfter(link.target) { return nil }
+        let relative = MoveRewriter.relativePath(from: LinkKeys.folder(of: to), to: file)
+        if markdown {
+            // One from the vault's top (`/img/a.png`) keeps its `/`.
+            if link.target.hasPrefix("/") { return "/" + MoveRewriter.written(file, like: link) }
+            let fromTop = MoveRewriter.written(file, like: link)
+            if !viaPath, resolvesAfter(fromTop) { return fromTop }
+            return MoveRewriter.written(relative, like: link)
+        }
+        // The whole path may name a file in the note's folder first: then the relative one.
+        let forms = MoveRewriter.forms(of: file, writtenLike: link.target) + [relative]
+        return forms.first(where: resolvesAfter) ?? file
     }
 
     /// The ends of the vault path or ID `path` a wiki link may be written as, shortest first: with
