@@ -93,7 +93,7 @@ import Testing
                 """)
         // The matches are marked: in the snippet, and in the title inside the tinted row.
         #expect(r.stdout.contains("\u{1B}[4mcrème\u{1B}[0m budget."))
-        #expect(r.stdout.contains("\u{1B}[4mCrème\u{1B}[48;5;253m\u{1B}[24m brûlée"))
+        #expect(r.stdout.contains("\u{1B}[4mCrème\u{1B}[48;5;253m\u{1B}[38;5;234m\u{1B}[24m brûlée"))
         // Piped: no snippets, no colour.
         let piped = try s.run(["search", "creme"])
         #expect(
