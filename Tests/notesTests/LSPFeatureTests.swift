@@ -214,6 +214,30 @@ import Testing
         ])
     }
 
+    /// Outside the vault a link resolves to nothing the server knows: hover and definition
+    /// answer nothing rather than a false "no note named …" (SPEC §12).
+    @Test func aLinkOutsideTheVaultHasNoHover() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("trip.md", "# Trip\n")
+        let outside = sandbox.root.path + "/outside.md"
+        try "See [[trip]] and [[gone]].\n".write(toFile: outside, atomically: true, encoding: .utf8)
+        let client = try LSPClient(sandbox)
+        try client.initialize()
+        let uri = FileURI.uri(outside)
+        client.open(uri, "See [[trip]] and [[gone]].\n")
+        for character in [7, 20] {
+            let at: JSONValue = .object([
+                "textDocument": .object(["uri": .string(uri)]),
+                "position": .object(["line": .int(0), "character": .int(character)]),
+            ])
+            for method in ["textDocument/hover", "textDocument/definition"] {
+                #expect(try client.request(method, at)["result"] == .null, "\(method) at \(character)")
+            }
+        }
+        try client.request("shutdown")
+        #expect(client.finish() == 0)
+    }
+
     @Test func headingsNestByLevelAlsoOutsideTheVault() throws {
         let sandbox = try Sandbox()
         let outside = sandbox.root.path + "/outside.md"

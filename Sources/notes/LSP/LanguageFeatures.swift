@@ -316,9 +316,10 @@ final class LanguageFeatures {
     /// On a link: the target's title, ID, date and first lines; on a broken link, that no note
     /// has that name.
     func hover(_ request: TextDocumentPosition) throws -> JSONValue {
-        guard let text = text(of: request.uri), let found = link(at: request, text: text) else {
-            return .null
-        }
+        // Outside the vault a link goes nowhere the server knows: no hover, not a false "no note".
+        guard vaultPath(of: request.uri) != nil, let text = text(of: request.uri),
+            let found = link(at: request, text: text)
+        else { return .null }
         let markdown: String
         if let note = target(of: found.link, in: request.uri) {
             markdown = Self.hoverText(note, body: hoverBody(of: note))
