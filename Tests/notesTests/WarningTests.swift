@@ -67,6 +67,35 @@ import Testing
         #expect(r.stderr.isEmpty, "\(r)")
     }
 
+    /// A vault that cannot be read at all is a failure (exit 1), not an empty list: a script can
+    /// tell it from a vault with no notes.
+    @Test func anUnreadableVaultFails() throws {
+        let s = try Sandbox()
+        try s.write("ok.md", "# Fine\n")
+        guard geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            try Test.cancel("running as root, and setpriv is not there to drop privileges")
+        }
+        chmod(s.vault, 0o000)
+        defer { chmod(s.vault, 0o755) }
+        for command in ["list", "search fine"] {
+            let r =
+                geteuid() == 0
+                ? try s.run(
+                    [],
+                    shell:
+                        "exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups '\(Sandbox.binary)' "
+                        + command)
+                : try s.run(command.split(separator: " ").map(String.init))
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stdout.isEmpty, "\(r)")
+            #expect(
+                r.stderr.contains(
+                    "Error: could not access '\(s.vault)': the vault folder cannot be read (Permission denied)"
+                ),
+                "\(r)")
+        }
+    }
+
     /// Permission bits do not stop root, so as root `notes` runs as nobody (util-linux's setpriv).
     @Test func anUnreadableFolderIsReportedNotSkippedSilently() throws {
         let s = try Sandbox()

@@ -25,6 +25,16 @@ public struct Vault: Sendable {
         guard FileSystem.status(trimmed) != nil else { throw .vaultMissing(root) }
         guard let canonical = FileSystem.realPath(trimmed), FileSystem.status(canonical)?.kind == .directory
         else { throw .notAFolder(root) }
+        // A vault that cannot be listed would look empty: a failure, not zero notes.
+        let folder = open(canonical, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else {
+            throw .io(
+                path: root,
+                reason:
+                    "the vault folder cannot be read (\(String(cString: strerror(errno)))); check its permissions"
+            )
+        }
+        close(folder)
         self.root = trimmed
         canonicalRoot = canonical
     }
