@@ -1,8 +1,9 @@
 import Foundation
 
 /// The merge driver for notes (`.gitattributes` `*.md merge=notes`): both sides of a merge set
-/// `updatedAt` whenever they edit a note, so git's line merge alone would make every pair of
-/// edits conflict. The driver gives all three versions the later of the two `updatedAt` lines,
+/// `updatedAt` whenever they edit a note (and `createdAt` when they make one, or edit one that has
+/// none), so git's line merge alone would make every pair of edits conflict. The driver gives the
+/// versions the later of the two `updatedAt` lines and the earlier of two new `createdAt` lines,
 /// then lets `git merge-file` merge the rest, so only edits of the same lines conflict.
 public enum MergeDriver {
     /// The `.gitattributes` lines that send notes through the driver.
@@ -14,11 +15,16 @@ public enum MergeDriver {
     /// The name of the driver in git's configuration (`merge.notes.driver`).
     static let configKey = "merge.notes.driver"
 
-    /// The three versions with the `updatedAt` line of each that has one holding the later date
-    /// of `ours` and `theirs` (the winner's line as written, in each file's own line ending).
-    /// Versions that are not UTF-8, or where either side has no date that parses, are returned
-    /// as they are: the line merge decides.
-    static func aligningUpdatedAt(
+    /// The three versions with the dates the tool writes itself made the same on both sides, so
+    /// that they never conflict: every `updatedAt` line holds the later date of `ours` and
+    /// `theirs`, and, when the base has no `createdAt` (both sides made the note, as `today` or
+    /// `add` on two machines do, or both gave a note without one its first `createdAt` through an
+    /// edit, each from its own file's modification time), both sides' `createdAt` lines hold the
+    /// earlier of their two dates. A `createdAt` that the base has too is the user's: a change to
+    /// it is left to the line merge. The winner's line is written as it is, in each file's own line
+    /// ending. Versions that are not UTF-8, and a key where either side has no date that parses,
+    /// are left as they are: the line merge decides.
+    static func aligningDates(
         base: [UInt8], ours: [UInt8], theirs: [UInt8]
     ) -> (base: [UInt8], ours: [UInt8], theirs: [UInt8]) {
         guard let baseText = String(validating: base, as: UTF8.self),
@@ -26,23 +32,30 @@ public enum MergeDriver {
             let theirsText = String(validating: theirs, as: UTF8.self)
         else { return (base, ours, theirs) }
         let documents = [baseText, oursText, theirsText].map(NoteDocument.init(parsing:))
-        func updatedLine(_ document: NoteDocument) -> (line: Substring, seconds: Double)? {
-            guard let fm = document.frontMatter, let entry = fm.entry("updatedAt"),
-                let seconds = document.updatedDate()
+        func dateLine(_ key: String, _ document: NoteDocument) -> (line: Substring, seconds: Double)? {
+            guard let fm = document.frontMatter, let entry = fm.entry(key),
+                let seconds = fm.scalar(key).flatMap({ NoteDate.parse($0) })
             else { return nil }
             return (FrontMatter.stripTerminator(fm.lines[entry.lineIndex]), seconds)
         }
-        guard let mine = updatedLine(documents[1]), let other = updatedLine(documents[2]) else {
-            return (base, ours, theirs)
+        var winners: [(key: String, line: Substring)] = []
+        if let mine = dateLine("updatedAt", documents[1]), let other = dateLine("updatedAt", documents[2]) {
+            winners.append(("updatedAt", other.seconds > mine.seconds ? other.line : mine.line))
         }
-        let later = other.seconds > mine.seconds ? other.line : mine.line
+        if documents[0].frontMatter?.entry("createdAt") == nil,
+            let mine = dateLine("createdAt", documents[1]), let other = dateLine("createdAt", documents[2])
+        {
+            winners.append(("createdAt", other.seconds < mine.seconds ? other.line : mine.line))
+        }
+        guard !winners.isEmpty else { return (base, ours, theirs) }
         let aligned = documents.map { document -> [UInt8] in
-            guard var fm = document.frontMatter, let entry = fm.entry("updatedAt") else {
-                return Array(document.text.utf8)
+            guard var fm = document.frontMatter else { return Array(document.text.utf8) }
+            for (key, line) in winners {
+                guard let entry = fm.entry(key) else { continue }
+                let old = fm.lines[entry.lineIndex]
+                let ending = old.utf8.dropFirst(FrontMatter.stripTerminator(old).utf8.count)
+                fm.lines[entry.lineIndex] = String(line) + String(decoding: ending, as: UTF8.self)
             }
-            let old = fm.lines[entry.lineIndex]
-            let ending = old.utf8.dropFirst(FrontMatter.stripTerminator(old).utf8.count)
-            fm.lines[entry.lineIndex] = String(later) + String(decoding: ending, as: UTF8.self)
             var document = document
             document.frontMatter = fm
             return Array(document.text.utf8)
@@ -62,7 +75,7 @@ public enum MergeDriver {
         guard let git = ProcessRunner.find("git", path: environment["PATH"]) else { throw .notInstalled }
         let versions: (base: [UInt8], ours: [UInt8], theirs: [UInt8])
         do {
-            versions = aligningUpdatedAt(
+            versions = aligningDates(
                 base: try FileSystem.read(base, followSymlinks: true).0,
                 ours: try FileSystem.read(ours, followSymlinks: true).0,
                 theirs: try FileSystem.read(theirs, followSymlinks: true).0)

@@ -29,7 +29,7 @@ extension GitRepository {
     /// Writes what the driver should have into a conflicted note's file when the file holds no
     /// markers of the merge (those a note quotes are on a side already) and both sides have a
     /// version (a modify/delete conflict has only one): git's line merge of the index's three
-    /// stages with the later `updatedAt`, markers where the same lines changed. A clean result is
+    /// stages with the dates aligned as the driver aligns them, markers where the same lines changed. A clean result is
     /// written too: the next sync adds it.
     private func putMarkers(in path: String) throws(GitError) {
         let file = folder + "/" + path
@@ -41,7 +41,7 @@ extension GitRepository {
         guard
             !ConflictMarkers.introduced(in: bytes, base: baseStage, ours: oursStage, theirs: theirsStage)
         else { return }
-        let (base, ours, theirs) = MergeDriver.aligningUpdatedAt(
+        let (base, ours, theirs) = MergeDriver.aligningDates(
             base: baseStage, ours: oursStage, theirs: theirsStage)
         let folder: String
         do {
@@ -206,6 +206,9 @@ extension GitRepository {
         let current = try run(["config", "--local", "--get", MergeDriver.configKey]).output
         guard current.trimmingCharacters(in: .newlines) != driver else { return }
         try check(["config", "--local", MergeDriver.configKey, driver])
-        try check(["config", "--local", "merge.notes.name", "notes: the later updatedAt, then a line merge"])
+        try check([
+            "config", "--local", "merge.notes.name",
+            "notes: the later updatedAt, the earlier new createdAt, then a line merge",
+        ])
     }
 }

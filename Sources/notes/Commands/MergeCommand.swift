@@ -1,8 +1,8 @@
 import NotesKit
 
 /// `notes __merge -- BASE OURS THEIRS MARKER-SIZE PATH`: the merge driver git runs for notes
-/// (`merge.notes.driver`, which `init` and `sync` set up): the later `updatedAt`, then git's line
-/// merge. Exits 1 when the same lines changed on both sides, with the markers left in OURS.
+/// (`merge.notes.driver`, which `init` and `sync` set up): the later `updatedAt`, the earlier of
+/// two new `createdAt` lines, then git's line merge. Exits 1 when the same lines changed on both sides, with the markers left in OURS.
 struct MergeCommand: NotesCommand {
     static let baseArgument = Positional<String>(
         "base", help: "The common ancestor (%O).", missing: "Missing %O.")
