@@ -292,12 +292,37 @@ public struct GitStatus: Equatable, Sendable {
         Set(entries.flatMap { [$0.path] + ($0.source.map { [$0] } ?? []) })
     }
 
+    /// Whether a vault-relative path is a note's: a visible `.md`/`.markdown` file.
+    static func isNote(_ path: String) -> Bool {
+        Vault.isNoteName(path) && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+    }
+
+    /// The files of the vault-relative template folder `folder` that git has uncommitted changes
+    /// to (new, changed, removed; both ends of a rename in it), which `sync` and `init` commit as
+    /// the vault's own, so that a clone has the templates too. Notes in a visible template folder
+    /// are left out (they are committed as notes), and so are the files the vault's `.ignore` and
+    /// `.gitignore` files ignore (`root`, the vault's folder; git lists no file its own rules
+    /// ignore). Nothing for a folder that is the vault's top or leads out of it.
+    public func templateFiles(in folder: String, root: String) -> [String] {
+        let top = Vault.normalized(folder)
+        guard !top.isEmpty, top != ".", top != "..", !top.hasPrefix("../") else { return [] }
+        func wanted(_ path: String) -> Bool {
+            path.hasPrefix(top + "/") && !Self.isNote(path)
+                && IgnoreRules.rule(ignoring: path, isDirectory: false, root: root) == nil
+        }
+        var paths: [String] = []
+        for entry in entries where !entry.isUnmerged {
+            for path in [entry.path] + (entry.source.map { [$0] } ?? []) where wanted(path) {
+                if !paths.contains(path) { paths.append(path) }
+            }
+        }
+        return paths
+    }
+
     /// The uncommitted changes to note files (visible `.md`/`.markdown` files) as change records,
     /// for `sync` to commit as auto-commit would. `exists` says whether a path is on disk.
     public func noteChanges(exists: (String) -> Bool) -> [Change] {
-        func isNote(_ path: String) -> Bool {
-            Vault.isNoteName(path) && !path.split(separator: "/").contains { $0.hasPrefix(".") }
-        }
+        let isNote = Self.isNote
         return entries.compactMap { entry -> Change? in
             guard isNote(entry.path), !entry.isUnmerged else { return nil }
             if let source = entry.source, isNote(source) { return .moved(from: source, to: entry.path) }

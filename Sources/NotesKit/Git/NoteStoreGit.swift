@@ -44,19 +44,33 @@ extension NoteStore {
 
     /// `notes sync` (see `GitRepository.sync`): the titles of the notes that came in are read as
     /// the vault reads them (its `titleFrom`), and the untracked files that notes link to or embed
-    /// are committed with the notes, so the other clones get them too.
-    public func sync(mergeDriver: String?, committed: (CommitPlan) -> Void = { _ in }) throws(GitError)
-        -> SyncReport
-    {
+    /// are committed with the notes, so the other clones get them too, and so are the files of the
+    /// vault-relative `templateFolder` (the `templateFolder` setting's, `.templates` by default),
+    /// unless it is a symlink or leads out of the vault.
+    public func sync(
+        mergeDriver: String?, templateFolder: String? = nil, committed: (CommitPlan) -> Void = { _ in }
+    ) throws(GitError) -> SyncReport {
         let source = vault.titleSource
         let repository = try repository()
         return try repository.sync(
-            mergeDriver: mergeDriver,
+            mergeDriver: mergeDriver, templateFolder: templateFolder.flatMap(committedTemplateFolder),
             title: { path, text in
                 Note(path: path, document: NoteDocument(parsing: text), mtime: 0, titleFrom: source).title
             },
             attachments: { linkedAttachments($0) },
             committed: committed)
+    }
+
+    /// The vault-relative template folder `folder` when its files are committed with the vault:
+    /// a folder inside it (or none yet, whose removed files are committed); nil for one that
+    /// leads out through a symlink, or is not a folder.
+    func committedTemplateFolder(_ folder: String) -> String? {
+        do {
+            _ = try templateFolderPath(folder)
+            return Vault.normalized(folder)
+        } catch {
+            return nil
+        }
     }
 
     /// Makes git merge the vault's notes with the merge driver `driver` (the `merge.notes.driver`

@@ -23,12 +23,23 @@ public struct SyncReport: Equatable, Sendable {
     /// Whether the vault's own files (`.gitattributes`, `.notes/.gitignore`, `.notes/settings.json`)
     /// were committed.
     public var vaultFilesCommitted = false
+    /// The files of the template folder that were committed (vault-relative), in order.
+    public var templatesCommitted: [String] = []
     /// How many commits were pushed.
     public var pushed = 0
     /// The files (from the top of the work tree) where git's putting back of the uncommitted
     /// changes it had stashed for the pull (`--autostash`) conflicted: they are left unmerged,
     /// with markers, and the changes are still in the stash. Empty when it went well.
     public var autostashConflicts: [String] = []
+}
+
+extension SyncReport {
+    /// Records the vault's own files a commit of `sync` committed (`commitVaultFiles`).
+    mutating func note(committedVaultFiles paths: [String]) {
+        let own = GitRepository.ownFiles
+        if paths.contains(where: own.contains) { vaultFilesCommitted = true }
+        templatesCommitted += paths.filter { !own.contains($0) && !templatesCommitted.contains($0) }
+    }
 }
 
 extension GitRepository {
@@ -43,9 +54,10 @@ extension GitRepository {
     /// them. `committed` is called as soon as the local
     /// commit is made, so a sync that fails after it can still say so. `title` reads a note's
     /// title from its text; `attachments` gives the untracked files the notes link to, which are
-    /// committed with them.
+    /// committed with them; so are the new, changed and removed files of `templateFolder`
+    /// (vault-relative), with the vault's own files.
     public func sync(
-        mergeDriver: String? = nil, title: (String, String) -> String,
+        mergeDriver: String? = nil, templateFolder: String? = nil, title: (String, String) -> String,
         attachments: (GitStatus) -> [String] = { _ in [] },
         committed: (CommitPlan) -> Void = { _ in }
     ) throws(GitError) -> SyncReport {
@@ -77,7 +89,7 @@ extension GitRepository {
         var report = SyncReport()
         // The vault's own files first, in a commit of their own: a pull may bring them too, and
         // a rebase that stops on a note then has them in place already.
-        if try commitVaultFiles() { report.vaultFilesCommitted = true }
+        report.note(committedVaultFiles: try commitVaultFiles(templateFolder: templateFolder))
         let pending =
             status.noteChanges(exists: { FileSystem.status(folder + "/" + $0) != nil })
             + attachments(status).map { Change.added($0) }
@@ -112,7 +124,7 @@ extension GitRepository {
         } catch {
             throw .failed(command: "notes sync", message: error.localizedDescription)
         }
-        if try commitVaultFiles() { report.vaultFilesCommitted = true }
+        report.note(committedVaultFiles: try commitVaultFiles(templateFolder: templateFolder))
         let tip = try check(["rev-parse", "@{upstream}"]).output.trimmingCharacters(in: .newlines)
         report.incoming = try incoming(since: before, to: tip, title: title)
         report.commitsIn =

@@ -186,18 +186,26 @@ extension GitRepository {
         return result.status == 0 ? result.stdout : nil
     }
 
+    /// The vault's own files outside the template folder, which a clone needs to be the same vault.
+    static let ownFiles = [MergeDriver.attributesPath, Vault.stateIgnorePath, Vault.settingsPath]
+
     /// Commits the vault's own files that git has changes to — `.gitattributes` (the merge
     /// driver's lines), `.notes/.gitignore` and `.notes/settings.json`, which make a clone the
-    /// same vault — in a commit of their own; returns whether it made one.
-    func commitVaultFiles() throws(GitError) -> Bool {
-        let own = [MergeDriver.attributesPath, Vault.stateIgnorePath, Vault.settingsPath]
-        let changed = Set(try status().entries.filter { !$0.isUnmerged }.map(\.path))
-        let paths = own.filter { changed.contains($0) && FileSystem.status(folder + "/" + $0) != nil }
-        guard var plan = CommitPlan(paths.map { Change.vaultFile($0) }) else { return false }
+    /// same vault, and the files of the template folder `templateFolder` (vault-relative; see
+    /// `GitStatus.templateFiles`) — in a commit of their own; returns the files it committed.
+    func commitVaultFiles(templateFolder: String? = nil) throws(GitError) -> [String] {
+        let own = Self.ownFiles
+        let status = try status()
+        let changed = Set(status.entries.filter { !$0.isUnmerged }.map(\.path))
+        var paths = own.filter { changed.contains($0) && FileSystem.status(folder + "/" + $0) != nil }
+        if let templateFolder {
+            paths += status.templateFiles(in: templateFolder, root: folder).filter { !paths.contains($0) }
+        }
+        guard var plan = CommitPlan(paths.map { Change.vaultFile($0) }) else { return [] }
         if paths == [MergeDriver.attributesPath] {
             plan.message = "notes: merge notes with the notes merge driver (.gitattributes)"
         }
-        return try commit(plan) == .committed
+        return try commit(plan) == .committed ? paths : []
     }
 
     /// Sets the repository's `merge.notes.driver` to `driver` (rewritten only when it differs, so

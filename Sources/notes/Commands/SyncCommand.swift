@@ -23,6 +23,7 @@ struct SyncCommand: NotesCommand {
         let output = context.output
         let report = try store.sync(
             mergeDriver: context.mergeDriver,
+            templateFolder: JournalSettings(context.layeredSettings).templateFolder,
             committed: { plan in
                 output.out(
                     "Committed " + (plan.message.split(separator: "\n").first.map(String.init) ?? "") + "\n")
@@ -48,6 +49,12 @@ struct SyncCommand: NotesCommand {
         if report.vaultFilesCommitted {
             output.out(
                 "Committed the vault's own files (.gitattributes, .notes/): a clone is the same vault.\n")
+        }
+        if !report.templatesCommitted.isEmpty {
+            let count = report.templatesCommitted.count
+            output.out(
+                "Committed \(count == 1 ? "1 file" : "\(count) files") of the template folder: a clone has the "
+                    + "templates too.\n")
         }
         switch report.pushed {
         case 0: output.out("Nothing to push.\n")
