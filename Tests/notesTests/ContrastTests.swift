@@ -118,16 +118,23 @@ import Testing
         [false, true].flatMap { dark in [false, true].map { (scheme, dark, $0) } }
     }
 
-    /// A search match, drawn on the stronger tint, stays as readable as a title: in a row's
-    /// title and in a snippet line, in every theme, mode and palette.
-    @Test func searchMatchesAreReadable() throws {
-        for (scheme, dark, trueColor) in Self.combinations {
+    /// Each combination's theme, its name for messages, and the style of 80 columns that draws it.
+    static func styles() -> [(Theme, String, OutputStyle)] {
+        combinations.map { scheme, dark, trueColor in
             let theme = Theme(scheme: scheme, dark: dark)
             let what = "\(scheme) \(dark ? "dark" : "light") \(trueColor ? "truecolor" : "256")"
             let style = OutputStyle(
                 width: 80, color: true, trueColor: trueColor, theme: theme,
                 dates: LocalDate(
                     locale: Locale(identifier: "en_GB"), timeZone: RenderingTests.utc, now: Self.now))
+            return (theme, what, style)
+        }
+    }
+
+    /// A search match, drawn on the stronger tint, stays as readable as a title: in a row's
+    /// title and in a snippet line, in every theme, mode and palette.
+    @Test func searchMatchesAreReadable() throws {
+        for (_, what, style) in Self.styles() {
             var rows = Self.rows()
             rows[2].snippet = "a plan for the recipes"
             rows[1].snippet = "the plan of the standup"
@@ -154,13 +161,7 @@ import Testing
 
     @Test func everyThemeModeAndPaletteIsReadable() throws {
         #expect(Self.combinations.count == 24)
-        for (scheme, dark, trueColor) in Self.combinations {
-            let theme = Theme(scheme: scheme, dark: dark)
-            let what = "\(scheme) \(dark ? "dark" : "light") \(trueColor ? "truecolor" : "256")"
-            let style = OutputStyle(
-                width: 80, color: true, trueColor: trueColor, theme: theme,
-                dates: LocalDate(
-                    locale: Locale(identifier: "en_GB"), timeZone: RenderingTests.utc, now: Self.now))
+        for (theme, what, style) in Self.styles() {
             let list = NoteRows.human(Self.rows(), query: nil, style: style)
             for line in list { Self.checkRow(line, what + " list") }
             // The browser: its selected row (the first) and another.
