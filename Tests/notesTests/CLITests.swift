@@ -33,6 +33,20 @@ import Testing
                 """)
     }
 
+    /// A word whose dash is followed by no letter, digit or dash is no option: a Markdown list
+    /// item is text (`add "- buy milk"`, `edit --append … "- tea"`), and `-x` is still a flag.
+    @Test func aListItemIsTextNotAnOption() throws {
+        let s = try Sandbox()
+        var r = try s.run(["add", "- buy milk"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == "buy-milk\n")
+        r = try s.run(["edit", "--append", "buy-milk", "-> then tea"])
+        #expect(r.status == 0, "\(r)")
+        #expect(try s.read("buy-milk.md").hasSuffix("---\n- buy milk\n-> then tea\n"))
+        r = try s.run(["add", "-x", "text"])
+        #expect(r.status == 64 && r.stderr.hasPrefix("Error: Unknown option '-x'."), "\(r)")
+    }
+
     @Test func missingArgumentsAreUsageErrors() throws {
         let s = try Sandbox()
         for args in [

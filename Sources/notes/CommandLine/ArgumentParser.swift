@@ -217,6 +217,14 @@ enum ArgumentParser {
 
     /// Whether a one-dash word is a bundle of short flags: every letter in it is one of theirs
     /// (`-r`, `-rn5`; a digit may be a value).
+    /// Whether `token`, which starts with `-`, can be no option at all: its second character is
+    /// neither a letter, a digit nor `-` (`- buy milk`, `-> idea`), so it is text, as a Markdown
+    /// list item given to `add` or `edit --append` is.
+    static func isNeverAnOption(_ token: String) -> Bool {
+        guard let second = token.dropFirst().first else { return false }
+        return !second.isLetter && !second.isNumber && second != "-"
+    }
+
     static func isBundle(_ token: String, of options: [OptionSpec]) -> Bool {
         let letters = token.dropFirst()
         return letters.first.map { first in options.contains { $0.short == first } } == true
@@ -254,7 +262,7 @@ enum ArgumentParser {
         let dashWords = command?.dashWordsAreArguments == true
         while i < tokens.count {
             let token = tokens[i]
-            if onlyPositionals || token == "-" || !token.hasPrefix("-")
+            if onlyPositionals || token == "-" || !token.hasPrefix("-") || isNeverAnOption(token)
                 || (dashWords && !token.hasPrefix("--") && !isBundle(token, of: all))
             {
                 result.positionals.append(token)
