@@ -11,25 +11,17 @@ extension FrontMatter {
         {
             return text
         }
-        return "\"" + escapedForDoubleQuotes(text) + "\""
+        var quoted = ""
+        JSONValue.quote(text, into: &quoted)
+        return quoted
     }
 
-    /// `text` as it is written between double quotes: `"` and `\` escaped, and the characters that
-    /// may not stand there as they are (a line feed, a tab, other controls).
+    /// `text` as it is written between double quotes: `"`, `\` and control characters escaped.
+    /// A JSON string is a YAML double-quoted scalar, so JSON's quoting serves.
     static func escapedForDoubleQuotes(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += String(format: "\\u%04X", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        var quoted = ""
+        JSONValue.quote(text, into: &quoted)
+        return String(quoted.dropFirst().dropLast())
     }
 
     /// Whether `text` reads back as itself written as a plain scalar (in an inline list when
