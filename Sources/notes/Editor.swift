@@ -98,7 +98,8 @@ struct Editor {
             try? FileSystem.remove(folder)
             throw CommandError("could not start the editor '\(command)': \(error)")
         }
-        let edited = (try? FileSystem.read(file)).flatMap { String(validating: $0.0, as: UTF8.self) }
+        let written = (try? FileSystem.read(file)).map { $0.0 }
+        let edited = written.flatMap { String(validating: $0, as: UTF8.self) }
         guard outcome == .exited(0) else {
             let how =
                 switch outcome {
@@ -114,9 +115,36 @@ struct Editor {
             throw CommandError("the editor '\(command)' \(how); nothing saved")
         }
         guard let edited else {
-            throw CommandError("the edited file '\(file)' is missing or not UTF-8; nothing saved")
+            guard let written else {
+                try? FileSystem.remove(folder)
+                throw CommandError(
+                    "the edited file '\(file)' is missing (the editor removed it); nothing saved")
+            }
+            // Text in another encoding (Latin-1, UTF-16) is the user's typing all the same: keep
+            // it where they can convert it, rather than leave it for the next sweep to report.
+            throw CommandError(
+                "the editor saved text that is not UTF-8 (\(Editor.firstInvalidUTF8(in: written))); "
+                    + "nothing saved, your text is kept in '\(Editor.keep(file, in: folder))': convert it to "
+                    + "UTF-8 (for example with 'iconv -f latin1 -t utf-8') and set the editor to save UTF-8")
         }
         return Session(text: edited, folder: folder, file: file)
+    }
+
+    /// Where the first byte sequence that is not UTF-8 sits in `bytes`, as "line L, byte B" (both
+    /// 1-based; the byte counts from the line's start).
+    static func firstInvalidUTF8(in bytes: [UInt8]) -> String {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var (line, lineStart, offset) = (1, 0, 0)
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                offset += encoded.count
+                if encoded.count == 1 && encoded.first == 0x0A { (line, lineStart) = (line + 1, offset) }
+            case .error: return "line \(line), byte \(offset - lineStart + 1)"
+            case .emptyInput: return "line \(line)"
+            }
+        }
     }
 
     // MARK: Abandoned sessions

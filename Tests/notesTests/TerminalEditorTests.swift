@@ -158,6 +158,26 @@ import Testing
         #expect(next.status == 0, "\(next)")
         #expect(FileManager.default.fileExists(atPath: path))
     }
+
+    /// An editor that saves Latin-1 (`café` as `caf\xE9`) leaves text `notes` cannot take as a
+    /// note; it is kept where the message says, byte for byte, and the next run does not report
+    /// it as an interrupted session.
+    @Test func textThatIsNotUTF8IsKeptWhereTheMessageSays() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "keep\n")
+        let editor = try s.script("ed.sh", #"printf 'ok\ncaf\351\n' > "$1""#)
+        let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": editor])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("is not UTF-8 (line 2, byte 4); nothing saved"), "\(r)")
+        let path = try #require(
+            r.stderr.split(separator: "'").first { $0.hasSuffix("/n.md") }.map(String.init))
+        #expect(path.contains("/notes-unsaved-"))
+        #expect(FileManager.default.contents(atPath: path) == Data("ok\ncaf".utf8 + [0xE9, 0x0A]))
+        #expect(try s.read("n.md") == "keep\n")
+        let next = try s.run(
+            ["edit", "n"], env: ["NOTES_EDITOR": try s.script("ok.sh", #"printf 'x\n' > "$1""#)])
+        #expect(next.status == 0 && !next.stderr.contains("interrupted"), "\(next)")
+    }
 }
 
 /// `edit` without TEXT opens the editor, whatever stdin is.
