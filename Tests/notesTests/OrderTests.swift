@@ -72,4 +72,20 @@ import Testing
         setModified(path, seconds: 1_700_000_000, nanoseconds: 300)
         #expect(try s.run(["search", "bbbb"]).stdout.hasPrefix("x\t"))
     }
+
+    /// A file rewritten in place with its size and time kept (as `cp -p` or `rsync -a` of a
+    /// same-size edit leaves it) is read again: its status-change time moved.
+    @Test func aRewriteThatKeepsSizeAndTimeIsSeen() throws {
+        let s = try Sandbox()
+        let path = s.vault + "/x.md"
+        try s.write("x.md", "# aaaa\n")
+        setModified(path, seconds: 1_700_000_000, nanoseconds: 200)
+        #expect(try s.run(["search", "aaaa"]).stdout.hasPrefix("x\t"))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data("# bbbb\n".utf8))
+        try handle.close()
+        setModified(path, seconds: 1_700_000_000, nanoseconds: 200)
+        #expect(try s.run(["search", "bbbb"]).stdout.hasPrefix("x\t"))
+        #expect(try s.run(["search", "aaaa"]).stdout.isEmpty)
+    }
 }

@@ -394,6 +394,7 @@ extension Vault {
             folding.appendFolded(loaded.document.body, to: &table.texts)
             table.add(
                 path: path, size: loaded.status.size, mtime: loaded.status.mtime, inode: loaded.status.inode,
+                ctime: loaded.status.ctime,
                 note: loaded.note,
                 warnings: loaded.diagnostics.map { ParseWarning(line: $0.line ?? 0, message: $0.message) },
                 refs: Vault.refs(of: loaded, folding: &folding), textFrom: start)
@@ -409,7 +410,9 @@ extension Vault {
             if let status = walked ?? now {
                 mode &= status.mode
                 table.add(
-                    path: path, size: status.size, mtime: status.mtime, inode: status.inode, note: nil,
+                    path: path, size: status.size, mtime: status.mtime, inode: status.inode,
+                    ctime: status.ctime,
+                    note: nil,
                     warnings: now == nil ? [] : [ParseWarning(line: 0, message: message)],
                     refs: NoteRefs.Encoded(), textFrom: start)
             }

@@ -10,7 +10,7 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 14: checksums, a flag for names that may be conflict
+/// The layout of an index file (version 15: status-change times; 14: checksums, a flag for names that may be conflict
 /// copies, aliases in the folded texts and, folded, after the tags, exact mtimes, headings and
 /// block ids, attachment links, records of the vault's other files, and `importedFrom`), all
 /// little-endian.
@@ -32,7 +32,7 @@ enum IndexKind: UInt8 {
 ///              and links regions (u32 each); 4 bytes of zeros; at 72, the checksum of the
 ///              header's first 72 bytes, the records, the slots and the paths (u64)
 ///     text     the folded searchable texts
-///     records  count × 96 bytes (`Column`)
+///     records  count × 104 bytes (`Column`)
 ///     slots    slot count × u32: an open-addressing table of record number + 1 (0 is empty),
 ///              by the FNV-1a hash of the path, so a lookup needs no table built at load
 ///     paths    each record's vault-relative path, UTF-8
@@ -46,12 +46,12 @@ enum IndexKind: UInt8 {
 ///              note's folder), so finding backlinks compares bytes and makes no strings
 enum IndexLayout {
     static let headerSize = 80
-    static let recordSize = 96
+    static let recordSize = 104
     /// Where the header keeps the checksum of itself (the bytes before it) and of the tables.
     static let checksumOffset = 72
 
-    /// Byte offsets of a record's columns. `mtime` is in nanoseconds since 1970 (an `Int64`),
-    /// `createdAt` and `updatedAt` in seconds (`Double`s).
+    /// Byte offsets of a record's columns. `mtime` and `ctime` are in nanoseconds since 1970
+    /// (`Int64`s), `createdAt` and `updatedAt` in seconds (`Double`s).
     enum Column {
         static let size = 0, mtime = 8, inode = 16, createdAt = 24, updatedAt = 32
         static let textOffset = 40, textLength = 48, pathOffset = 52, stringsOffset = 56
@@ -59,6 +59,7 @@ enum IndexLayout {
             linksLength = 76
         /// The 32-bit checksums (`IndexChecksum.short`) of the record's text, strings, tags and links.
         static let textCheck = 80, stringsCheck = 84, tagsCheck = 88, linksCheck = 92
+        static let ctime = 96
     }
 
     /// Flags: a readable note; its title is not a body line; it has `updatedAt`; its body holds
@@ -77,7 +78,7 @@ enum IndexLayout {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 14
+    static let version: UInt32 = 15
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and

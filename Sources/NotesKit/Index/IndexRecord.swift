@@ -5,6 +5,8 @@ struct IndexRecord: Sendable {
     /// Nanoseconds since 1970 (`FileStatus.mtime`).
     var mtime: Int64
     var inode: UInt64
+    /// Nanoseconds since 1970 (`FileStatus.ctime`).
+    var ctime: Int64 = 0
     /// Nil when the file is not a readable note (not UTF-8, unreadable): it is skipped, with a warning.
     var note: Note?
     var warnings: [ParseWarning]

@@ -64,7 +64,8 @@ struct IndexTable {
     /// from elsewhere; `strings` appends its title, preview, warnings and shown tags and links;
     /// `tags` and `links` are its chunks of those regions.
     mutating func add(
-        path: UnsafeRawBufferPointer, size: Int64, mtime: Int64, inode: UInt64, createdAt: Double,
+        path: UnsafeRawBufferPointer, size: Int64, mtime: Int64, inode: UInt64, ctime: Int64 = 0,
+        createdAt: Double,
         updatedAt: Double?, flags: UInt8, textLength length: Int, textCheck: UInt32,
         tags tagsChunk: UnsafeRawBufferPointer,
         links linksChunk: UnsafeRawBufferPointer, strings write: (inout [UInt8]) -> Void
@@ -85,6 +86,7 @@ struct IndexTable {
             put(UInt64(bitPattern: size), IndexLayout.Column.size)
             put(UInt64(bitPattern: mtime), IndexLayout.Column.mtime)
             put(inode, IndexLayout.Column.inode)
+            put(UInt64(bitPattern: ctime), IndexLayout.Column.ctime)
             put(createdAt.bitPattern, IndexLayout.Column.createdAt)
             put((updatedAt ?? 0).bitPattern, IndexLayout.Column.updatedAt)
             put(textLength, IndexLayout.Column.textOffset)
@@ -114,7 +116,8 @@ struct IndexTable {
         let start = texts.count
         r.folded.withUnsafeBytes { texts.append(contentsOf: $0) }
         add(
-            path: r.path, size: r.size, mtime: r.mtime, inode: r.inode, note: r.note, warnings: r.warnings,
+            path: r.path, size: r.size, mtime: r.mtime, inode: r.inode, ctime: r.ctime, note: r.note,
+            warnings: r.warnings,
             refs: r.refs, textFrom: start)
     }
 
@@ -122,7 +125,8 @@ struct IndexTable {
     /// the caller). A path longer than a record can hold (far beyond PATH_MAX) is not indexed:
     /// the file is read every time.
     mutating func add(
-        path: String, size: Int64, mtime: Int64, inode: UInt64, note: Note?, warnings: [ParseWarning],
+        path: String, size: Int64, mtime: Int64, inode: UInt64, ctime: Int64 = 0, note: Note?,
+        warnings: [ParseWarning],
         refs: NoteRefs.Encoded, textFrom textStart: Int
     ) {
         let flags: UInt8 =
@@ -134,7 +138,7 @@ struct IndexTable {
         title.withUTF8 { title in
             preview.withUTF8 { preview in
                 add(
-                    path: path, size: size, mtime: mtime, inode: inode, flags: flags,
+                    path: path, size: size, mtime: mtime, inode: inode, ctime: ctime, flags: flags,
                     createdAt: note?.createdAt ?? 0, updatedAt: note?.updatedAt, title: title,
                     preview: preview,
                     warnings: warnings, refs: refs, textFrom: textStart)
@@ -146,7 +150,8 @@ struct IndexTable {
     /// that has them without a `Note` (`recordFromBytes`): `flags` as that one makes them, the
     /// title and preview as UTF-8.
     mutating func add(
-        path: String, size: Int64, mtime: Int64, inode: UInt64, flags: UInt8, createdAt: Double,
+        path: String, size: Int64, mtime: Int64, inode: UInt64, ctime: Int64 = 0, flags: UInt8,
+        createdAt: Double,
         updatedAt: Double?, title: UnsafeBufferPointer<UInt8>, preview: UnsafeBufferPointer<UInt8>,
         warnings: [ParseWarning], refs: NoteRefs.Encoded, textFrom textStart: Int
     ) {
@@ -163,6 +168,7 @@ struct IndexTable {
                     }
                     add(
                         path: UnsafeRawBufferPointer(path), size: size, mtime: mtime, inode: inode,
+                        ctime: ctime,
                         createdAt: createdAt, updatedAt: updatedAt, flags: flags,
                         textLength: texts.count - textStart, textCheck: textCheck, tags: tagsChunk,
                         links: linksChunk
@@ -230,7 +236,7 @@ struct IndexTable {
                 let text = source.rawText(n)
                 add(
                     path: source.pathBytes(n), size: source.size(n), mtime: source.mtime(n),
-                    inode: source.inode(n),
+                    inode: source.inode(n), ctime: source.ctime(n),
                     createdAt: source.createdAt(n), updatedAt: source.updatedAt(n), flags: source.flags(n),
                     textLength: text.count, textCheck: source.textCheck(n),
                     tags: source.rawTags(n), links: source.rawLinks(n)

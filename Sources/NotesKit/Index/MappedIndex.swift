@@ -154,6 +154,7 @@ final class MappedIndex: @unchecked Sendable {
     func size(_ number: Int) -> Int64 { Int64(bitPattern: u64(number, IndexLayout.Column.size)) }
     func mtime(_ number: Int) -> Int64 { Int64(bitPattern: u64(number, IndexLayout.Column.mtime)) }
     func inode(_ number: Int) -> UInt64 { u64(number, IndexLayout.Column.inode) }
+    func ctime(_ number: Int) -> Int64 { Int64(bitPattern: u64(number, IndexLayout.Column.ctime)) }
     func createdAt(_ number: Int) -> Double { double(number, IndexLayout.Column.createdAt) }
     func updatedAt(_ number: Int) -> Double? {
         flags(number) & IndexLayout.hasUpdatedAt != 0 ? double(number, IndexLayout.Column.updatedAt) : nil
@@ -162,7 +163,7 @@ final class MappedIndex: @unchecked Sendable {
     /// Whether record `number` describes the file with `status` as it is now.
     func isCurrent(_ number: Int, _ status: FileStatus) -> Bool {
         !isRemoved(number) && size(number) == status.size && mtime(number) == status.mtime
-            && inode(number) == status.inode
+            && inode(number) == status.inode && ctime(number) == status.ctime
     }
 
     /// The bytes of record `number`'s path (checked to lie within the paths region when opened).
@@ -529,6 +530,7 @@ final class MappedIndex: @unchecked Sendable {
     func record(at number: Int) -> IndexRecord {
         IndexRecord(
             path: path(at: number), size: size(number), mtime: mtime(number), inode: inode(number),
+            ctime: ctime(number),
             note: isNote(number) ? note(at: number) : nil, warnings: warnings(at: number),
             folded: folded(at: number),
             refs: refs(at: number), removed: isRemoved(number))

@@ -361,6 +361,7 @@ extension Vault {
                     scratch: &scratch.links, into: &scratch.refs)
                 table.add(
                     path: path, size: status.size, mtime: status.mtime, inode: status.inode,
+                    ctime: status.ctime,
                     flags: IndexLayout.isNote
                         | (head.outsideTitle != nil ? IndexLayout.titleIsOutsideBody : 0),
                     createdAt: NoteDate.clamped(head.created ?? status.mtimeSeconds),

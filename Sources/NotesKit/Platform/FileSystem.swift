@@ -22,6 +22,11 @@ public struct FileStatus: Equatable, Sendable {
     public var mtimeSeconds: Double { Double(mtime) * 1e-9 }
     /// The inode number.
     public var inode: UInt64
+    /// The status-change time in nanoseconds since 1970: set to now by every write, rename and
+    /// change of mode, and by nothing a user can set back (`touch`, `cp -p` and `rsync -a` keep a
+    /// modification time, never this), so it tells a rewrite that kept size and mtime (git's
+    /// index compares it too). 0 where unknown.
+    public var ctime: Int64 = 0
     /// The permission bits (`st_mode & 0o7777`).
     public var mode: mode_t
 }
@@ -78,11 +83,13 @@ public enum FileSystem {
         }
         #if canImport(Darwin)
             let mtime = nanoseconds(Int64(st.st_mtimespec.tv_sec), Int64(st.st_mtimespec.tv_nsec))
+            let ctime = nanoseconds(Int64(st.st_ctimespec.tv_sec), Int64(st.st_ctimespec.tv_nsec))
         #else
             let mtime = nanoseconds(Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec))
+            let ctime = nanoseconds(Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec))
         #endif
         return FileStatus(
-            kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino),
+            kind: kind, size: Int64(st.st_size), mtime: mtime, inode: UInt64(st.st_ino), ctime: ctime,
             mode: st.st_mode & 0o7777)
     }
 
