@@ -129,4 +129,18 @@ import Testing
                         ], eol: eol))
         }
     }
+
+    /// The lines of the repository's own attributes file are read from the top of the work tree.
+    @Test func theRepositorysAttributeLinesNameTheVaultsFolder() {
+        #expect(MergeDriver.localAttributeLines(prefix: "") == MergeDriver.attributeLines)
+        #expect(
+            MergeDriver.localAttributeLines(prefix: "notes/")
+                == ["notes/**/*.md merge=notes", "notes/**/*.markdown merge=notes"])
+        #expect(
+            MergeDriver.localAttributeLines(prefix: "a[1]?/")
+                == ["a\\[1]\\?/**/*.md merge=notes", "a\\[1]\\?/**/*.markdown merge=notes"])
+        #expect(
+            MergeDriver.localAttributeLines(prefix: "my \"*\" notes/").first
+                == #""my \"\\*\" notes/**/*.md" merge=notes"#)
+    }
 }

@@ -58,6 +58,66 @@ import Testing
         #expect(try s.read(".gitattributes") == "*.md merge=notes\n*.markdown merge=notes\n")
     }
 
+    /// A vault versioned with plain git has no `.gitattributes`, and the other machine pushed its
+    /// edit with git itself: the first `notes sync` here rebases before any tree holds the
+    /// driver's lines. The repository's own attributes file (`info/attributes`, which git reads
+    /// for every merge and `git status` never shows) sends the note through the driver all the
+    /// same; the lines the user had there stay, and a second sync adds nothing.
+    @Test func theFirstSyncOverAPushWithoutGitattributesMergesTheDates() throws {
+        let (s, other) = try Self.clones()
+        try String(Self.groceries(Self.replacing("- milk", with: "- oat milk", in: Self.start), second: 2))
+            .write(toFile: other + "/groceries.md", atomically: true, encoding: .utf8)
+        try s.gitOK(["commit", "-q", "-am", "oat milk"], in: other)
+        try s.gitOK(["push", "-q"], in: other)
+        let local = s.vault + "/.git/info/attributes"
+        try FileManager.default.createDirectory(
+            atPath: s.vault + "/.git/info", withIntermediateDirectories: true)
+        try "*.png binary\n".write(toFile: local, atomically: true, encoding: .utf8)
+        try s.write(
+            "groceries.md",
+            Self.groceries(Self.replacing("- tea", with: "- green tea", in: Self.start), second: 1))
+
+        var r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("  changed  Groceries (groceries)\n"), "\(r)")
+        #expect(
+            try s.read("groceries.md")
+                == Self.groceries(["- oat milk", "- bread", "- eggs", "- green tea"], second: 2))
+        #expect(try s.gitStatus() == "")
+        let lines = "*.png binary\n*.md merge=notes\n*.markdown merge=notes\n"
+        #expect(Disk.text(local) == lines)
+        r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(Disk.text(local) == lines)
+    }
+
+    /// A vault in a folder of the repository: the lines of the repository's attributes file are
+    /// read from the top of the work tree, so they name the vault's folder (its glob characters
+    /// escaped, quoted for the space) and leave the repository's other Markdown files alone.
+    @Test func theRepositorysAttributesNameTheVaultsFolderOnly() throws {
+        let s = try Sandbox(initVault: false)
+        try s.useGit()
+        try s.gitOK(["init", "-q"], in: s.root.path)
+        let r = try s.run(["init", s.root.path + "/my *notes"])
+        #expect(r.status == 0, "\(r)")
+        // Only the repository's file is asked: the vault's `.gitattributes` would say `notes` too.
+        try FileManager.default.removeItem(atPath: s.root.path + "/my *notes/.gitattributes")
+        let attributes = try s.gitOK(
+            [
+                "check-attr", "merge", "--", "my *notes/a.md", "my *notes/sub/b.markdown", "my xnotes/a.md",
+                "vault/c.md", "top.md",
+            ], in: s.root.path)
+        #expect(
+            attributes == """
+                my *notes/a.md: merge: notes
+                my *notes/sub/b.markdown: merge: notes
+                my xnotes/a.md: merge: unspecified
+                vault/c.md: merge: unspecified
+                top.md: merge: unspecified
+
+                """)
+    }
+
     /// The note is mended by hand (any editor) or with `notes edit`, which sets `updatedAt`.
     @Test(arguments: [false, true])
     func anEditOfTheSameLineStopsAndTheMendedNoteFinishesTheSync(withNotesEdit: Bool) throws {

@@ -117,14 +117,53 @@ extension MergeDriver {
     /// it held; returns whether it wrote the file.
     @discardableResult
     public static func writeAttributes(in folder: String) throws(FileSystemError) -> Bool {
-        let path = folder + "/" + attributesPath
+        try add(attributeLines, toAttributesFile: folder + "/" + attributesPath)
+    }
+
+    /// The lines of the repository's own attributes file (`info/attributes` in its git folder)
+    /// that send the notes of a vault at `prefix` in the work tree (`""` or ending in `/`)
+    /// through the driver: the `attributeLines` for a vault at the top; for one in a folder,
+    /// patterns for that folder only (that file's patterns are read from the top), its glob
+    /// characters escaped, and quoted in C style when it holds a space or a quote.
+    static func localAttributeLines(prefix: String) -> [String] {
+        guard !prefix.isEmpty else { return attributeLines }
+        var folder = ""
+        for character in prefix {
+            if "*?[\\".contains(character) { folder.append("\\") }
+            folder.append(character)
+        }
+        return ["*.md", "*.markdown"].map { name in
+            let pattern = folder + "**/" + name
+            guard pattern.contains(where: { $0.isWhitespace || $0 == "\"" }) else {
+                return pattern + " merge=notes"
+            }
+            // By scalar: `\r\n` is one `Character`.
+            var quoted = ""
+            for scalar in pattern.unicodeScalars {
+                switch scalar {
+                case "\\": quoted += "\\\\"
+                case "\"": quoted += "\\\""
+                case "\n": quoted += "\\n"
+                case "\r": quoted += "\\r"
+                case "\t": quoted += "\\t"
+                default: quoted.unicodeScalars.append(scalar)
+                }
+            }
+            return "\"" + quoted + "\" merge=notes"
+        }
+    }
+
+    /// Adds the `lines` that the attributes file at `path` lacks (creating it), keeping what it
+    /// held; returns whether it wrote the file.
+    @discardableResult
+    static func add(_ lines: [String], toAttributesFile path: String) throws(FileSystemError) -> Bool {
         var text = ""
         if FileSystem.status(path) != nil {
             text = String(decoding: try FileSystem.read(path).0, as: UTF8.self)
         }
         let present = Set(
             text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
-        let missing = attributeLines.filter { !present.contains($0) }
+        let missing = lines.filter { !present.contains($0) }
         guard !missing.isEmpty else { return false }
         let eol = NoteDocument.firstLineEnding(of: text) ?? "\n"
         let separator = text.isEmpty || text.hasSuffix("\n") ? "" : eol

@@ -45,7 +45,8 @@ extension SyncReport {
 extension GitRepository {
     /// `notes sync`: commits the vault's pending note changes as auto-commit would, then
     /// `git pull --rebase --autostash` and `git push`, and says which notes came in. Notes merge
-    /// through `mergeDriver` (the `merge.notes.driver` command, set when given; `.gitattributes`
+    /// through `mergeDriver` (the `merge.notes.driver` command, set when given, with the lines of
+    /// the repository's own attributes file, so even this pull merges with it; `.gitattributes`
     /// is written and committed after the pull when it lacks the lines). A rebase that stops on a
     /// conflict throws `rebaseConflict` and leaves the repository as git left it; the next sync
     /// goes on with it once the notes hold no markers of the merge. When putting back the stashed

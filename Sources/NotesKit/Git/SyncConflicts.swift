@@ -209,8 +209,10 @@ extension GitRepository {
     }
 
     /// Sets the repository's `merge.notes.driver` to `driver` (rewritten only when it differs, so
-    /// that a binary that moved is found again).
+    /// that a binary that moved is found again), and sends the vault's notes through it from the
+    /// repository's own attributes file too (`writeLocalAttributes`).
     func setMergeDriver(_ driver: String) throws(GitError) {
+        try writeLocalAttributes()
         let current = try run(["config", "--local", "--get", MergeDriver.configKey]).output
         guard current.trimmingCharacters(in: .newlines) != driver else { return }
         try check(["config", "--local", MergeDriver.configKey, driver])
@@ -218,5 +220,23 @@ extension GitRepository {
             "config", "--local", "merge.notes.name",
             "notes: the later updatedAt, the earlier new createdAt, then a line merge",
         ])
+    }
+
+    /// Adds the merge driver's lines for the vault's notes to the repository's own attributes
+    /// file (`info/attributes` in the git folder), keeping what it holds. `.gitattributes` alone
+    /// is not enough: a rebase reads the attributes of the trees it merges, and until both sides
+    /// have committed `.gitattributes` (the first sync of a vault that had none), neither has the
+    /// lines, so `updatedAt` would conflict. Git reads this file for every merge, and it is no
+    /// file of the work tree: `git status` never shows it.
+    func writeLocalAttributes() throws(GitError) {
+        var path = try check(["rev-parse", "--git-path", "info/attributes"]).output
+            .trimmingCharacters(in: .newlines)
+        if !path.hasPrefix("/") { path = folder + "/" + path }
+        do {
+            try FileSystem.makeDirectory(FileSystem.parentFolder(of: path))
+            try MergeDriver.add(MergeDriver.localAttributeLines(prefix: prefix), toAttributesFile: path)
+        } catch {
+            throw .failed(command: "notes merge driver", message: error.localizedDescription)
+        }
     }
 }
