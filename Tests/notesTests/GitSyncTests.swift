@@ -108,6 +108,49 @@ import Testing
         #expect(!s.exists("plan.md"))
     }
 
+    /// A note moved there is one note that moved, by its title, not a deleted note and an added one.
+    @Test func aNoteMovedThereIsReportedAsMovedByItsTitle() throws {
+        let (s, other) = try Self.clones()
+        var r = try s.run(["move", "plan", "work/plan"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(
+            r.stdout == """
+                From origin/main, 1 note:
+                  moved    Plan (plan to work/plan)
+                Nothing to push.
+
+                """)
+        #expect(try s.read("work/plan.md") == "# Plan\n\nfirst\n")
+    }
+
+    /// The titles are the pulled versions', never read from the work tree: here the note that
+    /// changed there has moved (its old file is gone), and one deleted there was deleted here too.
+    @Test func aNoteMovedHereAndChangedThereIsReportedByItsTitle() throws {
+        let (s, other) = try Self.clones()
+        var r = try s.run(["edit", "--append", "groceries", "- tea"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        r = try s.run(["delete", "--yes", "plan"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        r = try s.run(["sync"], env: ["NOTES_VAULT": other])
+        #expect(r.status == 0, "\(r)")
+        r = try s.run(["move", "groceries", "food/groceries"])
+        #expect(r.status == 0, "\(r)")
+        r = try s.run(["delete", "--yes", "plan"])
+        #expect(r.status == 0, "\(r)")
+
+        r = try s.run(["sync"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("From origin/main, 2 notes:\n  changed  Groceries (groceries)\n"), "\(r)")
+        #expect(r.stdout.contains("  deleted  Plan (plan)\n"), "\(r)")
+        #expect(!r.stdout.contains("Untitled"), "\(r)")
+        #expect(try s.read("food/groceries.md").contains("- tea"))
+        #expect(try s.gitStatus() == "")
+    }
+
     @Test func aConflictStopsNamesTheNoteAndLeavesTheRebaseAsGitLeftIt() throws {
         let (s, other) = try Self.clones()
         try s.run(["edit", "groceries", "# Groceries\n\n- milk\n- oat milk"], env: ["NOTES_VAULT": other])

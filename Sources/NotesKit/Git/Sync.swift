@@ -4,12 +4,14 @@ import Foundation
 public struct SyncReport: Equatable, Sendable {
     /// One note that came in with the pull.
     public struct Incoming: Equatable, Sendable {
-        public enum Kind: String, Sendable { case added, changed, deleted }
+        public enum Kind: String, Sendable { case added, changed, moved, deleted }
         public var kind: Kind
-        /// The vault-relative path.
+        /// The vault-relative path (where it is now; for a deleted note, where it was).
         public var path: String
-        /// Its title (as it is now; as it was, for a deleted note).
+        /// Its title, as the pulled branch has it (as it was, for a deleted note).
         public var title: String
+        /// For a moved (renamed) note, the vault-relative path it had.
+        public var from: String? = nil
     }
 
     /// The commit of the notes changed here, if there were any.
@@ -146,7 +148,12 @@ extension GitRepository {
     }
 
     /// The notes of the vault that `tip` changed since the last commit it shares with `before`
-    /// (all of them when there was no commit before).
+    /// (all of them when there was no commit before). A note moved there (at least 90% similar,
+    /// as `history` follows them, so two notes that merely look alike are never one) is `moved`;
+    /// one moved out of the vault or to a name that is no note's is `deleted`, and one moved in,
+    /// `added`. Titles are read from `tip`'s versions (the base's, for a deleted note), never from
+    /// the work tree, which may hold a note that this clone moved or deleted meanwhile, or its
+    /// uncommitted changes.
     private func incoming(
         since before: String?, to tip: String, title: (String, String) -> String
     ) throws(GitError) -> [SyncReport.Incoming] {
@@ -159,44 +166,74 @@ extension GitRepository {
                 in: .newlines)
         }
         guard base != tip else { return [] }
-        let fields = try check(["diff", "--name-status", "--no-renames", "-z", base, tip, "--", "."]).stdout
+        let fields = try check(["diff", "--name-status", "-M90%", "-z", base, tip, "--", "."]).stdout
             .split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        var changes: [(SyncReport.Incoming.Kind, String, String)] = []
+        // The vault-relative path of a note's work-tree path; nil for a file that is no note.
+        func notePath(_ treePath: String) -> String? {
+            guard let path = vaultPath(treePath), GitStatus.isNote(path) else { return nil }
+            return path
+        }
+        // Each note that came in, and the blob its title is read from (`<commit>:<tree path>`).
+        var changes: [(note: SyncReport.Incoming, blob: String)] = []
+        func add(_ kind: SyncReport.Incoming.Kind, _ path: String, from: String? = nil, blob: String) {
+            changes.append((SyncReport.Incoming(kind: kind, path: path, title: "", from: from), blob))
+        }
         var i = 0
         while i + 1 < fields.count {
-            let (letter, treePath) = (fields[i], fields[i + 1])
+            let letter = fields[i].first
+            // A rename: `R<similarity>`, the old path, the new one.
+            if letter == "R", i + 2 < fields.count {
+                let (old, new) = (fields[i + 1], fields[i + 2])
+                i += 3
+                switch (notePath(old), notePath(new)) {
+                case (let from?, let path?): add(.moved, path, from: from, blob: tip + ":" + new)
+                case (nil, let path?): add(.added, path, blob: tip + ":" + new)
+                case (let from?, nil): add(.deleted, from, blob: base + ":" + old)
+                case (nil, nil): break
+                }
+                continue
+            }
+            let treePath = fields[i + 1]
             i += 2
-            guard let path = vaultPath(treePath), Vault.isNoteName(path),
-                !path.split(separator: "/").contains(where: { $0.hasPrefix(".") })
-            else { continue }
-            let kind: SyncReport.Incoming.Kind = letter == "A" ? .added : letter == "D" ? .deleted : .changed
-            changes.append((kind, path, treePath))
-        }
-        // Deleted notes are read as they were, all in one `git cat-file --batch`.
-        let deleted = changes.filter { $0.0 == .deleted && !$0.2.contains("\n") }
-        var oldTexts: [String: String] = [:]
-        if !deleted.isEmpty {
-            let input = deleted.map { base + ":" + $0.2 + "\n" }.joined()
-            let out = try check(["cat-file", "--batch"], input: Array(input.utf8)).stdout
-            var cursor = out.startIndex
-            for (_, path, _) in deleted {
-                guard let newline = out[cursor...].firstIndex(of: 0x0A) else { break }
-                let header = String(decoding: out[cursor..<newline], as: UTF8.self).split(separator: " ")
-                cursor = newline + 1
-                guard header.count == 3, header[1] == "blob", let size = Int(header[2]),
-                    cursor + size <= out.endIndex
-                else { continue }
-                oldTexts[path] = String(decoding: out[cursor..<(cursor + size)], as: UTF8.self)
-                cursor += size + 1
+            guard let path = notePath(treePath) else { continue }
+            switch letter {
+            case "A": add(.added, path, blob: tip + ":" + treePath)
+            case "D": add(.deleted, path, blob: base + ":" + treePath)
+            default: add(.changed, path, blob: tip + ":" + treePath)
             }
         }
-        return changes.map { kind, path, _ in
-            let text =
-                kind == .deleted
-                ? oldTexts[path] ?? ""
-                : (try? FileSystem.read(folder + "/" + path)).map { String(decoding: $0.0, as: UTF8.self) }
-                    ?? ""
-            return SyncReport.Incoming(kind: kind, path: path, title: title(path, text))
+        // In path order, a moved note by where it is now (git lists it by neither path alone).
+        changes.sort { $0.note.path < $1.note.path }
+        let texts = try blobTexts(changes.map(\.blob))
+        return zip(changes, texts).map { change, text in
+            var note = change.note
+            note.title = title(note.path, text ?? "")
+            return note
         }
+    }
+
+    /// The texts of the blobs `names` (`<commit>:<tree path>`), all from one
+    /// `git cat-file --batch`, in order; nil for one that is missing or is no blob, and for a name
+    /// holding a line break, which the batch cannot be asked.
+    private func blobTexts(_ names: [String]) throws(GitError) -> [String?] {
+        let asked = names.filter { !$0.contains(where: \.isNewline) }
+        guard !asked.isEmpty else { return names.map { _ in nil } }
+        let out = try check(["cat-file", "--batch"], input: Array(asked.map { $0 + "\n" }.joined().utf8))
+            .stdout
+        var texts: [String: String] = [:]
+        var cursor = out.startIndex
+        for name in asked {
+            guard let newline = out[cursor...].firstIndex(of: 0x0A) else { break }
+            // `<object> blob <size>`, then the bytes and a line break; `<name> missing` alone.
+            let header = String(decoding: out[cursor..<newline], as: UTF8.self).split(separator: " ")
+            cursor = newline + 1
+            guard header.count == 3, let size = Int(header[2]), size >= 0, size <= out.endIndex - cursor
+            else { continue }
+            if header[1] == "blob" {
+                texts[name] = String(decoding: out[cursor..<(cursor + size)], as: UTF8.self)
+            }
+            cursor = min(cursor + size + 1, out.endIndex)
+        }
+        return names.map { texts[$0] }
     }
 }

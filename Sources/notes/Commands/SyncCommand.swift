@@ -40,10 +40,12 @@ struct SyncCommand: NotesCommand {
             let count = report.incoming.count == 1 ? "1 note" : "\(report.incoming.count) notes"
             output.out("From \(upstream), \(count):\n")
             for note in report.incoming {
+                // A moved note: `moved    Plan (plan to work/plan)`, its old ID and its new one.
+                let from = note.from.map { Note.id(forPath: $0) + " to " } ?? ""
+                let ids = from + Note.id(forPath: note.path)
                 output.out(
                     "  " + note.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
-                        + ANSI.printable(note.title) + " (" + ANSI.printable(Note.id(forPath: note.path))
-                        + ")\n")
+                        + ANSI.printable(note.title) + " (" + ANSI.printable(ids) + ")\n")
             }
         }
         if report.vaultFilesCommitted {
