@@ -85,6 +85,26 @@ extension NoteStore {
         return written
     }
 
+    /// Records, as the vault's own files for auto-commit (or its `git add` hint), those that git
+    /// has uncommitted changes to — `.gitattributes`, `.notes/.gitignore`, `.notes/settings.json`
+    /// and the files of the vault-relative `templateFolder` (`GitStatus.templateFiles`) — as
+    /// `sync` commits them: `notes init` of a folder that has templates already commits them too,
+    /// so a clone has them. Nothing outside git, or for a template folder that leads out of the
+    /// vault.
+    public func recordUncommittedVaultFiles(templateFolder: String) {
+        guard let status = try? repository().status() else { return }
+        let changed = Set(status.entries.filter { !$0.isUnmerged }.map(\.path))
+        var paths = GitRepository.ownFiles.filter {
+            changed.contains($0) && FileSystem.status(vault.fullPath($0)) != nil
+        }
+        if let folder = committedTemplateFolder(templateFolder) {
+            paths += status.templateFiles(in: folder, root: vault.root)
+        }
+        for path in paths where !pendingChanges.contains(.vaultFile(path)) {
+            record(.vaultFile(path))
+        }
+    }
+
     /// Commits exactly the files of the changes made through this store since the last call (the
     /// `gitAutoCommit` setting); nil when there was nothing to commit. The changes count as dealt
     /// with whatever git says, so a failed commit is reported once, not again with the next.

@@ -43,8 +43,10 @@ struct InitCommand: NotesCommand {
                 "\(absolute) is already a vault; brought \(wrote.joined(separator: " and ")) up to date\n")
         }
         // The vault's own files are committed as any change is, by the vault's own gitAutoCommit
-        // (or the `git add` to run is said).
+        // (or the `git add` to run is said): those written here, and those git has changes to,
+        // such as the templates of a folder that was a vault before.
         let settings = LayeredSettings(user: context.loadedSettings, vaultRoot: absolute).effective
+        store.recordUncommittedVaultFiles(templateFolder: settings.templatesFolder)
         for warning in AutoCommitter.commit(store, enabled: settings.autoCommit) {
             context.output.err("warning: " + warning)
         }

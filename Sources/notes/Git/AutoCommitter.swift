@@ -39,8 +39,9 @@ enum AutoCommitter {
     }
 
     /// Without auto-commit, the vault's own files a command wrote (`.notes/.gitignore` made or
-    /// brought up to date, `.notes/settings.json`) are what a clone needs to be the same vault:
-    /// the `git add` to run, when the vault is in a git work tree.
+    /// brought up to date, `.notes/settings.json`), or found not committed (`init`: templates),
+    /// are what a clone needs to be the same vault: the `git add` to run, when the vault is in a
+    /// git work tree.
     private static func commitHint(_ store: NoteStore) -> String? {
         var paths: [String] = []
         for case .vaultFile(let path) in store.pendingChanges where !paths.contains(path) {
@@ -53,8 +54,9 @@ enum AutoCommitter {
             paths.count < 3
             ? paths.joined(separator: " and ")
             : paths.dropLast().joined(separator: ", ") + " and " + (paths.last ?? "")
-        return "wrote " + named
-            + ", which a clone of the vault needs; commit it with: "
+        let them = paths.count == 1 ? "it" : "them"
+        return named + (paths.count == 1 ? " is" : " are") + " not committed, and a clone of the vault needs "
+            + them + "; commit " + them + " with: "
             + "git -C \(folder) add -- \(quoted) && git -C \(folder) commit -m 'notes: update the vault files' -- \(quoted)"
     }
 }
