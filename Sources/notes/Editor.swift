@@ -85,7 +85,7 @@ struct Editor {
         } catch let terminated as ForegroundProcess.Terminated {
             // Anything beside the text and its marker (vim's swap file) holds typing too.
             let edited = (try? FileSystem.read(file)).map { $0.0 }
-            if edited != bytes || (FileSystem.entries(folder) ?? []).count > 2 {
+            if edited != bytes || Editor.holdsMoreThanTheText(folder) {
                 output.err(
                     "warning: notes was stopped while the editor was open; nothing was saved, your text "
                         + "is kept in '\(Editor.keep(file, in: folder))'")
@@ -106,7 +106,9 @@ struct Editor {
                 case .exited(let status): "exited with status \(status)"
                 case .signaled(let signal): "was stopped by signal \(signal)"
                 }
-            if let edited, edited != text {
+            // Anything typed is kept: other text than was handed over (in whatever encoding), or
+            // a file beside it (a swap file).
+            if written != bytes || Editor.holdsMoreThanTheText(folder) {
                 throw CommandError(
                     "the editor '\(command)' \(how); nothing saved, your text is kept in "
                         + "'\(Editor.keep(file, in: folder))'")
@@ -116,18 +118,31 @@ struct Editor {
         }
         guard let edited else {
             guard let written else {
-                try? FileSystem.remove(folder)
+                // Moved, or replaced by what cannot be read as a file (a symlink): anything beside
+                // the marker may hold the typing.
+                guard (FileSystem.entries(folder) ?? []).count > 1 else {
+                    try? FileSystem.remove(folder)
+                    throw CommandError(
+                        "the editor removed the file it was editing ('\(file)'); nothing saved")
+                }
                 throw CommandError(
-                    "the edited file '\(file)' is missing (the editor removed it); nothing saved")
+                    "the editor left no readable file at '\(file)'; nothing saved, what it left is kept in '"
+                        + Editor.keep(folder: folder) + "'")
             }
             // Text in another encoding (Latin-1, UTF-16) is the user's typing all the same: keep
             // it where they can convert it, rather than leave it for the next sweep to report.
             throw CommandError(
                 "the editor saved text that is not UTF-8 (\(Editor.firstInvalidUTF8(in: written))); "
                     + "nothing saved, your text is kept in '\(Editor.keep(file, in: folder))': convert it to "
-                    + "UTF-8 (for example with 'iconv -f latin1 -t utf-8') and set the editor to save UTF-8")
+                    + "UTF-8 (Latin-1 text with 'iconv -f latin1 -t utf-8 FILE') and set the editor to save UTF-8"
+            )
         }
         return Session(text: edited, folder: folder, file: file)
+    }
+
+    /// Whether an editor folder holds anything besides the text and its marker (a swap file).
+    static func holdsMoreThanTheText(_ folder: String) -> Bool {
+        (FileSystem.entries(folder) ?? []).count > 2
     }
 
     /// Where the first byte sequence that is not UTF-8 sits in `bytes`, as "line L, byte B" (both

@@ -178,6 +178,38 @@ import Testing
             ["edit", "n"], env: ["NOTES_EDITOR": try s.script("ok.sh", #"printf 'x\n' > "$1""#)])
         #expect(next.status == 0 && !next.stderr.contains("interrupted"), "\(next)")
     }
+
+    /// Latin-1 text from an editor that then fails is kept too (it is not the text handed over).
+    @Test func textThatIsNotUTF8OfAFailedEditorIsKept() throws {
+        let s = try Sandbox()
+        try s.write("n.md", "keep\n")
+        let editor = try s.script("ed.sh", #"printf 'caf\351\n' > "$1"; exit 3"#)
+        let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": editor])
+        #expect(
+            r.status == 1 && r.stderr.contains("exited with status 3; nothing saved, your text is kept in"))
+        let path = try #require(
+            r.stderr.split(separator: "'").first { $0.hasSuffix("/n.md") }.map(String.init))
+        #expect(FileManager.default.contents(atPath: path) == Data("caf".utf8 + [0xE9, 0x0A]))
+    }
+
+    /// An editor that saves under another name and removes the file it was given (or leaves a
+    /// symlink there) leaves the typing beside it: the folder is kept and named. One that only
+    /// removes the file leaves nothing to keep.
+    @Test(arguments: [
+        (#"printf 'typed\n' > "$1"; mv "$1" "$1.saved""#, "n.md.saved"),
+        (#"printf 'typed\n' > "$1.real"; rm "$1"; ln -s "$1.real" "$1""#, "n.md.real"),
+    ])
+    func typingLeftBesideAMissingFileIsKept(script: String, saved: String) throws {
+        let s = try Sandbox()
+        try s.write("n.md", "keep\n")
+        let r = try s.run(["edit", "n"], env: ["NOTES_EDITOR": try s.script("ed.sh", script)])
+        #expect(r.status == 1 && r.stderr.contains("nothing saved, what it left is kept in"), "\(r)")
+        let folder = try #require(r.stderr.split(separator: "'").last { $0.contains("/notes-unsaved-") })
+        #expect(try String(contentsOfFile: folder + "/" + saved, encoding: .utf8) == "typed\n")
+        let removed = try s.run(["edit", "n"], env: ["NOTES_EDITOR": try s.script("rm.sh", #"rm "$1""#)])
+        #expect(removed.status == 1 && removed.stderr.contains("the editor removed the file"), "\(removed)")
+        #expect(try s.read("n.md") == "keep\n")
+    }
 }
 
 /// `edit` without TEXT opens the editor, whatever stdin is.

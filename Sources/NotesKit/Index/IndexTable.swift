@@ -64,7 +64,7 @@ struct IndexTable {
     /// from elsewhere; `strings` appends its title, preview, warnings and shown tags and links;
     /// `tags` and `links` are its chunks of those regions.
     mutating func add(
-        path: UnsafeRawBufferPointer, size: Int64, mtime: Int64, inode: UInt64, ctime: Int64 = 0,
+        path: UnsafeRawBufferPointer, size: Int64, mtime: Int64, inode: UInt64, ctime: Int64,
         createdAt: Double,
         updatedAt: Double?, flags: UInt8, textLength length: Int, textCheck: UInt32,
         tags tagsChunk: UnsafeRawBufferPointer,
@@ -125,7 +125,7 @@ struct IndexTable {
     /// the caller). A path longer than a record can hold (far beyond PATH_MAX) is not indexed:
     /// the file is read every time.
     mutating func add(
-        path: String, size: Int64, mtime: Int64, inode: UInt64, ctime: Int64 = 0, note: Note?,
+        path: String, size: Int64, mtime: Int64, inode: UInt64, ctime: Int64, note: Note?,
         warnings: [ParseWarning],
         refs: NoteRefs.Encoded, textFrom textStart: Int
     ) {
@@ -150,7 +150,7 @@ struct IndexTable {
     /// that has them without a `Note` (`recordFromBytes`): `flags` as that one makes them, the
     /// title and preview as UTF-8.
     mutating func add(
-        path: String, size: Int64, mtime: Int64, inode: UInt64, ctime: Int64 = 0, flags: UInt8,
+        path: String, size: Int64, mtime: Int64, inode: UInt64, ctime: Int64, flags: UInt8,
         createdAt: Double,
         updatedAt: Double?, title: UnsafeBufferPointer<UInt8>, preview: UnsafeBufferPointer<UInt8>,
         warnings: [ParseWarning], refs: NoteRefs.Encoded, textFrom textStart: Int
@@ -255,7 +255,7 @@ struct IndexTable {
             var path = path
             path.withUTF8 { path in
                 add(
-                    path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0,
+                    path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, ctime: 0, createdAt: 0,
                     updatedAt: nil,
                     flags: IndexLayout.removed, textLength: 0, textCheck: IndexChecksum.short([]),
                     tags: UnsafeRawBufferPointer(start: nil, count: 0),
@@ -275,7 +275,7 @@ struct IndexTable {
             guard path.utf8.count <= Int(UInt16.max) else { continue }
             path.withUTF8 { path in
                 add(
-                    path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, createdAt: 0,
+                    path: UnsafeRawBufferPointer(path), size: 0, mtime: 0, inode: 0, ctime: 0, createdAt: 0,
                     updatedAt: nil,
                     flags: IndexLayout.isFile, textLength: 0, textCheck: IndexChecksum.short([]),
                     tags: UnsafeRawBufferPointer(start: nil, count: 0),

@@ -18,6 +18,7 @@ struct DecodedRecord: Equatable {
     var size: Int64
     var mtime: UInt64
     var inode: UInt64
+    var ctime: Int64
     var isNote: Bool
     var removed: Bool
     var note: Note?
@@ -147,7 +148,7 @@ enum IndexFuzz {
         _ = index.anchors(at: n, viaPread: true)
         return DecodedRecord(
             path: Array(index.pathBytes(n)), size: record.size, mtime: UInt64(bitPattern: record.mtime),
-            inode: record.inode,
+            inode: record.inode, ctime: record.ctime,
             isNote: index.isNote(n), removed: record.removed, note: record.note,
             noteRead: index.isNote(n) ? index.note(at: n, viaPread: true) : nil, warnings: record.warnings,
             text: record.folded.withUnsafeBytes { Array($0) }, refs: record.refs, links: index.links(at: n),
@@ -177,22 +178,26 @@ enum IndexFuzz {
     ) -> DecodedRecord? {
         let start = table.texts.count
         let size = Int64(text.utf8.count)
+        // A status-change time of its own, so that a column mixed up with another shows.
+        let ctime = Int64(bitPattern: inode &* 0x9E37_79B9_7F4A_7C15)
         guard readable else {
             let warning = ParseWarning(line: 0, message: "the file could not be read; skipped")
             table.add(
-                path: path, size: size, mtime: mtime, inode: inode, note: nil, warnings: [warning],
+                path: path, size: size, mtime: mtime, inode: inode, ctime: ctime, note: nil,
+                warnings: [warning],
                 refs: NoteRefs.Encoded(), textFrom: start)
             guard path.utf8.count <= Int(UInt16.max) else { return nil }
             return DecodedRecord(
                 path: Array(path.utf8), size: size, mtime: UInt64(bitPattern: mtime), inode: inode,
-                isNote: false,
+                ctime: ctime, isNote: false,
                 removed: false,
                 note: nil, noteRead: nil, warnings: [warning], text: [],
                 refs: NoteRefs.Encoded(tags: [], links: [], shown: ShownRefs.none),
                 links: [], linksRead: [], foldedTitle: nil, foldedTags: [], linkKeys: [])
         }
         let document = NoteDocument(parsing: text)
-        let status = FileStatus(kind: .regular, size: size, mtime: mtime, inode: inode, mode: 0o644)
+        let status = FileStatus(
+            kind: .regular, size: size, mtime: mtime, inode: inode, ctime: ctime, mode: 0o644)
         let note = Note(path: path, document: document, mtime: status.mtimeSeconds, titleFrom: titleSource)
         let warnings = (document.warnings + document.dateWarnings()).sorted { $0.line < $1.line }
         let loaded = LoadedNote(
@@ -206,7 +211,8 @@ enum IndexFuzz {
         let folded = Array(table.texts[start...])
         let refs = Vault.refs(of: loaded, folding: &folder)
         table.add(
-            path: path, size: size, mtime: mtime, inode: inode, note: note, warnings: warnings, refs: refs,
+            path: path, size: size, mtime: mtime, inode: inode, ctime: ctime, note: note, warnings: warnings,
+            refs: refs,
             textFrom: start)
         guard path.utf8.count <= Int(UInt16.max) else { return nil }
 
@@ -234,7 +240,8 @@ enum IndexFuzz {
                 keys: keys)
         }
         return DecodedRecord(
-            path: Array(path.utf8), size: size, mtime: UInt64(bitPattern: mtime), inode: inode, isNote: true,
+            path: Array(path.utf8), size: size, mtime: UInt64(bitPattern: mtime), inode: inode, ctime: ctime,
+            isNote: true,
             removed: false,
             note: kept, noteRead: kept,
             warnings: warnings.map { ParseWarning(line: max(0, $0.line), message: $0.message) },
@@ -284,7 +291,8 @@ enum IndexFuzz {
         for path in removed {
             expected.append(
                 DecodedRecord(
-                    path: Array(path.utf8), size: 0, mtime: 0, inode: 0, isNote: false, removed: true,
+                    path: Array(path.utf8), size: 0, mtime: 0, inode: 0, ctime: 0, isNote: false,
+                    removed: true,
                     note: nil, noteRead: nil,
                     warnings: [], text: [],
                     refs: NoteRefs.Encoded(tags: [], links: [], shown: ShownRefs.none), links: [],
