@@ -118,6 +118,55 @@ import Testing
                 """)
     }
 
+    /// A folder whose name starts with `#` (a comment line) or `!` (a negative pattern, which git
+    /// refuses in attributes, with a warning on every command), with or without a blank (quoted).
+    @Test(arguments: ["#notes", "!bang", "#my notes"])
+    func theRepositorysAttributesNameAFolderThatLooksLikeAComment(folder: String) throws {
+        let s = try Sandbox(initVault: false)
+        try s.useGit()
+        try s.gitOK(["init", "-q"], in: s.root.path)
+        let r = try s.run(["init", s.root.path + "/" + folder])
+        #expect(r.status == 0 && !r.stderr.contains("merge driver"), "\(r)")
+        try FileManager.default.removeItem(atPath: s.root.path + "/" + folder + "/.gitattributes")
+        let attributes = try s.git(
+            ["check-attr", "merge", "--", folder + "/a.md", "other/a.md"], in: s.root.path)
+        #expect(attributes.status == 0 && attributes.stderr.isEmpty, "\(attributes)")
+        #expect(attributes.stdout == "\(folder)/a.md: merge: notes\nother/a.md: merge: unspecified\n")
+    }
+
+    /// The repository's attributes file may be a symlink (a dotfiles setup): the file it leads to
+    /// gets the lines and the link stays. One that cannot be written is a warning, not a failed
+    /// `init`.
+    @Test func aSymlinkedOrUnwritableAttributesFileDoesNotStopInit() throws {
+        let s = try Sandbox(initVault: false)
+        try s.useGit()
+        try s.gitOK(["init", "-q"], in: s.root.path)
+        let info = s.root.path + "/.git/info"
+        try FileManager.default.createDirectory(atPath: info, withIntermediateDirectories: true)
+        try "# mine\n".write(toFile: s.root.path + "/dot-attributes", atomically: true, encoding: .utf8)
+        try? FileManager.default.removeItem(atPath: info + "/attributes")
+        try FileManager.default.createSymbolicLink(
+            atPath: info + "/attributes", withDestinationPath: "../../dot-attributes")
+        let r = try s.run(["init", s.root.path + "/v"])
+        #expect(r.status == 0 && !r.stderr.contains("merge driver"), "\(r)")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: info + "/attributes")
+                == "../../dot-attributes")
+        #expect(
+            try String(contentsOfFile: s.root.path + "/dot-attributes", encoding: .utf8)
+                == "# mine\nv/**/*.md merge=notes\nv/**/*.markdown merge=notes\n")
+        // A link that leads nowhere writable: a warning that says what to add by hand.
+        try FileManager.default.removeItem(atPath: info + "/attributes")
+        try FileManager.default.createSymbolicLink(
+            atPath: info + "/attributes", withDestinationPath: "/proc/version")
+        let w = try s.run(["init", s.root.path + "/w"])
+        #expect(w.status == 0, "\(w)")
+        #expect(
+            w.stderr.hasPrefix("warning: could not add the merge driver's lines to '/proc/version'"), "\(w)")
+        #expect(w.stderr.contains("w/**/*.md merge=notes"), "\(w)")
+        #expect(!(try s.gitOK(["config", "merge.notes.driver"], in: s.root.path)).isEmpty)
+    }
+
     /// The note is mended by hand (any editor) or with `notes edit`, which sets `updatedAt`.
     @Test(arguments: [false, true])
     func anEditOfTheSameLineStopsAndTheMendedNoteFinishesTheSync(withNotesEdit: Bool) throws {

@@ -108,6 +108,33 @@ import Testing
         #expect(!s.exists("plan.md"))
     }
 
+    /// A vault in a folder of the repository, with the user's `diff.relative` on (which makes
+    /// `git diff` print paths from the folder it runs in): what came in is still reported.
+    @Test func aVaultInAFolderReportsWhatCameInWhateverDiffRelativeSays() throws {
+        let s = try Sandbox(initVault: false)
+        try s.useGit()
+        let (here, there, remote) = (
+            s.root.path + "/here", s.root.path + "/there", s.root.path + "/remote.git"
+        )
+        try s.gitOK(["init", "-q", "--bare", remote], in: s.root.path)
+        try s.gitOK(["clone", "-q", remote, here], in: s.root.path)
+        #expect(try s.run(["init", here + "/my notes"]).status == 0)
+        try "# Plan\n".write(toFile: here + "/my notes/plan.md", atomically: true, encoding: .utf8)
+        try s.gitOK(["add", "-A"], in: here)
+        try s.gitOK(["commit", "-q", "-m", "start"], in: here)
+        try s.gitOK(["push", "-q", "-u", "origin", "main"], in: here)
+        try s.gitOK(["clone", "-q", remote, there], in: s.root.path)
+        try "# Call the plumber\n".write(
+            toFile: there + "/my notes/call.md", atomically: true, encoding: .utf8)
+        try s.gitOK(["add", "-A"], in: there)
+        try s.gitOK(["commit", "-q", "-m", "call"], in: there)
+        try s.gitOK(["push", "-q"], in: there)
+        try s.gitOK(["config", "diff.relative", "true"], in: here)
+        let r = try s.run(["sync"], env: ["NOTES_VAULT": here + "/my notes"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("  added    Call the plumber (call)\n"), "\(r)")
+    }
+
     /// A note moved there is one note that moved, by its title, not a deleted note and an added one.
     @Test func aNoteMovedThereIsReportedAsMovedByItsTitle() throws {
         let (s, other) = try Self.clones()

@@ -132,6 +132,9 @@ extension MergeDriver {
             if "*?[\\".contains(character) { folder.append("\\") }
             folder.append(character)
         }
+        // A line that starts with `#` is a comment, and one with `!` a negative pattern, which
+        // attributes refuse: both are taken as written when escaped.
+        if folder.hasPrefix("#") || folder.hasPrefix("!") { folder = "\\" + folder }
         return ["*.md", "*.markdown"].map { name in
             let pattern = folder + "**/" + name
             guard pattern.contains(where: { $0.isWhitespace || $0 == "\"" }) else {

@@ -76,11 +76,15 @@ extension NoteStore {
     /// Makes git merge the vault's notes with the merge driver `driver` (the `merge.notes.driver`
     /// command): writes the `.gitattributes` lines when they are missing, and sets the driver when
     /// the vault is in a git work tree. Returns whether `.gitattributes` was written, which is then
-    /// recorded as one of the vault's own files, for auto-commit (or its `git add` hint).
+    /// recorded as one of the vault's own files, for auto-commit (or its `git add` hint). `warn`
+    /// gets what went wrong without stopping it, as a sentence.
     @discardableResult
-    public func setUpMergeDriver(_ driver: String?) throws -> Bool {
+    public func setUpMergeDriver(_ driver: String?, warn: (String) -> Void = { _ in }) throws -> Bool {
         let written = try VaultError.mapping(MergeDriver.writeAttributes(in: vault.root))
-        if let driver, let repository = try? repository() { try repository.setMergeDriver(driver) }
+        if let driver, let repository = try? repository(), let warning = try repository.setMergeDriver(driver)
+        {
+            warn(warning)
+        }
         if written { record(.vaultFile(MergeDriver.attributesPath)) }
         return written
     }

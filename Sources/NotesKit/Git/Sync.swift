@@ -33,6 +33,8 @@ public struct SyncReport: Equatable, Sendable {
     /// changes it had stashed for the pull (`--autostash`) conflicted: they are left unmerged,
     /// with markers, and the changes are still in the stash. Empty when it went well.
     public var autostashConflicts: [String] = []
+    /// What went wrong without stopping the sync, as sentences.
+    public var warnings: [String] = []
 }
 
 extension SyncReport {
@@ -65,7 +67,7 @@ extension GitRepository {
         committed: (CommitPlan) -> Void = { _ in }
     ) throws(GitError) -> SyncReport {
         if FileSystem.status(gitDirectory + "/MERGE_HEAD") != nil { throw .unfinished("merge") }
-        if let mergeDriver { try setMergeDriver(mergeDriver) }
+        let driverWarning = try mergeDriver.flatMap { driver throws(GitError) in try setMergeDriver(driver) }
         let remotes = try check(["remote"]).output.split(separator: "\n")
         guard let firstRemote = remotes.first.map(String.init) else { throw .noRemote }
         var resumedFrom: String?
@@ -90,6 +92,7 @@ extension GitRepository {
         let branch = branchResult.output.trimmingCharacters(in: .newlines)
 
         var report = SyncReport()
+        report.warnings = driverWarning.map { [$0] } ?? []
         // The vault's own files first, in a commit of their own: a pull may bring them too, and
         // a rebase that stops on a note then has them in place already.
         report.note(committedVaultFiles: try commitVaultFiles(templateFolder: templateFolder))
@@ -166,7 +169,9 @@ extension GitRepository {
                 in: .newlines)
         }
         guard base != tip else { return [] }
-        let fields = try check(["diff", "--name-status", "-M90%", "-z", base, tip, "--", "."]).stdout
+        let fields = try check([
+            "diff", "--name-status", "--no-relative", "-M90%", "-z", base, tip, "--", ".",
+        ]).stdout
             .split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         // The vault-relative path of a note's work-tree path; nil for a file that is no note.
         func notePath(_ treePath: String) -> String? {
@@ -204,12 +209,18 @@ extension GitRepository {
         }
         // In path order, a moved note by where it is now (git lists it by neither path alone).
         changes.sort { $0.note.path < $1.note.path }
-        let texts = try blobTexts(changes.map(\.blob))
-        return zip(changes, texts).map { change, text in
-            var note = change.note
-            note.title = title(note.path, text ?? "")
-            return note
+        // The texts 256 at a time, each let go of once its title is read: a pull of a whole
+        // vault never holds all its notes at once.
+        var notes: [SyncReport.Incoming] = []
+        for start in stride(from: 0, to: changes.count, by: 256) {
+            let chunk = changes[start..<min(start + 256, changes.count)]
+            for (change, text) in zip(chunk, try blobTexts(chunk.map(\.blob))) {
+                var note = change.note
+                note.title = title(note.path, text ?? "")
+                notes.append(note)
+            }
         }
+        return notes
     }
 
     /// The texts of the blobs `names` (`<commit>:<tree path>`), all from one

@@ -210,16 +210,19 @@ extension GitRepository {
 
     /// Sets the repository's `merge.notes.driver` to `driver` (rewritten only when it differs, so
     /// that a binary that moved is found again), and sends the vault's notes through it from the
-    /// repository's own attributes file too (`writeLocalAttributes`).
-    func setMergeDriver(_ driver: String) throws(GitError) {
-        try writeLocalAttributes()
+    /// repository's own attributes file too (`writeLocalAttributes`); returns the warning that
+    /// file could not be written, if it could not.
+    @discardableResult
+    func setMergeDriver(_ driver: String) throws(GitError) -> String? {
+        let warning = writeLocalAttributes()
         let current = try run(["config", "--local", "--get", MergeDriver.configKey]).output
-        guard current.trimmingCharacters(in: .newlines) != driver else { return }
+        guard current.trimmingCharacters(in: .newlines) != driver else { return warning }
         try check(["config", "--local", MergeDriver.configKey, driver])
         try check([
             "config", "--local", "merge.notes.name",
             "notes: the later updatedAt, the earlier new createdAt, then a line merge",
         ])
+        return warning
     }
 
     /// Adds the merge driver's lines for the vault's notes to the repository's own attributes
@@ -227,16 +230,30 @@ extension GitRepository {
     /// is not enough: a rebase reads the attributes of the trees it merges, and until both sides
     /// have committed `.gitattributes` (the first sync of a vault that had none), neither has the
     /// lines, so `updatedAt` would conflict. Git reads this file for every merge, and it is no
-    /// file of the work tree: `git status` never shows it.
-    func writeLocalAttributes() throws(GitError) {
-        var path = try check(["rev-parse", "--git-path", "info/attributes"]).output
-            .trimmingCharacters(in: .newlines)
+    /// file of the work tree: `git status` never shows it. A symlink there (a dotfiles setup) is
+    /// followed, and the file it leads to written. Only a help for that first sync, so a file
+    /// that cannot be written (a read-only git folder) is a warning, returned, not an error.
+    func writeLocalAttributes() -> String? {
+        guard
+            var path = try? check(["rev-parse", "--git-path", "info/attributes"]).output
+                .trimmingCharacters(in: .newlines)
+        else { return nil }
         if !path.hasPrefix("/") { path = folder + "/" + path }
+        // A chain of symlinks, followed as far as a few links go (a loop ends there and fails).
+        for _ in 0..<8 {
+            guard FileSystem.status(path)?.kind == .symlink,
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path)
+            else { break }
+            path = target.hasPrefix("/") ? target : FileSystem.parentFolder(of: path) + "/" + target
+        }
         do {
             try FileSystem.makeDirectory(FileSystem.parentFolder(of: path))
             try MergeDriver.add(MergeDriver.localAttributeLines(prefix: prefix), toAttributesFile: path)
+            return nil
         } catch {
-            throw .failed(command: "notes merge driver", message: error.localizedDescription)
+            return "could not add the merge driver's lines to '\(path)' (\(error.localizedDescription)); "
+                + "the first sync may then stop on 'updatedAt' conflicts until .gitattributes is committed on "
+                + "both sides (add them by hand: \(MergeDriver.localAttributeLines(prefix: prefix).joined(separator: "; ")))"
         }
     }
 }

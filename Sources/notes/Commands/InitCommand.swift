@@ -31,7 +31,9 @@ struct InitCommand: NotesCommand {
         store.record(setup)
         // Notes merge through this binary's merge driver, so that two machines' `updatedAt` never
         // conflict: `.gitattributes` and, in git, the local driver setting.
-        let wroteAttributes = try store.setUpMergeDriver(context.mergeDriver)
+        let wroteAttributes = try store.setUpMergeDriver(context.mergeDriver) { warning in
+            context.output.err("warning: " + warning)
+        }
         if setup.madeStateFolder {
             context.output.out("Initialized an empty vault in \(absolute)\n")
         } else if store.pendingChanges.isEmpty {

@@ -7,11 +7,12 @@ struct SyncCommand: NotesCommand {
         discussion: """
             Commits the vault's changed notes (and only them) as gitAutoCommit would, then runs
             'git pull --rebase --autostash' and 'git push' when the branch has an upstream, and says
-            which notes came in. Notes merge through a merge driver (.gitattributes, committed, and
-            the local merge.notes.driver, both set up here) that keeps the later updatedAt, so only
-            edits of the same lines conflict. A conflict stops the rebase with the notes named and
-            the markers in them; remove the markers (notes edit, or any editor) and sync again to
-            finish, or abort with 'git rebase --abort'.
+            which notes came in (added, changed, moved, deleted). Notes merge through a merge driver
+            (.gitattributes, committed, with the local merge.notes.driver and info/attributes, all
+            set up here) that keeps the later updatedAt, so only edits of the same lines conflict.
+            A conflict stops the rebase with the notes named and the markers in them; remove the
+            markers (notes edit, or any editor) and sync again to finish, or abort with
+            'git rebase --abort'.
             """)
 
     init(_ arguments: ParsedArguments) throws(UsageError) {}
@@ -29,6 +30,7 @@ struct SyncCommand: NotesCommand {
                     "Committed " + (plan.message.split(separator: "\n").first.map(String.init) ?? "") + "\n")
                 output.flush()
             })
+        for warning in report.warnings { output.err("warning: " + warning) }
         let upstream = ANSI.printable(report.upstream)
         if report.incoming.isEmpty {
             switch report.commitsIn {
