@@ -68,6 +68,17 @@ struct ResolutionCase: CustomTestStringConvertible, Sendable {
             name: "never out of the vault", target: "../../a.png", note: "trips/rome.md",
             files: [], resolved: nil),
         ResolutionCase(
+            name: "never out of the vault, whatever has the name", target: "../../a.png",
+            note: "trips/rome.md",
+            files: ["a.png", "trips/a.png"], resolved: nil),
+        ResolutionCase(
+            name: "a relative path names only the file there", target: "./a.png", note: "trips/rome.md",
+            files: ["a.png", "x/a.png"], resolved: nil),
+        ResolutionCase(
+            name: "a path from the top names only the file there", target: "/img/a.png",
+            note: "trips/rome.md",
+            files: ["trips/img/a.png"], resolved: nil),
+        ResolutionCase(
             name: "else by file name, nearest first", target: "photo.png", note: "trips/rome.md",
             files: ["attachments/photo.png", "trips/media/photo.png", "z/photo.png"],
             resolved: "trips/media/photo.png"),

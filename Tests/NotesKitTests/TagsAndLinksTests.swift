@@ -214,10 +214,13 @@ struct ExpectedLink: Equatable, Sendable, CustomStringConvertible {
                 ExpectedLink("[c](x.md \"T\")", "x.md"),
             ]),
         LinkCase(
-            name: "URLs, other schemes, anchors, absolute paths and other files are not links",
+            name: "URLs, other schemes, anchors and other files are not links",
             body:
-                "[a](https://x.org/n.md) [b](mailto:x@y.md) [c](#part) [d](/etc/n.md) [e](photo.png) [f](notes.txt)\n",
+                "[a](https://x.org/n.md) [b](mailto:x@y.md) [c](#part) [d](//host/n.md) [e](photo.png) [f](notes.txt)\n",
             links: []),
+        LinkCase(
+            name: "a path from the vault's top is a link (Obsidian's absolute path in vault)",
+            body: "[d](/etc/n.md) [e](/)\n", links: [ExpectedLink("[d](/etc/n.md)", "/etc/n.md")]),
         LinkCase(name: "images are not links, even to .md", body: "![alt](n.md) ![[pic.jpg]]\n", links: []),
         LinkCase(
             name: "brackets nest in the text; an image inside a link",

@@ -62,4 +62,27 @@ import Testing
             try s.run(["links", "hub", "--broken"]).stdout
                 == "2\t\t[[plan#Nope]]\n2\t\t[[plan#^gone]]\n2\t\t[[none]]\n")
     }
+
+    /// Links written as paths (Obsidian's "relative path" format) go to the note or file at that
+    /// path, from the note's folder or (`/`) the vault's top; one above the top is broken.
+    @Test func pathLinksResolveAsObsidianReadsThem() throws {
+        let s = try Sandbox()
+        try s.write("Top.md", "# Top\n")
+        try s.write("Plan.md", "# Plan\n")
+        try s.write("img/a.png", "png")
+        try s.write("a/b/s.md", "# S\n")
+        try s.write("a/b/Plan.md", "# Local plan\n")
+        try s.write(
+            "a/b/deep.md",
+            "[[../../Top]] [[./s]] [[/Top]] ![[../../img/a.png]] [p](/Plan) [q](/Plan.md)\n[[../../../Top]]\n"
+        )
+        let broken = try s.run(["links", "--broken"])
+        #expect(broken.stdout == "a/b/deep\t2\t[[../../../Top]]\n", "\(broken)")
+        #expect(
+            try s.run(["links", "a/b/deep"]).stdout
+                == "1\tTop\t[[../../Top]]\n1\ta/b/s\t[[./s]]\n1\tTop\t[[/Top]]\n1\timg/a.png\t![[../../img/a.png]]\n"
+                + "1\tPlan\t[p](/Plan)\n1\tPlan\t[q](/Plan.md)\n2\t\t[[../../../Top]]\n")
+        #expect(
+            try s.run(["backlinks", "Top"]).stdout == "a/b/deep\t1\t[[../../Top]]\na/b/deep\t1\t[[/Top]]\n")
+    }
 }

@@ -385,8 +385,14 @@ public enum NoteLinks {
             pathEnd = question
         }
         let pathRange = destination.lowerBound..<pathEnd
-        // Most destinations are URLs or other files: told apart by their bytes first.
-        guard !pathRange.isEmpty, bytes[pathRange.lowerBound] != UInt8(ascii: "/") else { return nil }
+        // Most destinations are URLs or other files: told apart by their bytes first. A leading
+        // `/` is the vault's top (`[p](/Plan.md)`); `//host/…` is a URL without its scheme.
+        guard !pathRange.isEmpty else { return nil }
+        if bytes[pathRange.lowerBound] == UInt8(ascii: "/"),
+            pathRange.count < 2 || bytes[pathRange.lowerBound + 1] == UInt8(ascii: "/")
+        {
+            return nil
+        }
         let last = bytes[pathRange.upperBound - 1]
         guard
             last == UInt8(ascii: "d") || last == UInt8(ascii: "n")

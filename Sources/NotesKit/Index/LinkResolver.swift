@@ -7,8 +7,11 @@ import Foundation
 /// the smaller ID); a target with folders (`[[Plugins/Backlinks]]`) names the notes whose ID ends
 /// with it, as a file name names them. Then, outside a vault with `.obsidian/` (`LinkRules`), the
 /// note that lists the folded target among its folded aliases, and the note whose folded title it
-/// is (the nearest too); else it is broken. A Markdown link goes to the note at its path from the
-/// linking note's folder, else (Obsidian's absolute-in-vault links) from the top of the vault; one
+/// is (the nearest too); else it is broken. A wiki target that starts with `./`, `../` or `/` is a
+/// path (Obsidian's "relative path" link format): from the linking note's folder, or from the
+/// vault's top with `/`; it goes to the note at that path or nowhere (`position(ofWikiPath:from:)`).
+/// A Markdown link goes to the note at its path from the linking note's folder, else (Obsidian's
+/// absolute-in-vault links) from the top of the vault (only from there with a leading `/`); one
 /// without an extension (`[p](Plan)`, an attachment link by its form) goes to the note at its path
 /// with `.md`, as Obsidian reads it, unless a file of the vault is its target (`note(ofBare:from:)`).
 ///
@@ -277,6 +280,12 @@ final class LinkResolver {
     func resolveWiki(key: UnsafeRawBufferPointer, alternative: UnsafeRawBufferPointer, from source: [UInt8])
         -> (position: Int, step: LinkStep)?
     {
+        // `[[../Top]]`, `[[./s]]`, `[[/Top]]`: a path, and only that (one byte ruled out first).
+        if let first = key.first, first == UInt8(ascii: ".") || first == UInt8(ascii: "/"),
+            LinkResolver.isPathTarget(key)
+        {
+            return position(ofWikiPath: key, from: source).map { ($0, .id) }
+        }
         if let found = position(ofID: key) { return (found, .id) }
         for caseless in [false, true] {
             let named = positions(ending: key, caseless: caseless)
@@ -440,10 +449,13 @@ final class NamingKeys: Sendable {
     let id: [UInt8], name: [UInt8], path: [UInt8]
     let foldedTitle: [UInt8]?, foldedID: [UInt8], foldedName: [UInt8]
     let foldedAliases: [[UInt8]]
+    /// The last part of the ID (the file name, with `.markdown` if it has it).
+    let idName: [UInt8]
 
     init(_ resolver: LinkResolver, _ position: Int) {
         path = resolver.path(position)
         id = Array(Note.id(forPath: String(decoding: path, as: UTF8.self)).utf8)
+        idName = Array(id.split(separator: UInt8(ascii: "/")).last ?? [])
         name = resolver.withName(of: position) { Array($0) }
         foldedTitle = resolver.withFoldedTitle(of: position) { Array($0) }
         var folding = TextFolder()
@@ -467,6 +479,14 @@ final class NamingKeys: Sendable {
             return Self.same(bare, name)
         }
         if link.isMarkdown { return Self.same(link.key, path) || Self.same(link.alternative, path) }
+        if let first = link.key.first, first == UInt8(ascii: ".") || first == UInt8(ascii: "/"),
+            LinkResolver.isPathTarget(link.key)
+        {
+            // `[[../Top]]` names a note by its path, whose last part is its file name.
+            let last = LinkResolver.lastPart(link.key)
+            return Self.same(last, name) || Self.same(last, idName)
+                || Self.same(LinkResolver.lastPart(LinkResolver.withoutMD(link.alternative)), foldedName)
+        }
         if Self.same(link.key, id) || Self.same(link.key, name) || NamingKeys.ends(id, with: link.key) {
             return true
         }

@@ -20,7 +20,9 @@ import Foundation
 enum LinkedNotes {
     static let magic = Array("MYNOTES-LINKED\n".utf8)
     /// 2: Markdown links without an extension count (`LinkResolver.note(ofBare:from:)`).
-    static let version: UInt32 = 2
+    /// 3: wiki targets that are paths (`[[../Top]]`, `[[/Top]]`) and Markdown paths from the
+    /// vault's top (`[p](/Plan)`) resolve as paths.
+    static let version: UInt32 = 3
 
     /// The file beside the index at `indexPath`.
     static func path(besideIndex indexPath: String) -> String { indexPath + ".linked" }

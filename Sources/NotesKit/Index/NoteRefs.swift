@@ -3,12 +3,12 @@ import Foundation
 /// What link resolution compares for one link, made once, when the note is read.
 struct LinkKeys: Equatable {
     /// A wiki link: its target without a `.md` ending, compared with IDs and file names. A
-    /// Markdown link: the vault path its relative path names from the linking note's folder, or
-    /// empty when that leaves the vault.
+    /// Markdown link: the vault path its relative path names from the linking note's folder (from
+    /// the vault's top with a leading `/`), or empty when that leaves the vault.
     var key: [UInt8]
     /// A wiki link: its folded target, compared with folded titles. A Markdown link: its path read
     /// from the top of the vault (Obsidian's "absolute path in vault" links), or empty for a path
-    /// that starts with `./` or `../`.
+    /// that starts with `./`, `../` or `/`.
     var alternative: [UInt8]
 
     /// The keys of `link` in the note at the vault path `source`. An attachment link keeps its
@@ -36,8 +36,12 @@ struct LinkKeys: Equatable {
     }
 
     /// The keys of a Markdown link to a note whose path, percent-decoded, is `path`, in the note
-    /// at `source`.
+    /// at `source`. A path with a leading `/` is from the vault's top, and only from there.
     static func markdown(path: String, from source: String) -> LinkKeys {
+        if path.hasPrefix("/") {
+            return LinkKeys(
+                key: Array((LinkKeys.join("", String(path.dropFirst())) ?? "").utf8), alternative: [])
+        }
         let relative = LinkKeys.join(LinkKeys.folder(of: source), path)
         let fromTop = path.hasPrefix("./") || path.hasPrefix("../") ? nil : LinkKeys.join("", path)
         return LinkKeys(key: Array((relative ?? "").utf8), alternative: Array((fromTop ?? "").utf8))

@@ -3,7 +3,8 @@ import Foundation
 /// Where an attachment link goes: the one resolution of `links`, `links --broken` and `sync`.
 /// A target (as `NoteLink.decodedTarget` has it: a path, percent-decoded, without `#fragment`)
 /// goes, first that applies, to the file at that path from the linking note's folder, or from the
-/// vault's top (only from the top with a leading `/`); else to the files with that file name
+/// vault's top (only from the top with a leading `/`; a target that starts with `./`, `../` or `/`
+/// goes there or nowhere); else to the files with that file name
 /// (extension and all) — with folders in the target, those whose path ends with them — the nearest
 /// to the note (fewest folder steps, then the smaller path); else the same ignoring case (simple
 /// lower-case mapping, NFC), as Obsidian finds `[[Photo.PNG]]`; else it is broken.
@@ -19,10 +20,15 @@ public enum AttachmentResolver {
         let folderBytes = Array(folder.joined(separator: "/").utf8)
         let parts = target.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let name = parts.last else { return nil }
+        // `./a.png`, `../img/a.png`, `/img/a.png` are paths (Obsidian's "relative path" link
+        // format), and name only the file at them: never one elsewhere by its name, nor one
+        // outside the vault.
         let fromTop = target.hasPrefix("/")
-        for start in fromTop ? [[]] : [folder, []] {
+        let relative = target.hasPrefix("./") || target.hasPrefix("../")
+        for start in fromTop ? [[]] : relative ? [folder] : [folder, []] {
             if let path = normalized(start + parts), exists(path) { return path }
         }
+        if fromTop || relative { return nil }
         // With folders, the end of the path must be them: `../img/a.png` ends with `img/a.png`.
         let tail = Array(parts.reversed().prefix { $0 != "." && $0 != ".." }.reversed())
         for folded in [false, true] {

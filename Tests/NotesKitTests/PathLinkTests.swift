@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NotesKit
+
+/// Links written as paths, as Obsidian's "relative path" link format writes them: `[[./s]]` and
+/// `[[../../Top]]` from the linking note's folder, `[[/Top]]` and `[p](/Plan.md)` from the vault's
+/// top. They go to the note (or file) at that path, never to one elsewhere by its name, and
+/// never out of the vault.
+@Suite struct PathLinkTests {
+    static let tree: [Sandbox.Item] = [
+        .directory(".notes", [.file(".gitignore", Sandbox.stateIgnore)]), .directory(".obsidian", []),
+        .file("Top.md", "# Top\n"), .file("Plan.md", "# Plan\n"), .file("img/x.png", "png"),
+        .file("a/b/s.md", "# S\n"),
+        // Decoys the old rules took: a note of the same name in the linking note's folder.
+        .file("a/b/Plan.md", "# Local plan\n"), .file("a/b/img/x.png", "near png"),
+        .file(
+            "a/b/deep.md",
+            """
+            [[../../Top]] [[./s]] [[/Top]] [[../../top#Top]] ![[../../img/x.png]]
+            [x](/Plan) [y](/Plan.md) [z](../../Top.md)
+            [[../../../Top]] [[./Top]] ![[../../../img/x.png]] [w](/../Plan.md)
+
+            """),
+    ]
+
+    static func note(_ catalog: Catalog, _ id: String) throws -> Note {
+        try #require(catalog.notes.first { $0.id == id })
+    }
+
+    @Test func theyResolveFromTheNotesFolderOrTheTop() throws {
+        try Sandbox(tree: Self.tree).test { root in
+            let catalog = store(try Vault(root: root)).refresh()
+            let deep = try Self.note(catalog, "a/b/deep")
+            #expect(
+                catalog.links(of: deep).map { "\($0.link.text) -> \($0.note?.id ?? $0.file ?? "")" } == [
+                    "[[../../Top]] -> Top", "[[./s]] -> a/b/s", "[[/Top]] -> Top",
+                    // Another case, as file names compare.
+                    "[[../../top#Top]] -> Top", "![[../../img/x.png]] -> img/x.png",
+                    // From the vault's top, not the note's folder (which has a Plan too).
+                    "[x](/Plan) -> Plan", "[y](/Plan.md) -> Plan", "[z](../../Top.md) -> Top",
+                    // Above the vault's top, or nothing at that path: broken, whatever has the name.
+                    "[[../../../Top]] -> ", "[[./Top]] -> ", "![[../../../img/x.png]] -> ",
+                    "[w](/../Plan.md) -> ",
+                ])
+            #expect(
+                catalog.brokenLinks().map { "\($0.text) \($0.problem?.rawValue ?? "")" } == [
+                    "[[../../../Top]] no-note", "[[./Top]] no-note", "![[../../../img/x.png]] no-file",
+                    "[w](/../Plan.md) no-note",
+                ])
+            #expect(
+                catalog.backlinks(to: try Self.note(catalog, "Top")).map(\.text) == [
+                    "[[../../Top]]", "[[/Top]]", "[[../../top#Top]]", "[z](../../Top.md)",
+                ])
+            #expect(catalog.backlinks(to: try Self.note(catalog, "a/b/s")).map(\.text) == ["[[./s]]"])
+            #expect(
+                catalog.backlinks(to: try Self.note(catalog, "Plan")).map(\.text) == [
+                    "[x](/Plan)", "[y](/Plan.md)",
+                ])
+            #expect(catalog.backlinks(to: try Self.note(catalog, "a/b/Plan")).isEmpty)
+            // The language server's one resolver, on a buffer's link.
+            let link = try #require(NoteLinks.of(body: "[[../../Top]]").first)
+            #expect(catalog.target(of: link, from: "a/b/deep.md")?.id == "Top")
+            // Orphans: Top, s and Plan are linked to, by paths only.
+            var query = NoteQuery()
+            query.filter.orphan = true
+            #expect(catalog.run(query).map(\.id).sorted() == ["a/b/Plan", "a/b/deep"])
+        }
+    }
+
+    @Test(arguments: [
+        ("./s", "a/b/deep.md", "a/b/s"), ("../../Top", "a/b/deep.md", "Top"), ("/Top", "a/b/deep.md", "Top"),
+        ("../../../Top", "a/b/deep.md", nil), ("../Top", "Top.md", nil), ("./", "a/b/deep.md", nil),
+    ])
+    func wikiPathsAsVaultPaths(_ target: String, _ source: String, _ expected: String?) {
+        let found = Array(target.utf8).withUnsafeBytes { LinkResolver.wikiPath($0, from: Array(source.utf8)) }
+        #expect(found == expected)
+    }
+}
