@@ -231,7 +231,8 @@ import Testing
         ("linked/x", "outside the vault"), (".git/x", "hidden folder"), ("x/.dot", "hidden file"),
         ("other", "already exists"),
         ("work", "already exists"), ("work/plan.md", "already exists"), ("bad#name", "cannot hold"),
-        ("bad[[x]]", "cannot hold"),
+        ("bad[[x]]", "cannot hold"), ("Plan?", "holds '?'"), ("c:d", "holds ':'"), (" A ", "with a blank"),
+        ("a//b", "no name"), ("sub/x ", "with a blank"),
     ])
     func aBadTargetChangesNothing(_ argument: String, _ fragment: String) throws {
         let outside = FileManager.default.temporaryDirectory.path

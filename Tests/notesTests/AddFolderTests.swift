@@ -60,6 +60,21 @@ import Testing
         #expect(TreeSnapshot(s.root.path, skipping: ["vault/.notes"]) == before)
     }
 
+    /// A folder `--folder` would make gets a name links and every system can hold, as a moved
+    /// note does (exit 64, nothing made); a folder that is there already is the user's and is used.
+    @Test func aNewFolderNoNoteCanBeInIsAWrongArgument() throws {
+        let s = try Sandbox()
+        for folder in ["e:f", "x/ y", "Plan?", "a#b"] {
+            let r = try s.run(["add", "--folder", folder, "Text"], cwd: s.home)
+            #expect(r.status == 64 && r.stdout == "", "\(r)")
+            #expect(
+                r.stderr.hasPrefix("Error: '\(folder)' ") && r.stderr.contains("Usage: notes add"), "\(r)")
+        }
+        #expect(!s.exists("e:f") && !s.exists("x") && !s.exists("Plan?") && !s.exists("a#b"))
+        try FileManager.default.createDirectory(atPath: s.vault + "/c:d", withIntermediateDirectories: true)
+        #expect(try s.run(["add", "--folder", "c:d", "Text"], cwd: s.home).stdout == "c:d/text\n")
+    }
+
     @Test func anEmptyNoteLeavesNoNewFolderBehind() throws {
         let s = try Sandbox()
         let r = try s.run(["add", "--folder", "new/place", "-"], stdin: "  \n", cwd: s.home)

@@ -356,7 +356,7 @@ import Testing
             ("../outside", "outside the vault"), ("/tmp/x", "outside the vault"),
             ("a/../../x", "outside the vault"),
             (".hidden/x", "hidden folder"), ("a/.dotfile", "hidden file"), ("other", "already exists"),
-            ("work/plan.md", "already exists"), ("odd#name", "cannot hold"),
+            ("work/plan.md", "already exists"),
         ], [false, true])
     func aBadNewPlaceChangesNothing(_ target: (path: String, fragment: String), dryRun: Bool) throws {
         let s = try Self.vault()
@@ -368,6 +368,30 @@ import Testing
         #expect(r.stdout == "")
         #expect(Self.snapshot(s) == before)
         #expect(!FileManager.default.fileExists(atPath: s.root.path + "/outside.md"))
+    }
+
+    /// A new name no note can have — one a link or a file system cannot hold, or that starts or
+    /// ends with a blank — is a wrong argument (exit 64, with the usage line): nothing changes.
+    @Test(
+        arguments: [
+            ("odd#name", "'odd#name' holds '#', which a [[link]] cannot hold"),
+            ("Plan?", "'Plan?' holds '?', which a file name cannot hold"), ("c:d", "'c:d' holds ':'"),
+            ("a\\b", "holds '\\'"), ("x*", "holds '*'"), ("say \"hi\"", "holds '\"'"), ("<p>", "holds '<'"),
+            ("a|b", "holds '|'"), ("[x]", "holds '['"), ("a^b", "holds '^'"),
+            (" A ", "' A ' has a part that starts or ends with a blank"),
+            ("A ", "starts or ends with a blank"),
+            ("x/ y/z", "starts or ends with a blank"), ("a//b", "has a folder with no name"),
+            ("a\u{7}b", "control character"),
+        ], [false, true])
+    func aNameNoNoteCanHaveIsAWrongArgument(_ target: (name: String, fragment: String), dryRun: Bool) throws {
+        let s = try Self.vault()
+        let before = Self.snapshot(s)
+        let r = try s.run(["move", "idea", target.name] + (dryRun ? ["--dry-run"] : []))
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stderr.hasPrefix("Error: ") && r.stderr.contains(target.fragment), "\(r)")
+        #expect(r.stderr.contains("; choose another name\nUsage: notes move"), "\(r)")
+        #expect(r.stdout == "")
+        #expect(Self.snapshot(s) == before)
     }
 
     @Test(arguments: [false, true])

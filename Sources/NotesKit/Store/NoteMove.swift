@@ -92,9 +92,15 @@ extension NoteStore {
         let catalog = self.catalog
         let from = loaded.note.path
         let name = String(from.split(separator: "/").last ?? Substring(from))
+        // The name as typed (`a//b`), then as it will be (a name kept from the old file too).
+        var typed = argument
+        while typed.hasSuffix("/") { typed.removeLast() }
+        if !typed.hasPrefix("/"), let problem = Vault.nameProblem(typed) {
+            throw .badName(argument, problem: problem)
+        }
         let to = try vault.notePath(forNew: argument, name: name)
         let toID = Note.id(forPath: to)
-        guard !toID.contains(where: { "[]|#^".contains($0) }) else { throw .notLinkable(toID) }
+        if let problem = Vault.nameProblem(to) { throw .badName(toID, problem: problem) }
         guard let moved = catalog.position(ofPath: from) else { throw .noMatch(loaded.note.id) }
         let rewriter = MoveRewriter(catalog: catalog, moved: moved, to: to, titleSource: vault.titleSource)
         // Every table made now, so that the notes can be worked on on all cores, each thread only

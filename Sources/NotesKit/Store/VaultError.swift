@@ -39,8 +39,10 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
     case ignored(String, rule: String)
     /// A note (or another file or folder) is already where a note was to go.
     case alreadyExists(String)
-    /// A name holds a character a `[[link]]` cannot hold, so links to it could not be written.
-    case notLinkable(String)
+    /// A new name (of a note, or of a folder for one) cannot be a note's: it holds a character a
+    /// `[[link]]` or a file name on some system cannot hold, a part of it starts or ends with a
+    /// blank, or a folder in it has no name; `problem` says which (`Vault.nameProblem(_:)`).
+    case badName(String, problem: String)
 
     /// The problem without the file's path, for messages that already name the file.
     public var brief: String {
@@ -92,9 +94,8 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
                 "'\(path)' is ignored by \(rule), where notes are never listed; choose another place, or change that line"
         case .alreadyExists(let path):
             return "'\(path)' already exists; nothing was moved. Choose another name"
-        case .notLinkable(let name):
-            return "'\(name)' holds a character a [[link]] cannot hold ([, ], |, # or ^); nothing was moved. "
-                + "Choose another name"
+        case .badName(let name, let problem):
+            return "'\(name)' \(problem); choose another name"
         }
     }
 }

@@ -38,7 +38,14 @@ struct MoveCommand: NotesCommand {
         guard let store = try context.store(creatingDefaultVault: false) else { throw VaultError.noMatch(id) }
         let loaded = try context.note(id, in: store)
         _ = context.catalog(store)
-        let plan = try store.planMove(loaded, to: new)
+        let plan: MovePlan
+        do {
+            plan = try store.planMove(loaded, to: new)
+        } catch {
+            // NEW is an argument no note can be named: the command line is wrong (exit 64).
+            if case .badName = error { throw Self.usage(ErrorReport(error).sentence) }
+            throw error
+        }
         if dryRun {
             context.output.out(MoveView.plan(plan))
             return

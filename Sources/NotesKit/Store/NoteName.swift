@@ -1,0 +1,32 @@
+import Foundation
+
+extension Vault {
+    /// Why the vault path `path` (`/`-separated, `.md` and all) cannot be a note's new name, as a
+    /// phrase that follows the name (`'Plan?' holds '?', …`); nil when it can. A name must be one
+    /// that links reach and every system can keep, so the characters `TitleFileName` keeps out of
+    /// new file names are refused: `# ^ [ ] |`, at which a `[[link]]` breaks, `\ : * ? " < >`,
+    /// which file systems refuse (and with which `c:d` reads as a URL), and control characters;
+    /// so are a folder or file name that starts or ends with a blank (links and other apps trim
+    /// it away) and an empty one (`a//b`).
+    public static func nameProblem(_ path: String) -> String? {
+        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
+            guard let first = part.unicodeScalars.first, let last = part.unicodeScalars.last else {
+                return "has a folder with no name (two '/' in a row, or one at an end)"
+            }
+            if first.properties.isWhitespace || last.properties.isWhitespace {
+                return "has a part that starts or ends with a blank, which links and other apps trim away"
+            }
+            if let bad = part.unicodeScalars.first(where: TitleFileName.isReplaced) {
+                if "[]|#^".unicodeScalars.contains(bad) {
+                    return "holds '\(bad)', which a [[link]] cannot hold ([, ], |, # or ^)"
+                }
+                if bad.properties.generalCategory == .control {
+                    return "holds a control character, which a file name should not hold"
+                }
+                return
+                    "holds '\(bad)', which a file name cannot hold on every system (\\, :, *, ?, \", < or >)"
+            }
+        }
+        return nil
+    }
+}
