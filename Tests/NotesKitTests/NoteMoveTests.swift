@@ -233,10 +233,19 @@ import Testing
         ("work", "already exists"), ("work/plan.md", "already exists"), ("bad#name", "cannot hold"),
         ("bad[[x]]", "cannot hold"), ("Plan?", "holds '?'"), ("c:d", "holds ':'"), (" A ", "with a blank"),
         ("a//b", "no name"), ("sub/x ", "with a blank"),
+        // A name that takes the links to a file that is not a note (`![[p.png]]` to `p.png.md`).
+        ("p.png", "'p.png' is the name of the file 'img/p.png'"),
+        ("sub/P.PNG", "name of the file 'img/p.png'"),
+        ("img/p.png", "'img/p.png' is the path of the file 'img/p.png'"),
+        ("LICENSE", "path of the file 'LICENSE'"),
     ])
     func aBadTargetChangesNothing(_ argument: String, _ fragment: String) throws {
         let outside = FileManager.default.temporaryDirectory.path
-        try Sandbox(tree: Self.vault + [.symlink("linked", to: outside), .file("work/idea.md", "taken\n")])
+        let tree: [Sandbox.Item] = [
+            .symlink("linked", to: outside), .file("work/idea.md", "taken\n"), .file("img/p.png", "png"),
+            .file("LICENSE", "terms\n"),
+        ]
+        try Sandbox(tree: Self.vault + tree)
             .test { root in
                 let notes = store(try Vault(root: root))
                 let before = Self.snapshot(root)

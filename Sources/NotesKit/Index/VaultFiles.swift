@@ -143,6 +143,17 @@ final class VaultFiles {
         return (folded ? byFoldedName : byName)?[name] ?? []
     }
 
+    /// A file the note ID `id` would take links from (`p.png`, whose note is `p.png.md`): the file
+    /// at that path, else one with its file name, ignoring case as attachment links do (the
+    /// smallest path); nil when there is none.
+    func named(by id: String) -> String? {
+        if exists(id) { return id }
+        let name = String(id.split(separator: "/").last ?? "")
+        return named(AttachmentResolver.fold(name), folded: true).min {
+            $0.utf8.lexicographicallyPrecedes($1.utf8)
+        }
+    }
+
     /// Where the attachment link `target` in the note at `notePath` goes; nil when nowhere.
     func resolve(_ target: String, from notePath: String) -> String? {
         AttachmentResolver.resolve(target, from: notePath, exists: exists) { self.named($0, folded: $1) }

@@ -103,6 +103,7 @@ extension NoteStore {
         if let problem = Vault.nameProblem(to) { throw .badName(toID, problem: problem) }
         guard let moved = catalog.position(ofPath: from) else { throw .noMatch(loaded.note.id) }
         let rewriter = MoveRewriter(catalog: catalog, moved: moved, to: to, titleSource: vault.titleSource)
+        if let file = rewriter.before.files.named(by: toID) { throw .takesFileName(toID, file: file) }
         // Every table made now, so that the notes can be worked on on all cores, each thread only
         // reading them.
         rewriter.before.makeTables()

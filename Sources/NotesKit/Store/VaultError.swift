@@ -43,6 +43,9 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
     /// `[[link]]` or a file name on some system cannot hold, a part of it starts or ends with a
     /// blank, or a folder in it has no name; `problem` says which (`Vault.nameProblem(_:)`).
     case badName(String, problem: String)
+    /// A note's new ID is the path or the file name of a file of the vault that is not a note
+    /// (`p.png`), so the links to that file would go to the note; `file` is the file.
+    case takesFileName(String, file: String)
 
     /// The problem without the file's path, for messages that already name the file.
     public var brief: String {
@@ -96,6 +99,11 @@ public enum VaultError: LocalizedError, Equatable, Sendable {
             return "'\(path)' already exists; nothing was moved. Choose another name"
         case .badName(let name, let problem):
             return "'\(name)' \(problem); choose another name"
+        case .takesFileName(let name, let file):
+            return
+                "'\(name)' is the \(name == file ? "path" : "name") of the file '\(file)', so links to that "
+                + "file would go to the note; "
+                + "nothing was moved. Choose another name"
         }
     }
 }
