@@ -77,4 +77,52 @@ import Testing
         let found = Array(target.utf8).withUnsafeBytes { LinkResolver.wikiPath($0, from: Array(source.utf8)) }
         #expect(found == expected)
     }
+
+    /// A move rewrites a path link to a path of the same kind that reaches the note's new place:
+    /// relative stays relative (with `./` when it does not climb), from the top stays from the top;
+    /// and the moved note's own path links follow its folder.
+    @Test func aMoveKeepsThemPathsOfTheirKind() throws {
+        try Sandbox(tree: Self.tree + [.file("a/mid.md", "[[../Top]] [[./b/s]] [x](</Plan.md>)\n")]).test {
+            root in
+            let notes = store(try Vault(root: root))
+            func move(_ id: String, to new: String) throws -> [String] {
+                let plan = try notes.planMove(try notes.open(id, cwd: root), to: new)
+                _ = try notes.move(plan)
+                return plan.notes.flatMap { entry in
+                    entry.rewrites.map { "\(entry.id): \($0.old) → \($0.new)" }
+                }
+            }
+            #expect(
+                try move("Top", to: "x/y/Top2") == [
+                    "a/b/deep: [[../../Top]] → [[../../x/y/Top2]]", "a/b/deep: [[/Top]] → [[/x/y/Top2]]",
+                    "a/b/deep: [[../../top#Top]] → [[../../x/y/Top2#Top]]",
+                    "a/b/deep: [z](../../Top.md) → [z](../../x/y/Top2.md)",
+                    "a/mid: [[../Top]] → [[../x/y/Top2]]",
+                ])
+            #expect(
+                try move("a/b/s", to: "a/s") == [
+                    "a/b/deep: [[./s]] → [[../s]]", "a/mid: [[./b/s]] → [[./s]]",
+                ])
+            #expect(
+                try move("Plan", to: "a/b/My Plan") == [
+                    "a/b/deep: [x](/Plan) → [x](/a/b/My%20Plan)",
+                    "a/b/deep: [y](/Plan.md) → [y](/a/b/My%20Plan.md)",
+                    "a/mid: [x](</Plan.md>) → [x](</a/b/My Plan.md>)",
+                ])
+            #expect(
+                try move("a/b/deep", to: "q/deep") == [
+                    "q/deep: [[../../x/y/Top2]] → [[../x/y/Top2]]", "q/deep: [[../s]] → [[../a/s]]",
+                    "q/deep: [[../../x/y/Top2#Top]] → [[../x/y/Top2#Top]]",
+                    "q/deep: ![[../../img/x.png]] → ![[../img/x.png]]",
+                    "q/deep: [z](../../x/y/Top2.md) → [z](../x/y/Top2.md)",
+                ])
+            let catalog = notes.refresh()
+            // What was broken before is broken still; nothing else is.
+            #expect(
+                catalog.brokenLinks().map(\.text) == [
+                    "[[../../../Top]]", "[[./Top]]", "![[../../../img/x.png]]", "[w](/../Plan.md)",
+                ])
+            #expect(catalog.backlinks(to: try Self.note(catalog, "x/y/Top2")).count == 5)
+        }
+    }
 }

@@ -365,6 +365,8 @@ struct MoveRewriter {
         var destination = String(decoding: after.path(desired), as: UTF8.self)
         if bare { destination = String(destination.dropLast(3)) }
         if markdown {
+            // A path from the vault's top (`[p](/Plan.md)`) stays one.
+            if link.target.hasPrefix("/") { return "/" + MoveRewriter.written(destination, like: link) }
             let relative = MoveRewriter.written(
                 MoveRewriter.relativePath(from: LinkKeys.folder(of: sourceAfterPath), to: destination),
                 like: link)
@@ -378,6 +380,11 @@ struct MoveRewriter {
         // end of the ID with as many folders as the link had, then more, up to the whole ID.
         let id = Note.id(forPath: destination)
         let suffix = link.target.hasSuffix(".md") ? ".md" : ""
+        // A path (`[[../../Top]]`, `[[./s]]`, `[[/Top]]`) stays one of its kind.
+        if LinkResolver.isPathTarget(link.target) {
+            return MoveRewriter.path(to: id, like: link.target, from: LinkKeys.folder(of: sourceAfterPath))
+                + suffix
+        }
         var forms = MoveRewriter.forms(of: id, writtenLike: link.target)
         if forms.first != Note.fileTitle(destination) && !link.target.contains("/") {
             forms.insert(Note.fileTitle(destination), at: 0)
@@ -417,9 +424,20 @@ struct MoveRewriter {
             if !viaPath, resolvesAfter(fromTop) { return fromTop }
             return MoveRewriter.written(relative, like: link)
         }
+        if LinkResolver.isPathTarget(link.target) {
+            return MoveRewriter.path(to: file, like: link.target, from: LinkKeys.folder(of: to))
+        }
         // The whole path may name a file in the note's folder first: then the relative one.
         let forms = MoveRewriter.forms(of: file, writtenLike: link.target) + [relative]
         return forms.first(where: resolvesAfter) ?? file
+    }
+
+    /// The vault path or ID `path` written as the wiki path `target` was: from the vault's top
+    /// with its `/`, else from the vault folder `folder`, with `./` when it does not climb.
+    static func path(to path: String, like target: String, from folder: String) -> String {
+        if target.hasPrefix("/") { return "/" + path }
+        let relative = relativePath(from: folder, to: path)
+        return relative.hasPrefix("../") ? relative : "./" + relative
     }
 
     /// The ends of the vault path or ID `path` a wiki link may be written as, shortest first: with
