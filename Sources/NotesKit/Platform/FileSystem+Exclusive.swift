@@ -19,6 +19,22 @@ extension FileSystem {
         syncDirectory(of: from)
     }
 
+    /// Renames `from` to `to` where the two are one file, on a file system that ignores case
+    /// (`plan.md` to `Plan.md`): through a name of its own beside it (visible, so a crash between
+    /// the steps leaves the note where the user sees it), each step exclusive, since a rename to a
+    /// name the file already has may do nothing there. Back to `from` when the second step fails.
+    public static func renameCase(_ from: String, to: String) throws(FileSystemError) {
+        let between = from + ".notes-renaming-\(getpid())"
+        let failure = renameExclusively(from, between)
+        guard failure == 0 else { throw .io(path: from, reason: String(cString: strerror(failure))) }
+        let second = renameExclusively(between, to)
+        guard second == 0 else {
+            _ = renameExclusively(between, from)
+            throw .io(path: to, reason: String(cString: strerror(second)))
+        }
+        syncDirectory(of: to)
+    }
+
     /// Renames `from` to `to` unless something is at `to`, in one step of the file system
     /// (`renameat2` with RENAME_NOREPLACE, `renamex_np` with RENAME_EXCL): at every moment the file
     /// has one of its two names, never both, never neither, so a crash cannot leave two copies.

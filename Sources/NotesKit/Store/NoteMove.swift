@@ -98,7 +98,7 @@ extension NoteStore {
         if !typed.hasPrefix("/"), let problem = Vault.nameProblem(typed) {
             throw .badName(argument, problem: problem)
         }
-        let to = try vault.notePath(forNew: argument, name: name)
+        let to = try vault.notePath(forNew: argument, name: name, replacing: from)
         let toID = Note.id(forPath: to)
         if let problem = Vault.nameProblem(to) { throw .badName(toID, problem: problem) }
         guard let moved = catalog.position(ofPath: from) else { throw .noMatch(loaded.note.id) }
@@ -175,7 +175,9 @@ extension NoteStore {
                 try vault.checkFolder(folder, argument: plan.to)
                 try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder)))
             }
-            if FileSystem.status(vault.fullPath(plan.to)) != nil { throw .alreadyExists(plan.toID) }
+            // `plan.md` to `Plan.md` where case is ignored: the file is "already" there.
+            let inCase = vault.isSameFile(plan.from, inAnotherCaseAs: plan.to)
+            if !inCase, FileSystem.status(vault.fullPath(plan.to)) != nil { throw .alreadyExists(plan.toID) }
             var report = MoveReport(plan: plan)
             var writes: [(path: String, bytes: [UInt8], mode: mode_t)] = []
             var written: [(entry: NoteRewrites, status: FileStatus)] = []
@@ -205,7 +207,11 @@ extension NoteStore {
                 throw VaultError(failure)
             }
             do throws(FileSystemError) {
-                try FileSystem.moveExclusively(vault.fullPath(plan.from), to: vault.fullPath(plan.to))
+                if inCase {
+                    try FileSystem.renameCase(vault.fullPath(plan.from), to: vault.fullPath(plan.to))
+                } else {
+                    try FileSystem.moveExclusively(vault.fullPath(plan.from), to: vault.fullPath(plan.to))
+                }
             } catch {
                 prepared.discard()
                 throw VaultError(error)
@@ -361,7 +367,7 @@ struct MoveRewriter {
             if viaKey { return after.position(ofPath: pathKey(target, from: sourceAfterPath)) == desired }
             return found.step.isByName || !step.isByName
         }
-        if resolvesAfter(link.target) { return nil }
+        if resolvesAfter(link.target) && !(desired == moved && spellsOldName(link)) { return nil }
         var destination = String(decoding: after.path(desired), as: UTF8.self)
         if bare { destination = String(destination.dropLast(3)) }
         if markdown {
@@ -391,6 +397,20 @@ struct MoveRewriter {
         }
         for form in forms where resolvesAfter(form + suffix) { return form + suffix }
         return id + suffix
+    }
+
+    /// Whether `link` (to the moved note) spells the old file name exactly, by its last part
+    /// (`[[plan]]`, `[[work/plan#Goal]]`, `[p](plan.md)`), while the new one differs: after a
+    /// rename in case only (`plan` to `Plan`) it still finds the note ignoring case, and is
+    /// rewritten all the same, as Obsidian rewrites it, to spell the new name.
+    func spellsOldName(_ link: WrittenLink) -> Bool {
+        let (old, new) = (before.withName(of: moved) { Array($0) }, after.withName(of: moved) { Array($0) })
+        guard old != new else { return false }
+        var target = link.style == .markdown ? NoteLinks.percentDecoded(link.target) : link.target
+        return target.withUTF8 { bytes in
+            let written = LinkResolver.name(ofPath: LinkResolver.lastPart(UnsafeRawBufferPointer(bytes)))
+            return written.elementsEqual(old)
+        }
     }
 
     /// How an attachment link of the moved note must now be written so that it goes to the file

@@ -29,4 +29,14 @@ extension Vault {
         }
         return nil
     }
+
+    /// Whether the vault paths `a` and `b` differ, but only in case, and are one file: the same
+    /// note on a file system that ignores case (`plan.md` and `Plan.md`), which a rename in case
+    /// only may find "already there".
+    func isSameFile(_ a: String, inAnotherCaseAs b: String) -> Bool {
+        guard a != b, CaselessName.key(a) == CaselessName.key(b), let x = FileSystem.status(fullPath(a)),
+            let y = FileSystem.status(fullPath(b))
+        else { return false }
+        return x.inode == y.inode && x.kind == .regular && y.kind == .regular
+    }
 }

@@ -262,8 +262,12 @@ public struct Vault: Sendable {
     /// keeps the path inside the vault: `..` that leaves it, an absolute path elsewhere, or a
     /// symlink among the folders on the way is `outsideVault`; a hidden folder is `hiddenFolder`,
     /// a hidden file name `hiddenName`, a file among the folders an I/O error; anything already at
-    /// the path is `alreadyExists`. Missing folders are for the caller to make.
-    public func notePath(forNew argument: String, name: String) throws(VaultError) -> String {
+    /// the path is `alreadyExists` — unless it is the note at `from` itself, in another case, on
+    /// a file system that ignores case. Missing folders are for the caller to make.
+    public func notePath(forNew argument: String, name: String, replacing from: String? = nil)
+        throws(VaultError)
+        -> String
+    {
         guard !argument.isEmpty else { throw .noMatch(argument) }
         var relative: String
         if argument.hasPrefix("/") {
@@ -287,7 +291,11 @@ public struct Vault: Sendable {
         try checkFolder(folder, argument: argument)
         guard !(relative as NSString).lastPathComponent.hasPrefix(".") else { throw .hiddenName(argument) }
         try checkNotIgnored(relative, isDirectory: false, argument: argument)
-        if FileSystem.status(fullPath(relative)) != nil { throw .alreadyExists(Note.id(forPath: relative)) }
+        if FileSystem.status(fullPath(relative)) != nil,
+            !(from.map { isSameFile($0, inAnotherCaseAs: relative) } ?? false)
+        {
+            throw .alreadyExists(Note.id(forPath: relative))
+        }
         return relative
     }
 
