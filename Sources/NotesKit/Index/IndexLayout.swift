@@ -10,7 +10,8 @@ enum IndexKind: UInt8 {
     case delta = 1
 }
 
-/// The layout of an index file (version 15: status-change times; 14: checksums, a flag for names that may be conflict
+/// The layout of an index file (version 16: Markdown links from the vault's top, `/x.md`; 15:
+/// status-change times; 14: checksums, a flag for names that may be conflict
 /// copies, aliases in the folded texts and, folded, after the tags, exact mtimes, headings and
 /// block ids, attachment links, records of the vault's other files, and `importedFrom`), all
 /// little-endian.
@@ -78,7 +79,7 @@ enum IndexLayout {
 enum NoteIndexFile {
     static let magic = Array("MYNOTES-INDEX\n".utf8)
     /// Bump when the format or the folding changes, so old caches are rebuilt.
-    static let version: UInt32 = 15
+    static let version: UInt32 = 16
 
     /// The index file's bytes: the records `kept` of a mapped index (copied as they are, without
     /// making strings), then records read from files; `titleSource` is recorded, since titles and
