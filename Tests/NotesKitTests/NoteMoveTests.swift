@@ -232,12 +232,11 @@ import Testing
         ("other", "already exists"),
         ("work", "already exists"), ("work/plan.md", "already exists"), ("bad#name", "cannot hold"),
         ("bad[[x]]", "cannot hold"), ("Plan?", "holds '?'"), ("c:d", "holds ':'"), (" A ", "with a blank"),
-        ("a//b", "no name"), ("sub/x ", "with a blank"),
+        ("a//b", "no name"), ("sub/x ", "with a blank"), ("sub/x .md", "with a blank"),
         // A name that takes the links to a file that is not a note (`![[p.png]]` to `p.png.md`).
         ("p.png", "'p.png' is the name of the file 'img/p.png'"),
         ("sub/P.PNG", "name of the file 'img/p.png'"),
         ("img/p.png", "'img/p.png' is the path of the file 'img/p.png'"),
-        ("LICENSE", "path of the file 'LICENSE'"),
     ])
     func aBadTargetChangesNothing(_ argument: String, _ fragment: String) throws {
         let outside = FileManager.default.temporaryDirectory.path
@@ -255,6 +254,27 @@ import Testing
                 #expect(error?.errorDescription?.contains(fragment) == true, "\(String(describing: error))")
                 #expect(Self.snapshot(root) == before)
             }
+    }
+
+    /// The names a move checks are those it makes: a note whose own name, or folder, no new note
+    /// could have (made elsewhere, by another app) still moves, keeping them. A name without an
+    /// extension takes no attachment's links (`[[LICENSE]]` finds no file): it is free.
+    @Test(arguments: [
+        ("Why?", "ar/", "ar/Why?.md"), ("Q1: plans/x", "Q1: plans/y", "Q1: plans/y.md"),
+        (" lead", "ar/", "ar/ lead.md"), ("idea", "License", "License.md"),
+    ])
+    func aNoteWithANameNoNewNoteCouldHaveStillMoves(_ id: String, _ argument: String, _ path: String) throws {
+        let tree: [Sandbox.Item] = [
+            .file("Why?.md", "why\n"), .file("Q1: plans/x.md", "x\n"), .file(" lead.md", "lead\n"),
+            .directory("ar", []), .file("LICENSE", "terms\n"),
+        ]
+        try Sandbox(tree: Self.vault + tree).test { root in
+            let notes = store(try Vault(root: root))
+            let plan = try notes.planMove(try notes.open(id, cwd: root), to: argument)
+            #expect(plan.to == path)
+            _ = try notes.move(plan)
+            #expect(Disk.exists(root + "/" + path))
+        }
     }
 
     /// Between the plan and the move, a file appears at the target: it is never replaced.

@@ -69,6 +69,26 @@ import Testing
         }
     }
 
+    /// A path to a file ignores case as a path to a note does, and a path reaches a `.markdown`
+    /// note as a name does.
+    @Test func aPathFindsAFileInAnotherCaseAndAMarkdownNote() throws {
+        let tree: [Sandbox.Item] = [
+            .directory(".notes", [.file(".gitignore", Sandbox.stateIgnore)]), .directory(".obsidian", []),
+            .file("img/x.png", "png"), .file("a/Other.markdown", "# Other\n"),
+            .file("a/n.md", "![[../IMG/X.PNG]] [[./Other]] [[/a/Other]] ![[/img/y.png]]\n"),
+        ]
+        try Sandbox(tree: tree).test { root in
+            let catalog = store(try Vault(root: root)).refresh()
+            #expect(
+                catalog.links(of: try Self.note(catalog, "a/n")).map {
+                    "\($0.link.text) -> \($0.note?.id ?? $0.file ?? "")"
+                } == [
+                    "![[../IMG/X.PNG]] -> img/x.png", "[[./Other]] -> a/Other.markdown",
+                    "[[/a/Other]] -> a/Other.markdown", "![[/img/y.png]] -> ",
+                ])
+        }
+    }
+
     @Test(arguments: [
         ("./s", "a/b/deep.md", "a/b/s"), ("../../Top", "a/b/deep.md", "Top"), ("/Top", "a/b/deep.md", "Top"),
         ("../../../Top", "a/b/deep.md", nil), ("../Top", "Top.md", nil), ("./", "a/b/deep.md", nil),

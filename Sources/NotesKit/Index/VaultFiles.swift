@@ -28,7 +28,14 @@ public enum AttachmentResolver {
         for start in fromTop ? [[]] : relative ? [folder] : [folder, []] {
             if let path = normalized(start + parts), exists(path) { return path }
         }
-        if fromTop || relative { return nil }
+        if fromTop || relative {
+            // Else that path ignoring case, as a note's path is (a vault made where case is ignored).
+            guard let path = normalized((fromTop ? [] : folder) + parts) else { return nil }
+            let wanted = fold(path)
+            return named(fold(name), true).filter { fold($0) == wanted }.min {
+                $0.utf8.lexicographicallyPrecedes($1.utf8)
+            }
+        }
         // With folders, the end of the path must be them: `../img/a.png` ends with `img/a.png`.
         let tail = Array(parts.reversed().prefix { $0 != "." && $0 != ".." }.reversed())
         for folded in [false, true] {
@@ -141,6 +148,13 @@ final class VaultFiles {
             (byName, byFoldedName) = (names, folds)
         }
         return (folded ? byFoldedName : byName)?[name] ?? []
+    }
+
+    /// Whether the last part of `id` has an extension (`p.png`, not `LICENSE` or `.hidden`).
+    static func hasOwnExtension(_ id: String) -> Bool {
+        let name = id.split(separator: "/").last ?? ""
+        guard let dot = name.lastIndex(of: ".") else { return false }
+        return dot != name.startIndex && name.index(after: dot) != name.endIndex
     }
 
     /// A file the note ID `id` would take links from (`p.png`, whose note is `p.png.md`): the file

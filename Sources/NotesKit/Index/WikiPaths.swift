@@ -37,10 +37,14 @@ extension LinkResolver {
     /// compare); nil when there is none, or when the path leaves the vault.
     func position(ofWikiPath key: UnsafeRawBufferPointer, from source: [UInt8]) -> Int? {
         guard let id = LinkResolver.wikiPath(key, from: source) else { return nil }
-        return Array(id.utf8).withUnsafeBytes { id -> Int? in
-            if let found = position(ofID: id) { return found }
-            let wanted = CaselessName.key(id)
-            let named = positions(ending: id, caseless: true).filter { position in
+        return Array(id.utf8).withUnsafeBytes { bytes -> Int? in
+            if let found = position(ofID: bytes) { return found }
+            // A `.markdown` note keeps its extension in its ID, and a path names it without.
+            if let found = Array((id + ".markdown").utf8).withUnsafeBytes({ position(ofID: $0) }) {
+                return found
+            }
+            let wanted = CaselessName.key(bytes)
+            let named = positions(ending: bytes, caseless: true).filter { position in
                 let found = Note.id(forPath: String(decoding: path(position), as: UTF8.self))
                 return CaselessName.key(found) == wanted
             }

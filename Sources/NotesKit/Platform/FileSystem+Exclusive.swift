@@ -20,11 +20,15 @@ extension FileSystem {
     }
 
     /// Renames `from` to `to` where the two are one file, on a file system that ignores case
-    /// (`plan.md` to `Plan.md`): through a name of its own beside it (visible, so a crash between
-    /// the steps leaves the note where the user sees it), each step exclusive, since a rename to a
-    /// name the file already has may do nothing there. Back to `from` when the second step fails.
+    /// (`plan.md` to `Plan.md`): through a name of its own beside it with the same extension
+    /// (`plan.notes-renaming-<pid>.md`: a crash between the steps leaves a note the user sees and
+    /// every command lists), each step exclusive, since a rename to a name the file already has
+    /// may do nothing there. Back to `from` when the second step fails.
     public static func renameCase(_ from: String, to: String) throws(FileSystemError) {
-        let between = from + ".notes-renaming-\(getpid())"
+        let name = from.split(separator: "/").last.map(String.init) ?? from
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let ext = dot.map { String(name[$0...]) } ?? ""
+        let between = String(from.dropLast(ext.count)) + ".notes-renaming-\(getpid())" + ext
         let failure = renameExclusively(from, between)
         guard failure == 0 else { throw .io(path: from, reason: String(cString: strerror(failure))) }
         let second = renameExclusively(between, to)

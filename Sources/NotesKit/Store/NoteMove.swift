@@ -92,18 +92,26 @@ extension NoteStore {
         let catalog = self.catalog
         let from = loaded.note.path
         let name = String(from.split(separator: "/").last ?? Substring(from))
-        // The name as typed (`a//b`), then as it will be (a name kept from the old file too).
+        // A folder with no name as typed (`a//b`), then what the move makes: folders not there
+        // yet and a new file name (the note's own name and folders are the user's already).
         var typed = argument
         while typed.hasSuffix("/") { typed.removeLast() }
-        if !typed.hasPrefix("/"), let problem = Vault.nameProblem(typed) {
-            throw .badName(argument, problem: problem)
+        if !typed.hasPrefix("/"), typed.contains("//") || typed.isEmpty {
+            throw .badName(
+                argument, problem: "has a folder with no name (two '/' in a row, or one at an end)")
         }
         let to = try vault.notePath(forNew: argument, name: name, replacing: from)
         let toID = Note.id(forPath: to)
-        if let problem = Vault.nameProblem(to) { throw .badName(toID, problem: problem) }
+        if let problem = vault.newPlaceProblem(to, keeping: name) {
+            throw .badName(argument, problem: problem)
+        }
         guard let moved = catalog.position(ofPath: from) else { throw .noMatch(loaded.note.id) }
         let rewriter = MoveRewriter(catalog: catalog, moved: moved, to: to, titleSource: vault.titleSource)
-        if let file = rewriter.before.files.named(by: toID) { throw .takesFileName(toID, file: file) }
+        // Only a name with an extension of its own (`p.png`) is one an attachment link gives:
+        // `[[LICENSE]]` finds no file, and a Markdown link to `LICENSE` goes to the file.
+        if VaultFiles.hasOwnExtension(toID), let file = rewriter.before.files.named(by: toID) {
+            throw .takesFileName(toID, file: file)
+        }
         // Every table made now, so that the notes can be worked on on all cores, each thread only
         // reading them.
         rewriter.before.makeTables()

@@ -30,6 +30,29 @@ extension Vault {
         return nil
     }
 
+    /// Why a note moved to the vault path `to` would have a name no note can have
+    /// (`nameProblem`), judging only what the move makes: the folders that are not there yet,
+    /// and the file name when it is not `kept` (the note's own, with which it already lives).
+    /// Its extension is set aside first, so that `x .md` is a name that ends with a blank.
+    func newPlaceProblem(_ to: String, keeping kept: String) -> String? {
+        var parts = to.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let file = parts.removeLast()
+        var (folder, made) = ("", [String]())
+        for part in parts {
+            folder += (folder.isEmpty ? "" : "/") + part
+            if FileSystem.status(fullPath(folder)) == nil { made.append(part) }
+        }
+        if file != kept {
+            var base = file
+            for ext in [".md", ".markdown"] where base.hasSuffix(ext) && base.count > ext.count {
+                base.removeLast(ext.count)
+                break
+            }
+            made.append(base)
+        }
+        return made.isEmpty ? nil : Vault.nameProblem(made.joined(separator: "/"))
+    }
+
     /// Whether the vault paths `a` and `b` differ, but only in case, and are one file: the same
     /// note on a file system that ignores case (`plan.md` and `Plan.md`), which a rename in case
     /// only may find "already there".
