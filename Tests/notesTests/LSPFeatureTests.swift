@@ -39,6 +39,27 @@ import Testing
         .object(["uri": .string(uri), "range": range(line, start, end)])
     }
 
+    /// A Markdown link without `.md` (`[b](beta)`, as Obsidian reads it) goes to the note, as in
+    /// `notes links`; one that a file of that name takes (`[p](photo)`) goes to no note.
+    @Test func aMarkdownLinkWithoutAnExtensionGoesToItsNote() throws {
+        let sandbox = try Self.vault()
+        try sandbox.write("sub/delta.md", "# Delta\n\n[b](../beta#Plan%20🌱) and [p](photo)\n")
+        try sandbox.write("sub/photo", "bytes")
+        let client = try LSPClient(sandbox)
+        _ = try client.initialize()
+        let (delta, beta) = (Self.uri(sandbox, "sub/delta.md"), Self.uri(sandbox, "beta.md"))
+        #expect(
+            try client.request("textDocument/definition", LSPClient.at(delta, 2, 1))["result"]
+                == Self.location(beta, 7, 0, 0))
+        let hover = try client.request("textDocument/hover", LSPClient.at(delta, 2, 1))["result"]
+        #expect(
+            hover?["contents"]?["value"]?.stringValue?.contains("Beta") == true,
+            "\(String(describing: hover))")
+        #expect(try client.request("textDocument/definition", LSPClient.at(delta, 2, 30))["result"] == .null)
+        try client.request("shutdown")
+        #expect(client.finish() == 0)
+    }
+
     @Test(arguments: [false, true])
     func definitionGoesToTheNoteAndItsHeading(utf8: Bool) throws {
         let sandbox = try Self.vault()

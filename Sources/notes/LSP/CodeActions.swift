@@ -58,7 +58,9 @@ extension LanguageFeatures {
         let diagnostics = params["context"]?["diagnostics"]?.arrayValue ?? []
         var actions: [JSONValue] = []
         var offered: Set<String> = []
-        for found in links(in: text)
+        // A note is offered for a `[[link]]` or a `[p](plan.md)` that goes nowhere; `[p](plan)`
+        // may be meant for a file.
+        for found in links(in: text, bare: false)
         where found.range.lowerBound <= to && from <= found.range.upperBound
             && target(of: found.link, in: uri) == nil
         {

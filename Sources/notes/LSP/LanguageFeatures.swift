@@ -137,13 +137,22 @@ final class LanguageFeatures {
         return String(validating: bytes, as: UTF8.self)
     }
 
-    /// A document's links, with where each is in its text (bytes).
-    func links(in text: String) -> [(link: NoteLink, range: Range<Int>)] {
+    /// A document's links to notes, with where each is in its text (bytes): with `bare`, also
+    /// the Markdown links whose target has no extension (`[p](Plan)`), which `notes links` takes
+    /// to the note at that path with `.md` when no file of the vault has the name.
+    func links(in text: String, bare: Bool = true) -> [(link: NoteLink, range: Range<Int>)] {
         let document = NoteDocument(parsing: text)
         let bodyStart = text.utf8.count - document.body.utf8.count
-        return NoteLinks.of(document).map { link in
+        return NoteLinks.all(document).filter { $0.kind == .note || bare && Self.isBare($0) }.map { link in
             (link, (link.range.lowerBound + bodyStart)..<(link.range.upperBound + bodyStart))
         }
+    }
+
+    /// Whether `link` is a Markdown link (not an image) whose target's last part has no extension.
+    static func isBare(_ link: NoteLink) -> Bool {
+        guard link.kind == .attachment, link.style == .markdown, !link.isEmbed else { return false }
+        let last = link.decodedTarget.split(separator: "/").last ?? ""
+        return !last.isEmpty && !last.contains(".")
     }
 
     /// The link under the cursor, in the document's own text.
