@@ -67,13 +67,19 @@ import Testing
         let editor = try s.script(
             "ed.sh",
             #"""
-            trap 'printf "%s\n" "$$" > "$NOTES_TEST_DIR/got-term"; exit 0' TERM
+            trap 'printf "%s\n" "$$" > "$NOTES_TEST_DIR/got-term"; kill $! 2>/dev/null; exit 0' TERM
             cat "$NOTES_TEST_DIR/fifo" > /dev/null &
             printf 'EDITOR-READY\n'
             wait $!
             """#)
         let t = try TerminalSession(s, command, env: ["NOTES_EDITOR": editor, "NOTES_TEST_DIR": s.root.path])
-        defer { kill(-t.pid, SIGKILL) }
+        defer {
+            kill(-t.pid, SIGKILL)
+            // A `cat` still waiting to open the fifo (a signal that came before it ran) opens it
+            // now, reads its end and goes: no process outlives the test.
+            let writer = open(s.root.path + "/fifo", O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+        }
         if command == ["browse"] {
             t.wait(for: "Note to edit")
             t.type("\r")
