@@ -297,6 +297,9 @@ struct MoveRewriter {
     let to: String
     let before: LinkResolver
     let after: LinkResolver
+    /// The moved note's file name before the move (its bytes, as links compare), when the move
+    /// changes it; nil when it keeps it.
+    let renamedFrom: [UInt8]?
 
     init(catalog: Catalog, moved: Int, to: String, titleSource: TitleSource) {
         self.catalog = catalog
@@ -307,6 +310,8 @@ struct MoveRewriter {
         // A title taken from the file name changes with it.
         let title = titleSource == .filename ? folding.foldedBytes(Note.fileTitle(to)) : nil
         after = before.moving(moved, to: to, foldedTitle: title)
+        let (old, new) = (before.withName(of: moved) { Array($0) }, after.withName(of: moved) { Array($0) })
+        renamedFrom = old == new ? nil : old
     }
 
     /// The notes that may hold a link the move changes: the moved note, and those with a link
@@ -412,8 +417,7 @@ struct MoveRewriter {
     /// rename in case only (`plan` to `Plan`) it still finds the note ignoring case, and is
     /// rewritten all the same, as Obsidian rewrites it, to spell the new name.
     func spellsOldName(_ link: WrittenLink) -> Bool {
-        let (old, new) = (before.withName(of: moved) { Array($0) }, after.withName(of: moved) { Array($0) })
-        guard old != new else { return false }
+        guard let old = renamedFrom else { return false }
         var target = link.style == .markdown ? NoteLinks.percentDecoded(link.target) : link.target
         return target.withUTF8 { bytes in
             let written = LinkResolver.name(ofPath: LinkResolver.lastPart(UnsafeRawBufferPointer(bytes)))

@@ -35,13 +35,8 @@ extension Vault {
     /// and the file name when it is not `kept` (the note's own, with which it already lives).
     /// Its extension is set aside first, so that `x .md` is a name that ends with a blank.
     func newPlaceProblem(_ to: String, keeping kept: String) -> String? {
-        var parts = to.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let file = parts.removeLast()
-        var (folder, made) = ("", [String]())
-        for part in parts {
-            folder += (folder.isEmpty ? "" : "/") + part
-            if FileSystem.status(fullPath(folder)) == nil { made.append(part) }
-        }
+        let file = String(to.split(separator: "/").last ?? "")
+        var made = foldersToMake(FileSystem.parentFolder(of: to))
         if file != kept {
             var base = file
             for ext in [".md", ".markdown"] where base.hasSuffix(ext) && base.count > ext.count {
@@ -51,6 +46,17 @@ extension Vault {
             made.append(base)
         }
         return made.isEmpty ? nil : Vault.nameProblem(made.joined(separator: "/"))
+    }
+
+    /// The parts of the vault folder `folder` that are not there yet, which a command would make
+    /// and so must give names a note's path can hold; those that are there are the user's.
+    func foldersToMake(_ folder: String) -> [String] {
+        var (built, made) = ("", [String]())
+        for part in folder.split(separator: "/") {
+            built += (built.isEmpty ? "" : "/") + part
+            if FileSystem.status(fullPath(built)) == nil { made.append(String(part)) }
+        }
+        return made
     }
 
     /// Whether the vault paths `a` and `b` differ, but only in case, and are one file: the same

@@ -378,12 +378,9 @@ public struct Vault: Sendable {
         try checkFolder(relative, argument: requested)
         // A folder to be made gets a name links reach, as a moved note does; one that is there is
         // the user's.
-        var built = ""
-        for component in relative.split(separator: "/") {
-            built += (built.isEmpty ? "" : "/") + component
-            if FileSystem.status(fullPath(built)) == nil, let problem = Vault.nameProblem(String(component)) {
-                throw .badName(requested, problem: problem)
-            }
+        let made = foldersToMake(relative)
+        if !made.isEmpty, let problem = Vault.nameProblem(made.joined(separator: "/")) {
+            throw .badName(requested, problem: problem)
         }
         return relative
     }

@@ -47,14 +47,7 @@ struct AddCommand: NotesCommand {
             .flatMap { $0.isEmpty ? nil : "# " + $0 + "\n\n" } ?? ""
         // The vault first, so a wrong vault is reported before anything is typed.
         guard let store = try context.store(creatingDefaultVault: true) else { return }
-        let folder: String
-        do {
-            folder = try store.vault.folderForNewNote(self.folder, cwd: context.cwd)
-        } catch {
-            // A folder to be made with a name no note's path can hold: a wrong --folder (exit 64).
-            if case .badName = error { throw Self.usage(ErrorReport(error).sentence) }
-            throw error
-        }
+        let folder = try Self.naming { try store.vault.folderForNewNote(self.folder, cwd: context.cwd) }
         if let template {
             return try add(from: template, store: store, folder: folder, context: context)
         }

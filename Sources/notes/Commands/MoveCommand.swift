@@ -38,14 +38,7 @@ struct MoveCommand: NotesCommand {
         guard let store = try context.store(creatingDefaultVault: false) else { throw VaultError.noMatch(id) }
         let loaded = try context.note(id, in: store)
         _ = context.catalog(store)
-        let plan: MovePlan
-        do {
-            plan = try store.planMove(loaded, to: new)
-        } catch {
-            // NEW is an argument no note can be named: the command line is wrong (exit 64).
-            if case .badName = error { throw Self.usage(ErrorReport(error).sentence) }
-            throw error
-        }
+        let plan = try Self.naming { try store.planMove(loaded, to: new) }
         if dryRun {
             context.output.out(MoveView.plan(plan))
             return

@@ -18,4 +18,15 @@ protocol NotesCommand: CommandDescription {
 extension CommandDescription {
     /// A usage error shown with this command's usage line.
     static func usage(_ message: String) -> UsageError { UsageError(message: message, command: spec) }
+
+    /// `body`'s result, a new name no note can have (`VaultError.badName`, from an argument the
+    /// user typed) being a wrong command line: exit 64, with this command's usage line.
+    static func naming<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as VaultError {
+            if case .badName = error { throw usage(ErrorReport(error).sentence) }
+            throw error
+        }
+    }
 }
