@@ -92,10 +92,22 @@ import Testing
     @Test(arguments: [
         ("./s", "a/b/deep.md", "a/b/s"), ("../../Top", "a/b/deep.md", "Top"), ("/Top", "a/b/deep.md", "Top"),
         ("../../../Top", "a/b/deep.md", nil), ("../Top", "Top.md", nil), ("./", "a/b/deep.md", nil),
+        ("./x//y/./z", "a/n.md", "a/x/y/z"), ("/a/./b/../c", "x/y/n.md", "a/c"), ("//Top", "a/n.md", "Top"),
+        ("../a/../../b/../c", "x/n.md", nil), ("./..", "a/n.md", nil), ("./x/.", "n.md", nil),
+        ("../Café/é", "a/b/n.md", "a/Café/é"), ("./s", "n.md", "s"),
     ])
     func wikiPathsAsVaultPaths(_ target: String, _ source: String, _ expected: String?) {
         let found = Array(target.utf8).withUnsafeBytes { LinkResolver.wikiPath($0, from: Array(source.utf8)) }
-        #expect(found == expected)
+        #expect(found.map { String(decoding: $0, as: UTF8.self) } == expected)
+        // As `Vault.normalized` reads the joined path, which the bytes must agree with.
+        let folder = LinkKeys.folder(of: source)
+        let joined =
+            target.hasPrefix("/")
+            ? String(target.drop { $0 == "/" }) : folder.isEmpty ? target : folder + "/" + target
+        let normalized = Vault.normalized(joined)
+        let last = target.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        let leaves = normalized.isEmpty || normalized == ".." || normalized.hasPrefix("../")
+        #expect(expected == (["", ".", ".."].contains(last) || leaves ? nil : normalized))
     }
 
     /// A move rewrites a path link to a path of the same kind that reaches the note's new place:

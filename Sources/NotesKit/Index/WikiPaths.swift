@@ -21,15 +21,46 @@ extension LinkResolver {
     }
 
     /// The vault path (an ID, as a wiki key has it: without `.md`) that the path target `key`
-    /// names from the note at vault path `source`; nil when it leaves the vault.
-    static func wikiPath(_ key: UnsafeRawBufferPointer, from source: [UInt8]) -> String? {
-        let target = String(decoding: key, as: UTF8.self)
+    /// names from the note at vault path `source`; nil when it leaves the vault. Worked out on the
+    /// bytes, as `Vault.normalized` reads a path (empty and `.` parts dropped, `..` climbing), for
+    /// it runs once per path link each time links are resolved.
+    static func wikiPath(_ key: UnsafeRawBufferPointer, from source: [UInt8]) -> [UInt8]? {
+        let (dot, slash) = (UInt8(ascii: "."), UInt8(ascii: "/"))
+        func isDots(_ part: Slice<UnsafeRawBufferPointer>, _ count: Int) -> Bool {
+            part.count == count && part.allSatisfy { $0 == dot }
+        }
         // A folder (`./`, `../..`) is no note.
-        guard let last = target.split(separator: "/", omittingEmptySubsequences: false).last,
-            last != "", last != ".", last != ".."
-        else { return nil }
-        if target.hasPrefix("/") { return LinkKeys.join("", String(target.drop { $0 == "/" })) }
-        return LinkKeys.join(LinkKeys.folder(of: String(decoding: source, as: UTF8.self)), target)
+        let last = key[(key.lastIndex(of: slash).map { $0 + 1 } ?? 0)...]
+        guard !last.isEmpty, !isDots(last, 1), !isDots(last, 2) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(source.count + key.count)
+        // The parts kept so far, each as where it starts in `out` (its `/` before it, if any).
+        var starts: [Int] = []
+        var climbs = 0
+        func add(_ part: Slice<UnsafeRawBufferPointer>) {
+            if part.isEmpty || isDots(part, 1) { return }
+            if isDots(part, 2) {
+                guard let start = starts.popLast() else {
+                    climbs += 1
+                    return
+                }
+                out.removeSubrange(start...)
+                return
+            }
+            starts.append(out.count)
+            if !out.isEmpty { out.append(slash) }
+            out.append(contentsOf: part)
+        }
+        if key.first != slash, let folderEnd = source.lastIndex(of: slash) {
+            source.withUnsafeBytes { bytes in
+                for part in bytes[..<folderEnd].split(separator: slash, omittingEmptySubsequences: false) {
+                    add(part)
+                }
+            }
+        }
+        for part in key.split(separator: slash, omittingEmptySubsequences: false) { add(part) }
+        // A path that climbs above the vault's top leaves it.
+        return climbs > 0 || out.isEmpty ? nil : out
     }
 
     /// The note the path target `key` names from the note at `source`: the note whose ID is the
@@ -37,10 +68,10 @@ extension LinkResolver {
     /// compare); nil when there is none, or when the path leaves the vault.
     func position(ofWikiPath key: UnsafeRawBufferPointer, from source: [UInt8]) -> Int? {
         guard let id = LinkResolver.wikiPath(key, from: source) else { return nil }
-        return Array(id.utf8).withUnsafeBytes { bytes -> Int? in
+        return id.withUnsafeBytes { bytes -> Int? in
             if let found = position(ofID: bytes) { return found }
             // A `.markdown` note keeps its extension in its ID, and a path names it without.
-            if let found = Array((id + ".markdown").utf8).withUnsafeBytes({ position(ofID: $0) }) {
+            if let found = (id + Array(".markdown".utf8)).withUnsafeBytes({ position(ofID: $0) }) {
                 return found
             }
             let wanted = CaselessName.key(bytes)
