@@ -106,8 +106,10 @@ public final class Sandbox {
     }
 
     deinit {
-        if ownsBase { try? FileManager.default.removeItem(atPath: base) }
-        try? FileManager.default.removeItem(at: root)
+        // FileManager first; what it leaves (folders nested past PATH_MAX) through descriptors.
+        for path in (ownsBase ? [base] : []) + [root.path] {
+            if (try? FileManager.default.removeItem(atPath: path)) == nil { RawFiles.removeTree(path) }
+        }
     }
 
     /// Runs `body` with the vault folder (where `layout` went) and returns what it returns; for

@@ -128,6 +128,41 @@ public enum RawFiles {
         return bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count
     }
 
+    /// Removes the tree at `path` through descriptors, each step one name long, so folders nested
+    /// past PATH_MAX go too (FileManager's removal stops at them). Best effort: what cannot be
+    /// removed stays.
+    public static func removeTree(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+        guard fd >= 0 else {
+            unlink(path)
+            return
+        }
+        removeContents(of: fd)
+        close(fd)
+        rmdir(path)
+    }
+
+    private static func removeContents(of fd: Int32) {
+        let listing = dup(fd)
+        guard listing >= 0, let dir = fdopendir(listing) else { return }
+        // Names as bytes: a test's file name need not be UTF-8.
+        var names: [[CChar]] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                raw.prefix { $0 != 0 }.map { CChar(bitPattern: $0) } + [0]
+            }
+            if name != [46, 0] && name != [46, 46, 0] { names.append(name) }
+        }
+        closedir(dir)
+        for name in names where unlinkat(fd, name, 0) != 0 {
+            let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+            guard child >= 0 else { continue }
+            removeContents(of: child)
+            close(child)
+            unlinkat(fd, name, AT_REMOVEDIR)
+        }
+    }
+
     /// Makes `depth` nested folders named `name` under `root` and returns the deepest, open.
     public static func nest(_ root: String, _ name: String, depth: Int) -> Int32 {
         var fd = open(root, O_RDONLY | O_DIRECTORY)
