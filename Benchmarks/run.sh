@@ -45,26 +45,33 @@ probe=$(find "$vault" -maxdepth 1 -name '*.md' -print -quit)
 # pair_ms PREPARE COMMAND... [-- ANCHOR...]: the median wall times of RUNS runs of COMMAND (each
 # after PREPARE) and of ANCHOR, run in turns (command, anchor, command, …) after one warm-up of
 # each, so that a machine whose load changes during the benchmark weighs on both alike. Prints
-# "COMMAND_MS ANCHOR_MS" (the second empty without an anchor).
+# "COMMAND_MS ANCHOR_MS" (the second empty without an anchor). A side that failed in any timed run
+# prints "failed" instead (a command that fails early is fast, and its figure would mislead), and
+# says so on stderr.
 pair_ms() {
     local prepare=$1; shift
     local command=() anchor=() after=0
     for word in "$@"; do
         if [[ $word == -- ]]; then after=1; elif ((after)); then anchor+=("$word"); else command+=("$word"); fi
     done
-    local ours=() theirs=() start end
+    local ours=() theirs=() start end our_failures=0 their_failures=0
     eval "$prepare"; "${command[@]}" >/dev/null 2>&1 || true
     ((${#anchor[@]})) && { "${anchor[@]}" >/dev/null 2>&1 || true; }
     for _ in $(seq "$runs"); do
         eval "$prepare"
-        start=$(date +%s%N); "${command[@]}" >/dev/null 2>&1 || true; end=$(date +%s%N)
+        start=$(date +%s%N); "${command[@]}" >/dev/null 2>&1 || our_failures=$((our_failures + 1)); end=$(date +%s%N)
         ours+=($(( (end - start) / 1000000 )))
         if ((${#anchor[@]})); then
-            start=$(date +%s%N); "${anchor[@]}" >/dev/null 2>&1 || true; end=$(date +%s%N)
+            start=$(date +%s%N); "${anchor[@]}" >/dev/null 2>&1 || their_failures=$((their_failures + 1)); end=$(date +%s%N)
             theirs+=($(( (end - start) / 1000000 )))
         fi
     done
-    echo "$(median "${ours[@]}") $( ((${#theirs[@]})) && median "${theirs[@]}")"
+    ((our_failures)) && echo "run.sh: '${command[*]}' failed in $our_failures of $runs runs" >&2
+    ((their_failures)) && echo "run.sh: '${anchor[*]}' failed in $their_failures of $runs runs" >&2
+    local mine theirs_ms=""
+    ((our_failures)) && mine=failed || mine=$(median "${ours[@]}")
+    if ((${#theirs[@]})); then ((their_failures)) && theirs_ms=failed || theirs_ms=$(median "${theirs[@]}"); fi
+    echo "$mine $theirs_ms"
 }
 
 # median_ms PREPARE COMMAND...: the median wall time of RUNS runs of COMMAND alone.
@@ -116,18 +123,20 @@ if [[ $fs_type == ext4 && -d /proc/fs/ext4/${fs_source##*/} ]]; then
     compgen -G "/proc/fs/jbd2/${fs_source##*/}-*" >/dev/null && fs_name="ext4 with a journal" || fs_name="ext4 without a journal"
 fi
 
-ratio() { [[ -n $2 && $2 != 0 ]] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }' || echo "—"; }
+# ms FIGURE: "N ms", or the word pair_ms printed instead ("failed").
+ms() { [[ $1 =~ ^[0-9]+$ ]] && echo "$1 ms" || echo "$1"; }
+ratio() { [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ && $2 != 0 ]] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }' || echo "—"; }
 echo
 echo "$size notes, $vault_mb MB; median of $runs runs, each taking turns with its anchor; $(date -u +%F); $(nproc) cores; $fs_name"
 echo
 echo "| work | MyNotes | anchor | ratio | target |"
 echo "| --- | ---: | ---: | ---: | ---: |"
-echo "| \`notes search crème\`, index fresh | $search_ms ms | \`$anchor_name\` $search_rg ms | $(ratio "$search_ms" "$search_rg") | ≤ 0.5 |"
-echo "| \`notes list --limit 20\`, index fresh | $list_ms ms | \`ls -t \| head -20\` $ls_ms ms | $(ratio "$list_ms" "$ls_ms") | ≤ 1.0 |"
-echo "| \`notes list --limit 20\` with a 20-line \`.gitignore\` | $ignore_ms ms | without it $plain_ms ms | $(ratio "$ignore_ms" "$plain_ms") | ≤ 1.1 |"
-echo "| \`notes search crème\`, no index yet | $fresh_ms ms | $fresh_rg ms | $(ratio "$fresh_ms" "$fresh_rg") | ≤ 3 |"
-echo "| append a line to one note, then search | $append_ms ms | $append_rg ms | $(ratio "$append_ms" "$append_rg") | ≤ 0.6 |"
-echo "| one \`notes add\`, then search | $add_ms ms | $add_rg ms | $(ratio "$add_ms" "$add_rg") | ≤ 0.6 |"
+echo "| \`notes search crème\`, index fresh | $(ms "$search_ms") | \`$anchor_name\` $(ms "$search_rg") | $(ratio "$search_ms" "$search_rg") | ≤ 0.5 |"
+echo "| \`notes list --limit 20\`, index fresh | $(ms "$list_ms") | \`ls -t \| head -20\` $(ms "$ls_ms") | $(ratio "$list_ms" "$ls_ms") | ≤ 1.0 |"
+echo "| \`notes list --limit 20\` with a 20-line \`.gitignore\` | $(ms "$ignore_ms") | without it $(ms "$plain_ms") | $(ratio "$ignore_ms" "$plain_ms") | ≤ 1.1 |"
+echo "| \`notes search crème\`, no index yet | $(ms "$fresh_ms") | $(ms "$fresh_rg") | $(ratio "$fresh_ms" "$fresh_rg") | ≤ 3 |"
+echo "| append a line to one note, then search | $(ms "$append_ms") | $(ms "$append_rg") | $(ratio "$append_ms" "$append_rg") | ≤ 0.6 |"
+echo "| one \`notes add\`, then search | $(ms "$add_ms") | $(ms "$add_rg") | $(ratio "$add_ms" "$add_rg") | ≤ 0.6 |"
 echo "| peak RSS, \`search\`, index fresh | $rss_search MB | vault $vault_mb MB | $(ratio "$rss_search" "$vault_mb")× | ≤ 1.2× |"
 echo "| peak RSS, \`search\` after one changed note | $rss_changed MB | vault | $(ratio "$rss_changed" "$vault_mb")× | ≤ 1.2× |"
 echo "| peak RSS, \`list --limit 20\` | $rss_list MB | vault | $(ratio "$rss_list" "$vault_mb")× | ≤ 0.25× |"
@@ -176,15 +185,15 @@ dry_ms=$(median_ms "$move_back" "$notes" --vault "$tl" move --dry-run "$hub" mov
 echo
 echo "| tags and links, index fresh | MyNotes | anchor | ratio | target |"
 echo "| --- | ---: | ---: | ---: | ---: |"
-echo "| \`notes tags\` | $tags_ms ms | \`ls -t \| head -20\` $tl_ls_ms ms | $(ratio "$tags_ms" "$tl_ls_ms") | ≤ 1.0 |"
-echo "| \`notes list --tag $tag --limit 20\` | $tag_limit_ms ms | $tl_ls_ms ms | $(ratio "$tag_limit_ms" "$tl_ls_ms") | ≤ 1.0 |"
-echo "| \`notes list --tag $tag\` ($tagged notes) | $tag_all_ms ms | $tl_ls_ms ms | $(ratio "$tag_all_ms" "$tl_ls_ms") | ≤ 1.0 |"
-echo "| \`notes backlinks\` of the hub ($backlinks links) | $backlinks_ms ms | $tl_ls_ms ms | $(ratio "$backlinks_ms" "$tl_ls_ms") | ≤ 1.0 |"
-echo "| \`notes list --since 7d --limit 20\` | $since_ms ms | $tl_ls_ms ms | $(ratio "$since_ms" "$tl_ls_ms") | ≤ 1.0 |"
-echo "| \`notes list --orphan --limit 20\` ($orphans orphans) | $orphan_ms ms | $tl_ls_ms ms | $(ratio "$orphan_ms" "$tl_ls_ms") | ≤ 1.0 |"
-echo "| the same, one note changed before each run | $orphan_changed_ms ms | $tl_ls_ms ms | $(ratio "$orphan_changed_ms" "$tl_ls_ms") | — |"
-echo "| \`notes move\` of the hub (linked from $hub_links notes) | $move_ms ms | — | — | well under 1 s |"
-echo "| the same with \`--dry-run\` | $dry_ms ms | — | — | — |"
+echo "| \`notes tags\` | $(ms "$tags_ms") | \`ls -t \| head -20\` $(ms "$tl_ls_ms") | $(ratio "$tags_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes list --tag $tag --limit 20\` | $(ms "$tag_limit_ms") | $(ms "$tl_ls_ms") | $(ratio "$tag_limit_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes list --tag $tag\` ($tagged notes) | $(ms "$tag_all_ms") | $(ms "$tl_ls_ms") | $(ratio "$tag_all_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes backlinks\` of the hub ($backlinks links) | $(ms "$backlinks_ms") | $(ms "$tl_ls_ms") | $(ratio "$backlinks_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes list --since 7d --limit 20\` | $(ms "$since_ms") | $(ms "$tl_ls_ms") | $(ratio "$since_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| \`notes list --orphan --limit 20\` ($orphans orphans) | $(ms "$orphan_ms") | $(ms "$tl_ls_ms") | $(ratio "$orphan_ms" "$tl_ls_ms") | ≤ 1.0 |"
+echo "| the same, one note changed before each run | $(ms "$orphan_changed_ms") | $(ms "$tl_ls_ms") | $(ratio "$orphan_changed_ms" "$tl_ls_ms") | — |"
+echo "| \`notes move\` of the hub (linked from $hub_links notes) | $(ms "$move_ms") | — | — | well under 1 s |"
+echo "| the same with \`--dry-run\` | $(ms "$dry_ms") | — | — | — |"
 
 # Import: `notes import keep` of a generated Takeout Keep folder of 10,000 notes
 # (Benchmarks/make-keep.py; some with a picture) into an empty vault, beside the floor of writing
@@ -208,14 +217,16 @@ if "$notes" import --help 2>/dev/null | grep -q 'keep'; then
     mkdir -p "$imports" "$copies"
     imported=$imports/first
     mkdir -p "$imported"
-    "$notes" --vault "$imported" import keep "$keep_source" >/dev/null 2>&1
+    if ! import_error=$("$notes" --vault "$imported" import keep "$keep_source" 2>&1 >/dev/null); then
+        echo "run.sh: notes import keep failed: ${import_error##*$'\n'}" >&2
+    fi
     kept=$(find "$imported" -name '*.md' | wc -l)
     read -r import_ms copy_ms < <(pair_ms : \
         sh -c "d=\$(mktemp -d -p '$imports') && '$notes' --vault \"\$d\" import keep '$keep_source'" \
         -- sh -c "d=\$(mktemp -d -p '$copies') && cp -r '$imported/.' \"\$d\" && sync")
     echo "| import | MyNotes | anchor | ratio | target |"
     echo "| --- | ---: | ---: | ---: | ---: |"
-    echo "| \`notes import keep\`, $keep_notes Takeout notes ($kept imported) | $import_ms ms | \`cp -r\` of the result + \`sync\` $copy_ms ms | $(ratio "$import_ms" "$copy_ms") | ≤ 3 |"
+    echo "| \`notes import keep\`, $keep_notes Takeout notes ($kept imported) | $(ms "$import_ms") | \`cp -r\` of the result + \`sync\` $(ms "$copy_ms") | $(ratio "$import_ms" "$copy_ms") | ≤ 3 |"
 else
     echo "(import keep: this build has no keep format; the row needs it)"
 fi
