@@ -254,7 +254,7 @@ import Testing
             #expect(Disk.bytes(notes.indexPath) == bytes)
             // This process.
             let again = notes.refresh()
-            let lock = try #require(try VaultLock(path: notes.lockPath, wait: false))
+            let lock = try #require(try VaultLock(path: notes.lockPath, wait: false, vault: notes.vault.root))
             #expect(VaultLock.isHeld(notes.lockPath))
             #expect(again.run(NoteQuery(search: SearchQuery("zebraword"))).map(\.id) == ["a"])
             lock.release()

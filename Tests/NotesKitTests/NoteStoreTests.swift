@@ -77,13 +77,32 @@ import Testing
         }
     }
 
+    /// A vault folder removed while a store is open (a long-lived language server, a disk
+    /// unmounted) is not made again, empty, by the next refresh or write: its lock refuses, and
+    /// nothing is written.
+    @Test func aVaultRemovedWhileOpenIsNotMadeAgain() throws {
+        try Sandbox(tree: [.directory("v", [.directory(".notes", []), .file("a.md", "a\n")])]).test { root in
+            let notes = store(try Vault(root: root + "/v"))
+            #expect(notes.refresh().indexWritten)
+            try FileManager.default.removeItem(atPath: root + "/v")
+            #expect(!notes.refresh().indexWritten)
+            #expect(throws: VaultError.self) { try notes.create("New", now: 0) }
+            // Nor around a note in a folder (a link's "create note" in the language server).
+            #expect(throws: VaultError.vaultMissing(root + "/v")) { try notes.create("sub/New", now: 0) }
+            #expect(throws: VaultError.vaultMissing(root + "/v")) {
+                try VaultLock(path: notes.lockPath, wait: true, vault: notes.vault.root)
+            }
+            #expect(!Disk.exists(root + "/v"))
+        }
+    }
+
     @Test func theIndexIsNotWrittenWhileAnotherWriterHoldsTheLock() throws {
         try Sandbox(tree: [.directory("v", [.directory(".notes", []), .file("a.md", "a\n")])]).test { root in
             let vault = try Vault(root: root + "/v")
             let notes = store(vault)
-            let held = try #require(try VaultLock(path: notes.lockPath, wait: false))
+            let held = try #require(try VaultLock(path: notes.lockPath, wait: false, vault: notes.vault.root))
             // flock locks belong to an open file: a second open in this process is another writer.
-            #expect(try VaultLock(path: notes.lockPath, wait: false) == nil)
+            #expect(try VaultLock(path: notes.lockPath, wait: false, vault: notes.vault.root) == nil)
             let busy = notes.refresh()
             #expect(busy.notes.map(\.id) == ["a"])
             #expect(!busy.indexWritten)
@@ -93,7 +112,8 @@ import Testing
             #expect(Disk.exists(notes.indexPath))
             // With an index on disk, changes seen while the lock is held are encoded in memory as
             // a delta of it: the changed, added and deleted notes show as they are now.
-            let again = try #require(try VaultLock(path: notes.lockPath, wait: false))
+            let again = try #require(
+                try VaultLock(path: notes.lockPath, wait: false, vault: notes.vault.root))
             try Data("# Changed\n".utf8).write(to: URL(fileURLWithPath: root + "/v/a.md"))
             try Data("# Bee\n".utf8).write(to: URL(fileURLWithPath: root + "/v/b.md"))
             let changed = notes.refresh()
@@ -122,7 +142,7 @@ import Testing
         ]).test { root in
             let vault = try Vault(root: root + "/v")
             let notes = store(vault)
-            let held = try #require(try VaultLock(path: notes.lockPath, wait: false))
+            let held = try #require(try VaultLock(path: notes.lockPath, wait: false, vault: notes.vault.root))
             defer { held.release() }
             let catalog = notes.refresh()
             #expect(!catalog.indexWritten)

@@ -143,7 +143,7 @@ extension NoteStore {
             throw .unfinished(what)
         }
         // Without the lock (a state folder that cannot hold one) the commit is tried all the same.
-        let lock = try? VaultLock(path: lockPath, wait: true)
+        let lock = try? VaultLock(path: lockPath, wait: true, vault: vault.root)
         defer { lock?.release() }
         return try repository.commit(plan)
     }

@@ -223,7 +223,7 @@ extension NoteStore {
     {
         var ids: [String] = []
         if !plan.folder.isEmpty {
-            try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(plan.folder)))
+            try vault.makeFolder(plan.folder)
         }
         let prefix = plan.folder.isEmpty ? "" : plan.folder + "/"
         func name(_ item: ImportPlan.Item, _ attempt: Int) -> String {
@@ -326,7 +326,7 @@ extension NoteStore {
     /// Runs `body` holding the vault's lock, so that two imports at once never both take an entry
     /// for new.
     public func whileImporting<T>(_ body: () throws -> T) throws -> T {
-        let lock = try VaultLock(path: lockPath, wait: true)
+        let lock = try VaultLock(path: lockPath, wait: true, vault: vault.root)
         defer { lock?.release() }
         return try body()
     }

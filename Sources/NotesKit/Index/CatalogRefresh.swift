@@ -55,7 +55,7 @@ extension Vault {
         var indexError: VaultError?
         func openStream(_ plan: IndexWritePlan, capacity: Int) {
             do {
-                lock = try VaultLock(path: lockPath, wait: waitForLock)
+                lock = try VaultLock(path: lockPath, wait: waitForLock, vault: root)
                 if lock != nil {
                     stream = try IndexStream(
                         path: plan.kind == .base ? indexPath : deltaPath, kept: plan.kept, of: index,
@@ -206,7 +206,9 @@ extension Vault {
         let repair = IndexRepair(
             reread: { [self] in reread($0) },
             discard: {
-                guard let inode, let lock = try? VaultLock(path: lockPath, wait: false) else { return }
+                guard let inode, let lock = try? VaultLock(path: lockPath, wait: false, vault: root) else {
+                    return
+                }
                 defer { lock.release() }
                 if FileSystem.status(path)?.inode == inode { try? FileSystem.remove(path) }
             })

@@ -142,7 +142,7 @@ extension NoteStore {
         let content = try Content.normalize(text)
         let bytes = Array(NoteDocument.newFile(NoteDocument(parsing: content), created: created).utf8)
         let folder = FileSystem.parentFolder(of: path)
-        if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder))) }
+        if !folder.isEmpty { try vault.makeFolder(folder) }
         guard try VaultError.mapping(FileSystem.createExclusively(bytes, at: vault.fullPath(path))) else {
             return false
         }

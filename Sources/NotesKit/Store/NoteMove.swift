@@ -164,7 +164,7 @@ extension NoteStore {
         guard !folder.isEmpty else { return }
         try withLock { () throws(VaultError) in
             try vault.checkFolder(folder, argument: plan.to)
-            try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder)))
+            try vault.makeFolder(folder)
         }
     }
 
@@ -181,7 +181,7 @@ extension NoteStore {
             let folder = FileSystem.parentFolder(of: plan.to)
             if !folder.isEmpty {
                 try vault.checkFolder(folder, argument: plan.to)
-                try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder)))
+                try vault.makeFolder(folder)
             }
             // `plan.md` to `Plan.md` where case is ignored: the file is "already" there.
             let inCase = vault.isSameFile(plan.from, inAnotherCaseAs: plan.to)

@@ -18,7 +18,7 @@ extension NoteStore {
         let document = NoteDocument(parsing: "# \(Note.fileTitle(relative))\n")
         let bytes = Array(NoteDocument.newFile(document, created: now).utf8)
         let folder = FileSystem.parentFolder(of: relative)
-        if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(vault.fullPath(folder))) }
+        if !folder.isEmpty { try vault.makeFolder(folder) }
         _ = try VaultError.mapping(
             FileSystem.createExclusively(bytes, attempts: 1) { _ in vault.fullPath(relative) })
         record(.added(relative))

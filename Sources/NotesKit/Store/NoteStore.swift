@@ -285,7 +285,9 @@ public final class NoteStore {
         // looked at again once no writer holds the lock; while one does (for more than a moment),
         // it is left out without a word, as a reader never shows a half state.
         do {
-            guard let lock = try VaultLock(path: lockPath, wait: false) else { return (found.entries, []) }
+            guard let lock = try VaultLock(path: lockPath, wait: false, vault: vault.root) else {
+                return (found.entries, [])
+            }
             defer { lock.release() }
             return vault.trashEntries()
         } catch {
@@ -407,7 +409,7 @@ public final class NoteStore {
     /// Runs `body` holding the lock of the vault's state folder, waiting for another writer.
     func withLock<T>(_ body: () throws(VaultError) -> T) throws(VaultError) -> T {
         keepStateIgnored()
-        let lock = try VaultLock(path: lockPath, wait: true)
+        let lock = try VaultLock(path: lockPath, wait: true, vault: vault.root)
         defer { lock?.release() }
         return try body()
     }

@@ -172,7 +172,7 @@ extension Vault {
         guard FileSystem.status(source) != nil else { throw .notInTrash(entry.note.id) }
         // The entry's record is a file anyone could edit: its folder must not lead out of the vault.
         try checkFolder(directory, argument: path)
-        if !directory.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(fullPath(directory))) }
+        if !directory.isEmpty { try makeFolder(directory) }
         var attempt = 1
         while true {
             let name =

@@ -447,7 +447,7 @@ public struct Vault: Sendable {
         // The folder was checked; a pattern may still ignore the file's own name (`draft-*`), or
         // only the numbered ones of a taken name (`*.md` then `!plan.md`): those are passed over.
         try checkNotIgnored(name(1) + ".md", isDirectory: false)
-        if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(fullPath(folder))) }
+        if !folder.isEmpty { try makeFolder(folder) }
         let rules = IgnoreRules.forEntries(of: folder, root: root)
         var attempt = 1
         var passedOver = 0
@@ -535,6 +535,14 @@ extension Vault {
 }
 
 extension Vault {
+    /// Makes the vault's folder `folder` (a vault path) and those on the way to it, but never the
+    /// vault's own: a vault folder removed (or a disk unmounted) while a command or the language
+    /// server ran is not made again around one note.
+    func makeFolder(_ folder: String) throws(VaultError) {
+        guard FileSystem.status(root)?.kind == .directory else { throw .vaultMissing(root) }
+        try VaultError.mapping(FileSystem.makeDirectory(fullPath(folder)))
+    }
+
     /// Whether the folder at `root` has an `.obsidian/` folder (not a symlink to one).
     public static func isObsidian(at root: String) -> Bool {
         FileSystem.status(root + "/.obsidian")?.kind == .directory
