@@ -536,11 +536,17 @@ extension Vault {
 
 extension Vault {
     /// Makes the vault's folder `folder` (a vault path) and those on the way to it, but never the
-    /// vault's own: a vault folder removed (or a disk unmounted) while a command or the language
-    /// server ran is not made again around one note.
+    /// vault's own (`checkStillThere`).
     func makeFolder(_ folder: String) throws(VaultError) {
-        guard FileSystem.status(root)?.kind == .directory else { throw .vaultMissing(root) }
+        try Vault.checkStillThere(root)
         try VaultError.mapping(FileSystem.makeDirectory(fullPath(folder)))
+    }
+
+    /// Throws `vaultMissing` unless the vault folder at `root` is still there: one removed (or a
+    /// disk unmounted) while a command or the language server ran is not made again, empty,
+    /// around a note or a lock.
+    static func checkStillThere(_ root: String) throws(VaultError) {
+        guard FileSystem.status(root)?.kind == .directory else { throw .vaultMissing(root) }
     }
 
     /// Whether the folder at `root` has an `.obsidian/` folder (not a symlink to one).

@@ -29,8 +29,7 @@ public final class VaultLock {
     public static func isHeld(_ path: String) -> Bool { held.contains(path) }
 
     /// Takes the lock at `path` (making its folder and file when missing) of the vault at `root`,
-    /// which must still be there: a vault folder that was removed (or a disk unmounted) while a
-    /// command or the language server ran is not made again, empty, by a lock. With `wait` false it
+    /// which must still be there (`Vault.checkStillThere`). With `wait` false it
     /// gives up, returning nil, when another process still holds it after a moment (about 20 ms:
     /// a process starting another program holds a copy of every descriptor until the program
     /// starts, so a lock just released can look taken for that long), and at once when this
@@ -39,7 +38,7 @@ public final class VaultLock {
         self.path = path
         fd = -1
         if !wait && VaultLock.held.contains(path) { return nil }
-        guard FileSystem.status(root)?.kind == .directory else { throw .vaultMissing(root) }
+        try Vault.checkStillThere(root)
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !folder.isEmpty { try VaultError.mapping(FileSystem.makeDirectory(folder)) }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, FileSystem.newFileMode(within: 0o600))
