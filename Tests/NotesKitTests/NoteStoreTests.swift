@@ -92,7 +92,23 @@ import Testing
             #expect(throws: VaultError.vaultMissing(root + "/v")) {
                 try VaultLock(path: notes.lockPath, wait: true, vault: notes.vault.root)
             }
+            #expect(throws: VaultError.vaultMissing(root + "/v")) { try notes.saveVaultSettings(Settings()) }
             #expect(!Disk.exists(root + "/v"))
+        }
+    }
+
+    /// A vault reached through a symlink (`~/Notes` → a synced folder) is there: its lock, a note in
+    /// a new folder and its index are written as in any vault.
+    @Test func aVaultThroughASymlinkIsWritten() throws {
+        try Sandbox(tree: [.directory("real", [.directory(".notes", []), .file("a.md", "a\n")])]).test {
+            root in
+            try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: "real")
+            let notes = store(try Vault(root: root + "/link"))
+            #expect(notes.refresh().indexWritten)
+            #expect(try notes.create("sub/New", now: 0) == "sub/New.md")
+            #expect(Disk.exists(root + "/real/sub/New.md"))
+            let lock = try #require(try VaultLock(path: notes.lockPath, wait: true, vault: notes.vault.root))
+            lock.release()
         }
     }
 

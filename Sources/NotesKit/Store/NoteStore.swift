@@ -365,6 +365,9 @@ public final class NoteStore {
     /// records the `.gitignore` when it wrote it; returns whether it made `.notes/`.
     @discardableResult
     public func initializeState() throws(VaultError) -> Bool {
+        // An open vault whose folder has gone is not made again (`notes init` of a new folder
+        // runs `Vault.prepareState` itself).
+        try Vault.checkStillThere(vault.root)
         let setup = try Vault.prepareState(at: vault.root)
         record(setup)
         return setup.madeStateFolder

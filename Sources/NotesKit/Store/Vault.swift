@@ -542,11 +542,12 @@ extension Vault {
         try VaultError.mapping(FileSystem.makeDirectory(fullPath(folder)))
     }
 
-    /// Throws `vaultMissing` unless the vault folder at `root` is still there: one removed (or a
-    /// disk unmounted) while a command or the language server ran is not made again, empty,
-    /// around a note or a lock.
+    /// Throws `vaultMissing` unless the vault folder at `root` is still there (through a symlink,
+    /// as `~/Notes` often is): one removed (or a disk unmounted) while a command or the language
+    /// server ran is not made again, empty, around a note or a lock.
     static func checkStillThere(_ root: String) throws(VaultError) {
-        guard FileSystem.status(root)?.kind == .directory else { throw .vaultMissing(root) }
+        var st = stat()
+        guard stat(root, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { throw .vaultMissing(root) }
     }
 
     /// Whether the folder at `root` has an `.obsidian/` folder (not a symlink to one).
