@@ -129,22 +129,26 @@ public enum RawFiles {
     }
 
     /// Removes the tree at `path` through descriptors, each step one name long, so folders nested
-    /// past PATH_MAX go too (FileManager's removal stops at them). Best effort: what cannot be
-    /// removed stays.
+    /// past PATH_MAX go too (FileManager's removal stops at them). One descriptor is open at a time
+    /// (a folder is reopened through its child's `..`), so a deep tree does not run into the limit
+    /// on open files. Best effort: what cannot be removed stays.
     public static func removeTree(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
         guard fd >= 0 else {
             unlink(path)
             return
         }
-        removeContents(of: fd)
-        close(fd)
+        let emptied = empty(fd)
+        if emptied >= 0 { close(emptied) }
         rmdir(path)
     }
 
-    private static func removeContents(of fd: Int32) {
+    /// Removes everything in the folder open as `fd`, which it closes; the folder's descriptor
+    /// again (-1 if it could not be reopened).
+    private static func empty(_ fd: Int32) -> Int32 {
+        var fd = fd
         let listing = dup(fd)
-        guard listing >= 0, let dir = fdopendir(listing) else { return }
+        guard listing >= 0, let dir = fdopendir(listing) else { return fd }
         // Names as bytes: a test's file name need not be UTF-8.
         var names: [[CChar]] = []
         while let entry = readdir(dir) {
@@ -157,10 +161,15 @@ public enum RawFiles {
         for name in names where unlinkat(fd, name, 0) != 0 {
             let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
             guard child >= 0 else { continue }
-            removeContents(of: child)
-            close(child)
+            close(fd)
+            let emptied = empty(child)
+            guard emptied >= 0 else { return -1 }
+            fd = openat(emptied, "..", O_RDONLY | O_DIRECTORY)
+            close(emptied)
+            guard fd >= 0 else { return -1 }
             unlinkat(fd, name, AT_REMOVEDIR)
         }
+        return fd
     }
 
     /// Makes `depth` nested folders named `name` under `root` and returns the deepest, open.
