@@ -55,10 +55,13 @@ pair_ms() {
         if [[ $word == -- ]]; then after=1; elif ((after)); then anchor+=("$word"); else command+=("$word"); fi
     done
     local ours=() theirs=() start end our_failures=0 their_failures=0
-    eval "$prepare"; "${command[@]}" >/dev/null 2>&1 || true
+    # A preparation that fails is said, not fatal: under `set -e` it would end the subshell of
+    # `read … < <(pair_ms …)` without a word.
+    eval "$prepare" || echo "run.sh: preparing failed: $prepare" >&2
+    "${command[@]}" >/dev/null 2>&1 || true
     ((${#anchor[@]})) && { "${anchor[@]}" >/dev/null 2>&1 || true; }
     for _ in $(seq "$runs"); do
-        eval "$prepare"
+        eval "$prepare" || echo "run.sh: preparing failed: $prepare" >&2
         start=$(date +%s%N); "${command[@]}" >/dev/null 2>&1 || our_failures=$((our_failures + 1)); end=$(date +%s%N)
         ours+=($(( (end - start) / 1000000 )))
         if ((${#anchor[@]})); then
